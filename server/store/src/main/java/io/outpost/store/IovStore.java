@@ -1,0 +1,268 @@
+package io.outpost.store;
+
+import io.outpost.store.db.BrowseSpec;
+import io.outpost.store.db.Database;
+import io.outpost.store.db.DatabaseConfig;
+import io.outpost.store.db.Layer;
+import io.outpost.store.db.SysTime;
+import io.outpost.store.model.Channel;
+import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.model.Iov;
+import io.outpost.store.model.KeyType;
+import io.outpost.store.model.NewIov;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.PayloadSpec;
+import io.outpost.store.model.Tag;
+import io.outpost.store.model.TagLock;
+import io.outpost.store.model.Versioning;
+import io.outpost.store.read.IovReader;
+import io.outpost.store.read.Metadata;
+import io.outpost.store.read.TagResolver;
+import io.outpost.store.schema.SchemaManager;
+import io.outpost.store.write.IovWriter;
+import io.outpost.store.write.NodeWriter;
+import io.outpost.store.write.TagWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The conditions store: COOL's folder/channel/tag/IOV model over one {@link Database}. Reads use the read-only
+ * pool and stream rows; every write runs in one transaction on the writer pool and either happens whole or
+ * leaves the database exactly as it was.
+ */
+public final class IovStore implements AutoCloseable {
+    private final Database db;
+    private final Metadata meta;
+    private final TagResolver tags;
+    private final IovReader reader;
+    private final NodeWriter nodeWriter;
+    private final TagWriter tagWriter;
+    private final IovWriter iovWriter;
+    private final Clock clock;
+
+    public IovStore(Database db) {
+        this(db, Clock.systemUTC());
+    }
+
+    public IovStore(Database db, Clock clock) {
+        this.db = db;
+        this.clock = clock;
+        this.meta = new Metadata(db.prefix());
+        this.tags = new TagResolver(meta);
+        this.reader = new IovReader(db.dialect(), db.statementTimeoutSeconds());
+        SchemaManager schema = new SchemaManager(db);
+        this.nodeWriter = new NodeWriter(db, meta, schema);
+        this.tagWriter = new TagWriter(db, meta);
+        this.iovWriter = new IovWriter(db.dialect(), reader, tagWriter);
+    }
+
+    /** Opens the database, applies pending migrations and returns a store that owns the database. */
+    public static IovStore open(DatabaseConfig config) {
+        Database db = Database.open(config);
+        try {
+            new SchemaManager(db).migrate();
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        return new IovStore(db);
+    }
+
+    public Database database() {
+        return db;
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    public List<Node> listNodes() {
+        return read(c -> meta.nodes(c));
+    }
+
+    public Node node(String path) {
+        return read(c -> {
+            Node n = meta.findNode(c, path);
+            if (n == null) {
+                throw new StoreException(StoreException.Kind.FOLDER_NOT_FOUND, "no folder or folderset '" + path + "'");
+            }
+            return n;
+        });
+    }
+
+    public Node folder(String path) {
+        return read(c -> meta.folder(c, path));
+    }
+
+    public List<Channel> channels(Node folder) {
+        return read(c -> meta.channels(c, folder));
+    }
+
+    public List<Tag> tags(Node node) {
+        return read(c -> meta.tags(c, node));
+    }
+
+    public Tag tag(String name) {
+        return read(c -> {
+            Tag t = meta.findTag(c, name);
+            if (t == null) {
+                throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "no tag '" + name + "'");
+            }
+            return t;
+        });
+    }
+
+    /** The folder's own tag that {@code tagName} (possibly a tag of a parent folderset) resolves to. */
+    public Tag resolveTag(Node folder, String tagName) {
+        return read(c -> tags.resolve(c, folder, tagName));
+    }
+
+    /** The layer a read of {@code folder} with {@code tag} uses (validates the tag). */
+    public Layer layer(Node folder, String tag) {
+        return read(c -> tags.layer(c, folder, tag));
+    }
+
+    /** Streams every IOV overlapping the closed range [t1, t2] in the selected channels. Returns the row count. */
+    public long browse(Node folder, long t1, long t2, ChannelSelection sel, String tag, IovReader.IovConsumer out) {
+        return read(c -> {
+            BrowseSpec spec = IovReader.spec(folder, tags.layer(c, folder, tag), t1, t2, sel);
+            checkNamedChannel(c, folder, spec.channels());
+            return reader.browse(c, spec, out);
+        });
+    }
+
+    /** Like {@link #browse} with an already resolved layer (one less lookup on hot paths). */
+    public long browse(BrowseSpec spec, IovReader.IovConsumer out) {
+        return read(c -> reader.browse(c, spec, out));
+    }
+
+    public long count(Node folder, long t1, long t2, ChannelSelection sel, String tag) {
+        return read(c -> reader.count(c, IovReader.spec(folder, tags.layer(c, folder, tag), t1, t2, sel)));
+    }
+
+    public long count(BrowseSpec spec) {
+        return read(c -> reader.count(c, spec));
+    }
+
+    /** The objects valid at {@code t}: at most one per selected channel. */
+    public List<Iov> findObjects(Node folder, long t, ChannelSelection sel, String tag) {
+        List<Iov> out = new ArrayList<>();
+        browse(folder, t, t, sel, tag, out::add);
+        return out;
+    }
+
+    /** The one object valid at {@code t} in a channel, or OBJECT_NOT_FOUND. */
+    public Iov findObject(Node folder, long t, long channel, String tag) {
+        List<Iov> found = findObjects(folder, t, ChannelSelection.channel(channel), tag);
+        if (found.isEmpty()) {
+            throw new StoreException(StoreException.Kind.OBJECT_NOT_FOUND, "no IOV valid at " + t + " in channel "
+                    + channel + " of '" + folder.path() + "'" + (TagResolver.isHead(tag) ? "" : " in tag '" + tag + "'"));
+        }
+        return found.get(0);
+    }
+
+    /** The folder's modification stamp (changes with every write and tag change); see Metadata. */
+    public String modificationStamp(Node folder) {
+        return read(c -> meta.modificationStamp(c, folder));
+    }
+
+    private void checkNamedChannel(Connection c, Node folder, ChannelSelection sel) throws SQLException {
+        if (sel.name() != null && meta.findChannel(c, folder, sel.name()) == null) {
+            throw new StoreException(StoreException.Kind.CHANNEL_NOT_FOUND, "no channel named '" + sel.name()
+                    + "' in '" + folder.path() + "'");
+        }
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    public Node createFolderSet(String path, String description, boolean createParents) {
+        return write(c -> nodeWriter.createFolderSet(c, path, description, createParents, now()));
+    }
+
+    public Node createFolder(String path, Versioning versioning, KeyType keyType, PayloadSpec spec, String description,
+                             boolean createParents) {
+        return write(c -> nodeWriter.createFolder(c, path, versioning, keyType, spec, description, createParents, now()));
+    }
+
+    public Channel createChannel(Node folder, long id, String name, String description) {
+        return write(c -> nodeWriter.createChannel(c, folder, id, name, description));
+    }
+
+    /** Stores a batch of objects, all or nothing, with COOL's checks. */
+    public void store(Node folder, List<NewIov> objects) {
+        if (objects.isEmpty()) {
+            return;
+        }
+        List<NewIov> checked = IovWriter.validate(folder, objects);
+        write(c -> {
+            iovWriter.store(c, folder, checked, now());
+            return null;
+        });
+    }
+
+    public Tag tagCurrentHead(Node folder, String tag, String description) {
+        return write(c -> tagWriter.tagCurrentHead(c, folder, tag, description, now()));
+    }
+
+    public Tag tagHeadAsOfDate(Node folder, String tag, Instant asOf, String description) {
+        return write(c -> tagWriter.tagHeadAsOfDate(c, folder, tag, description, SysTime.format(asOf), now()));
+    }
+
+    public Tag setTagLock(String tag, TagLock lock) {
+        return write(c -> tagWriter.setLock(c, tag, lock));
+    }
+
+    public void createTagRelation(String parentTag, String childTag) {
+        write(c -> {
+            tagWriter.createRelation(c, parentTag, childTag, now());
+            return null;
+        });
+    }
+
+    private String now() {
+        return SysTime.now(clock);
+    }
+
+    // ---------------------------------------------------------------- transactions
+
+    @FunctionalInterface
+    public interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /** Runs read work on a read-only connection. */
+    public <T> T read(Work<T> work) {
+        try (Connection c = db.readPool().getConnection()) {
+            try {
+                return work.run(c);
+            } finally {
+                c.rollback();
+            }
+        } catch (SQLException e) {
+            throw Failures.translate(e);
+        }
+    }
+
+    /** Runs write work in one transaction: committed whole, or rolled back whole on any failure. */
+    public <T> T write(Work<T> work) {
+        try (Connection c = db.writePool().getConnection()) {
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw Failures.translate(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        db.close();
+    }
+}

@@ -1,0 +1,60 @@
+package io.outpost.store;
+
+/**
+ * Every failure the store reports to its callers. The {@link Kind} decides how a caller reacts
+ * (the HTTP layer maps it to a status once); the message says what was wrong in words a user can act on.
+ */
+public class StoreException extends RuntimeException {
+
+    /** What went wrong, grouped by how a caller should react. */
+    public enum Kind {
+        FOLDER_NOT_FOUND(Category.NOT_FOUND),
+        CHANNEL_NOT_FOUND(Category.NOT_FOUND),
+        TAG_NOT_FOUND(Category.NOT_FOUND),
+        OBJECT_NOT_FOUND(Category.NOT_FOUND),
+        INVALID_KEY(Category.BAD_INPUT),
+        INVALID_PAYLOAD(Category.BAD_INPUT),
+        INVALID_ARGUMENT(Category.BAD_INPUT),
+        OVERLAP(Category.CONFLICT),
+        TAG_LOCKED(Category.CONFLICT),
+        ALREADY_EXISTS(Category.CONFLICT),
+        DATABASE(Category.UNAVAILABLE);
+
+        private final Category category;
+
+        Kind(Category category) {
+            this.category = category;
+        }
+
+        public Category category() {
+            return category;
+        }
+    }
+
+    /** Coarse grouping: not found, the caller's input is wrong, a conflict with stored data, the database failed. */
+    public enum Category { NOT_FOUND, BAD_INPUT, CONFLICT, UNAVAILABLE }
+
+    private final Kind kind;
+
+    public StoreException(Kind kind, String message) {
+        super(message);
+        this.kind = kind;
+    }
+
+    public StoreException(Kind kind, String message, Throwable cause) {
+        super(message, cause);
+        this.kind = kind;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public static StoreException badKey(String message) {
+        return new StoreException(Kind.INVALID_KEY, message);
+    }
+
+    public static StoreException badArgument(String message) {
+        return new StoreException(Kind.INVALID_ARGUMENT, message);
+    }
+}

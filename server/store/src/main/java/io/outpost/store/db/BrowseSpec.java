@@ -1,0 +1,67 @@
+package io.outpost.store.db;
+
+import io.outpost.store.model.ChannelOrder;
+import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.model.Node;
+
+/**
+ * Everything the generic browse query needs: folder, layer, closed key range [t1, t2] (every IOV with
+ * since ≤ t2 and until &gt; t1), channel selection and order. {@code onlyNewData} restricts to channels flagged
+ * HAS_NEW_DATA (used by writers).
+ */
+public record BrowseSpec(Node folder, Layer layer, long t1, long t2, ChannelSelection channels, boolean onlyNewData,
+                         boolean withPayload) {
+
+    public ChannelOrder order() {
+        return channels.order();
+    }
+
+    /** The table holding the layer's interval rows (IOV2TAG for standard tags, else IOVS). */
+    String layerTable() {
+        return layer.kind() == Layer.Kind.STANDARD_TAG ? folder.iov2TagTable() : folder.iovTable();
+    }
+
+    boolean joinsPayloadRow() {
+        return layer.kind() == Layer.Kind.STANDARD_TAG;
+    }
+
+    /** The select list: IOV columns from I3, insertion time and payload from the object row. */
+    void appendColumns(Sql sql) {
+        String obj = joinsPayloadRow() ? "I4" : "I3";
+        sql.append("I3.OBJECT_ID, I3.CHANNEL_ID, I3.IOV_SINCE, I3.IOV_UNTIL, ").append(obj).append(".SYS_INSTIME");
+        if (withPayload) {
+            for (var f : folder.payloadSpec().fields()) {
+                sql.append(", ").append(obj).append(".").append(f.column());
+            }
+        }
+    }
+
+    /** Channel predicate on C2, with a leading AND, or nothing for all channels. */
+    void appendChannelFilter(Sql sql) {
+        if (onlyNewData) {
+            sql.append(" AND C2.HAS_NEW_DATA = 1");
+        }
+        ChannelSelection sel = channels;
+        if (sel.isAll()) {
+            return;
+        }
+        if (sel.name() != null) {
+            sql.append(" AND C2.CHANNEL_NAME = ").bind(sel.name());
+            return;
+        }
+        sql.append(" AND (");
+        boolean first = true;
+        for (ChannelSelection.Range r : sel.ranges()) {
+            if (!first) {
+                sql.append(" OR ");
+            }
+            first = false;
+            if (r.first() == r.last()) {
+                sql.append("C2.CHANNEL_ID = ").bind(r.first());
+            } else {
+                sql.append("(C2.CHANNEL_ID >= ").bind(r.first()).append(" AND C2.CHANNEL_ID <= ").bind(r.last()).append(")");
+            }
+        }
+        sql.append(")");
+    }
+}

@@ -1,0 +1,123 @@
+package io.outpost.store.db;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * One conditions database: its dialect and two HikariCP pools, a read-only one for queries and a small one for
+ * writers. Keeping them apart means a burst of reads can never starve a writer, and reads can never write.
+ */
+public final class Database implements AutoCloseable {
+    private final DatabaseConfig config;
+    private final Dialect dialect;
+    private final HikariDataSource writePool;
+    private final HikariDataSource readPool;
+
+    private Database(DatabaseConfig config) {
+        this.config = config;
+        this.dialect = Dialect.forJdbcUrl(config.jdbcUrl());
+        this.writePool = new HikariDataSource(poolConfig(false));
+        HikariDataSource read;
+        try {
+            read = new HikariDataSource(poolConfig(true));
+        } catch (RuntimeException e) {
+            writePool.close();
+            throw e;
+        }
+        this.readPool = read;
+    }
+
+    /** Opens both pools. Call {@link io.outpost.store.schema.SchemaManager#migrate} before the first read. */
+    public static Database open(DatabaseConfig config) {
+        if (config.jdbcUrl().startsWith("jdbc:sqlite:")) {
+            createSqliteFile(config);
+        }
+        return new Database(config);
+    }
+
+    /** Creates the SQLite file in WAL mode, so readers go on while a writer writes. */
+    private static void createSqliteFile(DatabaseConfig config) {
+        SQLiteConfig c = new SQLiteConfig();
+        c.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        try (Connection conn = c.createConnection(config.jdbcUrl())) {
+            conn.createStatement().execute("PRAGMA journal_mode=WAL");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create SQLite database " + config.jdbcUrl() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private HikariConfig poolConfig(boolean readOnly) {
+        HikariConfig h = new HikariConfig();
+        h.setPoolName((readOnly ? "outpost-read" : "outpost-write") + "-" + dialect.name());
+        h.setMaximumPoolSize(readOnly ? config.readPoolSize() : config.writePoolSize());
+        h.setMinimumIdle(Math.min(2, readOnly ? config.readPoolSize() : config.writePoolSize()));
+        h.setConnectionTimeout(config.connectionTimeout().toMillis());
+        h.setAutoCommit(false);
+        if (dialect instanceof SqliteDialect) {
+            h.setDataSource(sqliteDataSource(readOnly));
+            if (readOnly) {
+                // Opening the file read-only clashes with HikariCP's read-only handling; query_only refuses writes.
+                h.setConnectionInitSql("PRAGMA query_only = 1");
+            }
+        } else {
+            h.setJdbcUrl(config.jdbcUrl());
+            if (config.user() != null) {
+                h.setUsername(config.user());
+            }
+            if (config.password() != null) {
+                h.setPassword(config.password());
+            }
+            h.setReadOnly(readOnly);
+        }
+        return h;
+    }
+
+    private DataSource sqliteDataSource(boolean readOnly) {
+        SQLiteConfig c = new SQLiteConfig();
+        c.setBusyTimeout((int) Math.max(1000, config.statementTimeout().toMillis()));
+        c.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        c.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        if (!readOnly) {
+            // BEGIN IMMEDIATE takes SQLite's write lock at once: writers of the whole file are serialised.
+            c.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        }
+        SQLiteDataSource ds = new SQLiteDataSource(c);
+        ds.setUrl(config.jdbcUrl());
+        return ds;
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    public DatabaseConfig config() {
+        return config;
+    }
+
+    public String prefix() {
+        return config.tablePrefix();
+    }
+
+    public HikariDataSource readPool() {
+        return readPool;
+    }
+
+    public HikariDataSource writePool() {
+        return writePool;
+    }
+
+    public int statementTimeoutSeconds() {
+        return (int) Math.max(1, config.statementTimeout().toSeconds());
+    }
+
+    @Override
+    public void close() {
+        readPool.close();
+        writePool.close();
+    }
+}

@@ -1,0 +1,59 @@
+package io.outpost.store.db;
+
+import io.outpost.store.model.StorageType;
+
+/**
+ * What differs between SQLite, PostgreSQL and Oracle: column types, the flat-time browse query, and a few
+ * write statements. Everything else in the store is plain JDBC shared by all three.
+ */
+public abstract class Dialect {
+
+    /** Name used for migration folders and in logs: sqlite, postgresql, oracle. */
+    public abstract String name();
+
+    public abstract String integerType();
+
+    public abstract String bigintType();
+
+    public abstract String stringType(int length);
+
+    public abstract String typeOf(StorageType type);
+
+    /**
+     * The generic browse query of COOL: every IOV of the layer overlapping the closed range [t1, t2], with a
+     * per-channel lower bound {@code COALESCE(MAX(since ≤ t1), t1)} so its cost follows the rows returned, not
+     * their position in the table.
+     */
+    public abstract Sql browse(BrowseSpec spec, boolean count);
+
+    /** Statement taking the folder's writer lock on its sequence row (one bind: the sequence name). */
+    public String lockSequenceSql(String seqTable) {
+        return "SELECT CURRENT_VALUE FROM " + seqTable + " WHERE SEQUENCE_NAME = ? FOR UPDATE";
+    }
+
+    /** Inserts a channel row unless it exists (binds: channel id). */
+    public abstract String insertChannelIfMissingSql(String channelTable);
+
+    /** Extra text after CREATE TABLE (...), e.g. nothing. */
+    public String tableOptions() {
+        return "";
+    }
+
+    /** Applies session settings to a freshly opened writer connection, if any. */
+    public void prepareWriterSession(java.sql.Connection c) throws java.sql.SQLException {
+    }
+
+    public static Dialect forJdbcUrl(String url) {
+        if (url.startsWith("jdbc:sqlite:")) {
+            return new SqliteDialect();
+        }
+        if (url.startsWith("jdbc:postgresql:")) {
+            return new PostgresDialect();
+        }
+        if (url.startsWith("jdbc:oracle:")) {
+            return new OracleDialect();
+        }
+        throw new IllegalArgumentException("unsupported JDBC URL '" + url
+                + "': use jdbc:sqlite:, jdbc:postgresql: or jdbc:oracle:");
+    }
+}

@@ -1,0 +1,99 @@
+package io.outpost.store.db;
+
+import io.outpost.store.model.StorageType;
+
+/**
+ * Oracle: COOL's own SQL, with the hints that pin the nested-loop plan whatever the statistics and the
+ * peeked binds (NO_BIND_AWARE, named query blocks, LEADING/USE_NL and the index to use per layer).
+ */
+public final class OracleDialect extends Dialect {
+
+    @Override
+    public String name() {
+        return "oracle";
+    }
+
+    @Override
+    public String integerType() {
+        return "NUMBER(10)";
+    }
+
+    @Override
+    public String bigintType() {
+        return "NUMBER(20)";
+    }
+
+    @Override
+    public String stringType(int length) {
+        return "VARCHAR2(" + length + ")";
+    }
+
+    @Override
+    public String typeOf(StorageType type) {
+        return switch (type) {
+            case BOOL -> "NUMBER(1)";
+            case UCHAR -> "NUMBER(3)";
+            case INT16, UINT16 -> "NUMBER(5)";
+            case INT32, UINT32 -> "NUMBER(10)";
+            case UINT63, INT64 -> "NUMBER(20)";
+            case FLOAT -> "BINARY_FLOAT";
+            case DOUBLE -> "BINARY_DOUBLE";
+            case STRING255 -> "VARCHAR2(255)";
+            case STRING4K -> "VARCHAR2(4000)";
+            case STRING64K, STRING16M -> "CLOB";
+            case BLOB64K, BLOB16M -> "BLOB";
+        };
+    }
+
+    /** COOL's hints for the main query block and the MAX1 probe, per layer kind. */
+    String hints(BrowseSpec spec) {
+        String idx = switch (spec.layer().kind()) {
+            case SINGLE_VERSION -> "INDEX(@MAIN I3@MAIN (CHANNEL_ID IOV_SINCE IOV_UNTIL))";
+            case USER_TAG -> "INDEX_RS_ASC(@MAIN I3@MAIN (USER_TAG_ID NEW_HEAD_ID CHANNEL_ID IOV_SINCE IOV_UNTIL))";
+            case STANDARD_TAG -> "INDEX_RS_ASC(@MAIN I3@MAIN (TAG_ID CHANNEL_ID IOV_SINCE IOV_UNTIL))"
+                    + " INDEX_RS_ASC(@MAIN I4@MAIN (OBJECT_ID))";
+        };
+        String idx1 = switch (spec.layer().kind()) {
+            case SINGLE_VERSION -> "INDEX(@MAX1 I1@MAX1 (CHANNEL_ID IOV_SINCE IOV_UNTIL))";
+            case USER_TAG -> "INDEX_RS_ASC(@MAX1 I1@MAX1 (USER_TAG_ID NEW_HEAD_ID CHANNEL_ID IOV_SINCE IOV_UNTIL))";
+            case STANDARD_TAG -> "INDEX_RS_ASC(@MAX1 I1@MAX1 (TAG_ID CHANNEL_ID IOV_SINCE IOV_UNTIL))";
+        };
+        String leading = spec.joinsPayloadRow()
+                ? "LEADING(@MAIN C2@MAIN I3@MAIN I4@MAIN) USE_NL(@MAIN I3@MAIN) USE_NL(@MAIN I4@MAIN)"
+                : "LEADING(@MAIN C2@MAIN I3@MAIN) USE_NL(@MAIN I3@MAIN)";
+        return "/*+ NO_BIND_AWARE QB_NAME(MAIN) " + idx + " " + leading + " " + idx1
+                + " OPT_PARAM('OPTIMIZER_ADAPTIVE_FEATURES','FALSE') */ ";
+    }
+
+    @Override
+    public Sql browse(BrowseSpec spec, boolean count) {
+        Sql sql = new Sql();
+        String x = spec.layerTable();
+        sql.append(count ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ").append(hints(spec));
+        spec.appendColumns(sql);
+        sql.append(" FROM ").append(spec.folder().channelTable()).append(" C2, ").append(x).append(" I3");
+        if (spec.joinsPayloadRow()) {
+            sql.append(", ").append(spec.folder().iovTable()).append(" I4");
+        }
+        sql.append(" WHERE I3.CHANNEL_ID = C2.CHANNEL_ID");
+        spec.appendChannelFilter(sql);
+        spec.layer().appendFilter(sql, "I3");
+        sql.append(" AND I3.IOV_SINCE >= COALESCE((SELECT /*+ QB_NAME(MAX1) */ MAX(I1.IOV_SINCE) FROM ").append(x)
+                .append(" I1 WHERE I1.CHANNEL_ID = C2.CHANNEL_ID");
+        spec.layer().appendFilter(sql, "I1");
+        sql.append(" AND I1.IOV_SINCE <= ").bind(spec.t1()).append("), ").bind(spec.t1()).append(")");
+        sql.append(" AND I3.IOV_SINCE <= ").bind(spec.t2()).append(" AND I3.IOV_UNTIL > ").bind(spec.t1());
+        if (spec.joinsPayloadRow()) {
+            sql.append(" AND I4.OBJECT_ID = I3.OBJECT_ID");
+        }
+        sql.append(count ? ") S" : " ORDER BY " + spec.order().orderBy());
+        return sql;
+    }
+
+    @Override
+    public String insertChannelIfMissingSql(String channelTable) {
+        return "MERGE INTO " + channelTable + " C USING (SELECT ? AS CHANNEL_ID FROM DUAL) S"
+                + " ON (C.CHANNEL_ID = S.CHANNEL_ID)"
+                + " WHEN NOT MATCHED THEN INSERT (CHANNEL_ID, LAST_OBJECT_ID, HAS_NEW_DATA) VALUES (S.CHANNEL_ID, 0, 0)";
+    }
+}

@@ -1,0 +1,77 @@
+package io.outpost.store.db;
+
+import io.outpost.store.model.StorageType;
+
+/**
+ * PostgreSQL has no hints and misestimates the correlated since/until inequalities, so the SQL itself forces
+ * the plan: a LATERAL computes each channel's lower bound first, and {@code OFFSET 0} fences the inner range
+ * scan so the planner cannot flatten it into a hash join. Measured flat (see docs/benchmarks.md).
+ */
+public final class PostgresDialect extends Dialect {
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    public String integerType() {
+        return "INTEGER";
+    }
+
+    @Override
+    public String bigintType() {
+        return "BIGINT";
+    }
+
+    @Override
+    public String stringType(int length) {
+        return "VARCHAR(" + length + ")";
+    }
+
+    @Override
+    public String typeOf(StorageType type) {
+        return switch (type) {
+            case BOOL -> "BOOLEAN";
+            case UCHAR, INT16 -> "SMALLINT";
+            case UINT16, INT32 -> "INTEGER";
+            case UINT32, UINT63, INT64 -> "BIGINT";
+            case FLOAT -> "REAL";
+            case DOUBLE -> "DOUBLE PRECISION";
+            case STRING255 -> "VARCHAR(255)";
+            case STRING4K -> "VARCHAR(4000)";
+            case STRING64K, STRING16M -> "TEXT";
+            case BLOB64K, BLOB16M -> "BYTEA";
+        };
+    }
+
+    @Override
+    public Sql browse(BrowseSpec spec, boolean count) {
+        Sql sql = new Sql();
+        String x = spec.layerTable();
+        sql.append(count ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ");
+        spec.appendColumns(sql);
+        sql.append(" FROM ").append(spec.folder().channelTable()).append(" C2")
+                .append(" CROSS JOIN LATERAL (SELECT COALESCE((SELECT MAX(I1.IOV_SINCE) FROM ").append(x)
+                .append(" I1 WHERE I1.CHANNEL_ID = C2.CHANNEL_ID");
+        spec.layer().appendFilter(sql, "I1");
+        sql.append(" AND I1.IOV_SINCE <= ").bind(spec.t1()).append("), ").bind(spec.t1()).append(") AS LO) B");
+        sql.append(" CROSS JOIN LATERAL (SELECT * FROM ").append(x).append(" I WHERE I.CHANNEL_ID = C2.CHANNEL_ID");
+        spec.layer().appendFilter(sql, "I");
+        sql.append(" AND I.IOV_SINCE >= B.LO AND I.IOV_SINCE <= ").bind(spec.t2())
+                .append(" AND I.IOV_UNTIL > ").bind(spec.t1()).append(" OFFSET 0) I3");
+        if (spec.joinsPayloadRow()) {
+            sql.append(" JOIN ").append(spec.folder().iovTable()).append(" I4 ON I4.OBJECT_ID = I3.OBJECT_ID");
+        }
+        sql.append(" WHERE 1 = 1");
+        spec.appendChannelFilter(sql);
+        sql.append(count ? ") S" : " ORDER BY " + spec.order().orderBy());
+        return sql;
+    }
+
+    @Override
+    public String insertChannelIfMissingSql(String channelTable) {
+        return "INSERT INTO " + channelTable + " (CHANNEL_ID, LAST_OBJECT_ID, HAS_NEW_DATA) VALUES (?, 0, 0)"
+                + " ON CONFLICT (CHANNEL_ID) DO NOTHING";
+    }
+}

@@ -1,0 +1,76 @@
+package io.outpost.store.db;
+
+import io.outpost.store.model.StorageType;
+
+/**
+ * SQLite: CROSS JOIN fixes the join order (channels drive a nested loop), and the correlated MAX probe
+ * becomes the lower bound of a range scan on the (CHANNEL_ID, IOV_SINCE, IOV_UNTIL) index.
+ */
+public final class SqliteDialect extends Dialect {
+
+    @Override
+    public String name() {
+        return "sqlite";
+    }
+
+    @Override
+    public String integerType() {
+        return "INTEGER";
+    }
+
+    @Override
+    public String bigintType() {
+        return "INTEGER";
+    }
+
+    @Override
+    public String stringType(int length) {
+        return "TEXT";
+    }
+
+    @Override
+    public String typeOf(StorageType type) {
+        return switch (type) {
+            case FLOAT, DOUBLE -> "REAL";
+            case STRING255, STRING4K, STRING64K, STRING16M -> "TEXT";
+            case BLOB64K, BLOB16M -> "BLOB";
+            default -> "INTEGER";
+        };
+    }
+
+    @Override
+    public Sql browse(BrowseSpec spec, boolean count) {
+        Sql sql = new Sql();
+        String x = spec.layerTable();
+        sql.append(count ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ");
+        spec.appendColumns(sql);
+        sql.append(" FROM ").append(spec.folder().channelTable()).append(" C2 CROSS JOIN ").append(x).append(" I3");
+        if (spec.joinsPayloadRow()) {
+            sql.append(" CROSS JOIN ").append(spec.folder().iovTable()).append(" I4");
+        }
+        sql.append(" WHERE I3.CHANNEL_ID = C2.CHANNEL_ID");
+        spec.appendChannelFilter(sql);
+        spec.layer().appendFilter(sql, "I3");
+        sql.append(" AND I3.IOV_SINCE >= COALESCE((SELECT MAX(I1.IOV_SINCE) FROM ").append(x)
+                .append(" I1 WHERE I1.CHANNEL_ID = C2.CHANNEL_ID");
+        spec.layer().appendFilter(sql, "I1");
+        sql.append(" AND I1.IOV_SINCE <= ").bind(spec.t1()).append("), ").bind(spec.t1()).append(")");
+        sql.append(" AND I3.IOV_SINCE <= ").bind(spec.t2()).append(" AND I3.IOV_UNTIL > ").bind(spec.t1());
+        if (spec.joinsPayloadRow()) {
+            sql.append(" AND I4.OBJECT_ID = I3.OBJECT_ID");
+        }
+        sql.append(count ? ") S" : " ORDER BY " + spec.order().orderBy());
+        return sql;
+    }
+
+    @Override
+    public String lockSequenceSql(String seqTable) {
+        // Writer connections open their transactions with BEGIN IMMEDIATE: the database-wide write lock.
+        return "SELECT CURRENT_VALUE FROM " + seqTable + " WHERE SEQUENCE_NAME = ?";
+    }
+
+    @Override
+    public String insertChannelIfMissingSql(String channelTable) {
+        return "INSERT OR IGNORE INTO " + channelTable + " (CHANNEL_ID, LAST_OBJECT_ID, HAS_NEW_DATA) VALUES (?, 0, 0)";
+    }
+}

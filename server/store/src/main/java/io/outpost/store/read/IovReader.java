@@ -1,0 +1,96 @@
+package io.outpost.store.read;
+
+import io.outpost.store.StoreException;
+import io.outpost.store.db.BrowseSpec;
+import io.outpost.store.db.Dialect;
+import io.outpost.store.db.Layer;
+import io.outpost.store.db.Payloads;
+import io.outpost.store.db.Sql;
+import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.model.Iov;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.PayloadSpec;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * Runs the generic browse query and streams its rows to a consumer with a fetch size: a 200k-row browse is
+ * never held in memory whole.
+ */
+public final class IovReader {
+    /** Rows per round trip; large enough that network latency does not dominate a big browse. */
+    public static final int FETCH_SIZE = 2000;
+
+    /** Receives rows one at a time, in the order of the channel selection. */
+    @FunctionalInterface
+    public interface IovConsumer {
+        void accept(Iov iov) throws Exception;
+    }
+
+    private final Dialect dialect;
+    private final int timeoutSeconds;
+
+    public IovReader(Dialect dialect, int timeoutSeconds) {
+        this.dialect = dialect;
+        this.timeoutSeconds = timeoutSeconds;
+    }
+
+    public static BrowseSpec spec(Node folder, Layer layer, long t1, long t2, ChannelSelection sel) {
+        if (t1 < 0 || t2 < 0) {
+            throw StoreException.badKey("keys must be between 0 and 2^63-1");
+        }
+        if (t1 > t2) {
+            throw StoreException.badKey("browse range [" + t1 + ", " + t2 + "] is empty: the first key is after the last");
+        }
+        return new BrowseSpec(folder, layer, t1, t2, sel == null ? ChannelSelection.all() : sel, false, true);
+    }
+
+    /** Streams every IOV of the spec; returns the number of rows. */
+    public long browse(Connection c, BrowseSpec spec, IovConsumer consumer) throws SQLException {
+        Sql sql = dialect.browse(spec, false);
+        PayloadSpec payload = spec.folder().payloadSpec();
+        long n = 0;
+        try (PreparedStatement ps = c.prepareStatement(sql.text(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+            ps.setFetchSize(FETCH_SIZE);
+            ps.setQueryTimeout(timeoutSeconds);
+            sql.bindTo(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Object[] values = spec.withPayload() ? Payloads.readAll(rs, 6, payload) : null;
+                    Iov iov = new Iov(rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(1), rs.getString(5), values);
+                    try {
+                        consumer.accept(iov);
+                    } catch (RuntimeException e) {
+                        throw e;
+                    } catch (Exception e) {
+                        throw new ConsumerFailure(e);
+                    }
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** COOL's count: the same query wrapped in SELECT COUNT(*), without the data transfer. */
+    public long count(Connection c, BrowseSpec spec) throws SQLException {
+        Sql sql = dialect.browse(spec, true);
+        try (PreparedStatement ps = c.prepareStatement(sql.text())) {
+            ps.setQueryTimeout(timeoutSeconds);
+            sql.bindTo(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** Wraps a checked exception thrown by a consumer (e.g. an I/O error writing a response). */
+    public static final class ConsumerFailure extends RuntimeException {
+        public ConsumerFailure(Exception cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.outpost.store.read;
+
+import io.outpost.store.StoreException;
+import io.outpost.store.db.Layer;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.Tag;
+import io.outpost.store.model.TagKind;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * Turns a tag name into the layer a read of one folder uses. A tag of an ancestor folderset is followed down
+ * the path through TAG2TAG, one primary-key lookup per level, as COOL's resolveTag does.
+ */
+public final class TagResolver {
+    private final Metadata meta;
+
+    public TagResolver(Metadata meta) {
+        this.meta = meta;
+    }
+
+    public static boolean isHead(String tag) {
+        return tag == null || tag.isEmpty() || tag.equals("HEAD");
+    }
+
+    /** The folder's own tag that {@code tagName} stands for. */
+    public Tag resolve(Connection c, Node folder, String tagName) throws SQLException {
+        Tag tag = meta.findTag(c, tagName);
+        if (tag == null) {
+            throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "no tag '" + tagName + "'");
+        }
+        if (tag.nodeId() == folder.id()) {
+            return tag;
+        }
+        Deque<Node> path = new ArrayDeque<>();
+        Node n = folder;
+        while (n != null && n.id() != tag.nodeId()) {
+            path.push(n);
+            n = n.parentId() == null ? null : meta.findNode(c, n.parentId());
+        }
+        if (n == null) {
+            throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "tag '" + tagName
+                    + "' belongs to a node that is not '" + folder.path() + "' or one of its parents");
+        }
+        long parentNode = n.id();
+        long parentTag = tag.id();
+        while (!path.isEmpty()) {
+            Node child = path.pop();
+            Long childTag = meta.childTagId(c, parentNode, parentTag, child.id());
+            if (childTag == null) {
+                throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "tag '" + tagName
+                        + "' has no child tag for '" + child.path() + "'");
+            }
+            parentNode = child.id();
+            parentTag = childTag;
+        }
+        Tag resolved = meta.findTag(c, parentNode, parentTag);
+        if (resolved == null) {
+            throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "tag '" + tagName
+                    + "' resolves to a missing tag id " + parentTag + " in '" + folder.path() + "'");
+        }
+        return resolved;
+    }
+
+    /** The layer for a read of {@code folder} in {@code tagName} (null, "" or HEAD mean the HEAD). */
+    public Layer layer(Connection c, Node folder, String tagName) throws SQLException {
+        if (!folder.isMultiVersion()) {
+            if (!isHead(tagName)) {
+                throw StoreException.badArgument("'" + folder.path() + "' is a single-version folder: it has no tags,"
+                        + " so tag '" + tagName + "' cannot be read from it");
+            }
+            return Layer.SV;
+        }
+        if (isHead(tagName)) {
+            return Layer.HEAD;
+        }
+        Tag t = resolve(c, folder, tagName);
+        return switch (t.kind()) {
+            case USER -> Layer.userTag(t.id());
+            case STANDARD -> Layer.standardTag(t.id());
+            case FOLDERSET -> throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "tag '" + tagName
+                    + "' is a folderset tag");
+        };
+    }
+
+    static boolean readable(TagKind k) {
+        return k != TagKind.FOLDERSET;
+    }
+}

