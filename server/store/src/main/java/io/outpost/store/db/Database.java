@@ -18,8 +18,11 @@ public final class Database implements AutoCloseable {
     private final HikariDataSource writePool;
     private final HikariDataSource readPool;
 
-    private Database(DatabaseConfig config) {
+    private final java.util.function.Consumer<HikariConfig> customizer;
+
+    private Database(DatabaseConfig config, java.util.function.Consumer<HikariConfig> customizer) {
         this.config = config;
+        this.customizer = customizer;
         this.dialect = Dialect.forJdbcUrl(config.jdbcUrl());
         this.writePool = new HikariDataSource(poolConfig(false));
         HikariDataSource read;
@@ -34,10 +37,15 @@ public final class Database implements AutoCloseable {
 
     /** Opens both pools. Call {@link io.outpost.store.schema.SchemaManager#migrate} before the first read. */
     public static Database open(DatabaseConfig config) {
+        return open(config, h -> { });
+    }
+
+    /** As {@link #open(DatabaseConfig)}, letting the caller adjust each pool (e.g. attach metrics) before it starts. */
+    public static Database open(DatabaseConfig config, java.util.function.Consumer<HikariConfig> customizer) {
         if (config.jdbcUrl().startsWith("jdbc:sqlite:")) {
             createSqliteFile(config);
         }
-        return new Database(config);
+        return new Database(config, customizer);
     }
 
     /** Creates the SQLite file in WAL mode, so readers go on while a writer writes. */
@@ -74,6 +82,7 @@ public final class Database implements AutoCloseable {
             }
             h.setReadOnly(readOnly);
         }
+        customizer.accept(h);
         return h;
     }
 

@@ -28,7 +28,9 @@ public final class SchemaManager {
     /** Applies pending migrations; safe to call on every start. Returns the number applied. */
     public int migrate() {
         Flyway flyway = Flyway.configure()
-                .dataSource(db.writePool())
+                // Own connections, not the writer pool: SQLite writer connections begin IMMEDIATE transactions,
+                // and Flyway holds one connection while migrating on another.
+                .dataSource(db.config().jdbcUrl(), db.config().user(), db.config().password())
                 .locations("classpath:db/migration/" + db.dialect().name())
                 .placeholders(Map.of("prefix", db.prefix()))
                 .table(db.prefix() + "SCHEMA_HISTORY")

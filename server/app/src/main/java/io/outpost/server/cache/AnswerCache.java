@@ -1,0 +1,117 @@
+package io.outpost.server.cache;
+
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
+import io.outpost.server.config.OutpostProperties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.springframework.stereotype.Component;
+
+/**
+ * Encoded answers keyed by canonical URL, bounded in bytes (Caffeine). Identical concurrent requests share one
+ * computation: the first caller loads in its own thread, the others wait for its result (single flight). A
+ * failed load is removed at once, so errors are never cached; an answer of an older generation is dropped.
+ */
+@Component
+public class AnswerCache {
+    private final AsyncCache<String, Answer> cache;
+    private final Counter loads;
+    private final Counter hits;
+    private final Counter joins;
+
+    public AnswerCache(OutpostProperties props, MeterRegistry registry) {
+        this.cache = Caffeine.newBuilder()
+                .maximumWeight(props.cache().maxSize().toBytes())
+                .weigher((String k, Answer a) -> a.body().length + k.length() * 2 + 128)
+                .recordStats()
+                .buildAsync();
+        CaffeineCacheMetrics.monitor(registry, cache, "answers");
+        Gauge.builder("outpost.cache.bytes", cache, c -> c.synchronous().policy().eviction()
+                .map(e -> e.weightedSize().orElse(0L)).orElse(0L)).description("bytes of answers held").register(registry);
+        this.loads = Counter.builder("outpost.cache.loads").description("answers computed from the database").register(registry);
+        this.hits = Counter.builder("outpost.cache.hits").description("answers served from memory").register(registry);
+        this.joins = Counter.builder("outpost.singleflight.joins")
+                .description("requests that waited for an identical request's database query").register(registry);
+    }
+
+    /** Exceptions a waiting caller sees. */
+    public static final class WaitTimeout extends RuntimeException {
+        WaitTimeout(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The answer for {@code key} at {@code generation}: from memory, from an identical request in flight, or
+     * computed by {@code loader} in this thread. Waiting for another request is bounded by {@code maxWaitMillis}.
+     */
+    public Answer get(String key, String generation, Supplier<Answer> loader, long maxWaitMillis) {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            CompletableFuture<Answer> mine = new CompletableFuture<>();
+            CompletableFuture<Answer> existing = cache.asMap().putIfAbsent(key, mine);
+            if (existing == null) {
+                return load(key, mine, loader);
+            }
+            boolean wasDone = existing.isDone();
+            Answer a = await(existing, maxWaitMillis);
+            if (a.generation().equals(generation)) {
+                if (wasDone) {
+                    hits.increment();
+                }
+                return a;
+            }
+            cache.asMap().remove(key, existing);
+        }
+        CompletableFuture<Answer> mine = new CompletableFuture<>();
+        return load(key, mine, loader);
+    }
+
+    private Answer load(String key, CompletableFuture<Answer> mine, Supplier<Answer> loader) {
+        loads.increment();
+        try {
+            Answer a = loader.get();
+            mine.complete(a);
+            return a;
+        } catch (RuntimeException | Error e) {
+            cache.asMap().remove(key, mine);
+            mine.completeExceptionally(e);
+            throw e;
+        }
+    }
+
+    private Answer await(CompletableFuture<Answer> f, long maxWaitMillis) {
+        if (!f.isDone()) {
+            joins.increment();
+        }
+        try {
+            return f.get(maxWaitMillis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new WaitTimeout("an identical query has been running for over " + maxWaitMillis + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WaitTimeout("interrupted while waiting for an identical query");
+        }
+    }
+
+    /** The cached answer if present and complete (for 304 decisions), else null. */
+    public Answer peek(String key) {
+        CompletableFuture<Answer> f = cache.getIfPresent(key);
+        return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
+    }
+
+    public void clear() {
+        cache.synchronous().invalidateAll();
+    }
+}

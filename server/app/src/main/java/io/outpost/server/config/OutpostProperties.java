@@ -1,0 +1,70 @@
+package io.outpost.server.config;
+
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Every setting of the service, under the prefix {@code outpost} (docs/operations.md lists them with units,
+ * defaults and limits).
+ *
+ * @param database     the conditions database
+ * @param demoData     fill an empty database with the demo data set on start
+ * @param pollInterval how often the service looks for writes made by other tools
+ * @param cache        the in-memory answer cache
+ * @param caching      HTTP cache lifetimes
+ */
+@ConfigurationProperties("outpost")
+public record OutpostProperties(@DefaultValue Database database, @DefaultValue("true") boolean demoData,
+                                @DefaultValue("5s") Duration pollInterval, @DefaultValue Cache cache,
+                                @DefaultValue Caching caching) {
+
+    /**
+     * @param url               JDBC URL (jdbc:sqlite:, jdbc:postgresql:, jdbc:oracle:)
+     * @param readPoolSize      connections for queries; saturated requests wait {@code connectionTimeout}, then 503
+     * @param connectionTimeout longest wait for a free read connection
+     * @param statementTimeout  longest a single query may run
+     */
+    public record Database(@DefaultValue("jdbc:sqlite:data/outpost-demo.db") String url, String user, String password,
+                           @DefaultValue("OUTPOST_") String tablePrefix, @DefaultValue("16") int readPoolSize,
+                           @DefaultValue("2") int writePoolSize, @DefaultValue("2s") Duration connectionTimeout,
+                           @DefaultValue("30s") Duration statementTimeout) {
+    }
+
+    /**
+     * @param maxSize          bytes of encoded answers kept in memory
+     * @param compressionLevel zlib level of binary answers (1 fastest … 9 smallest)
+     */
+    public record Cache(@DefaultValue("256MB") DataSize maxSize, @DefaultValue("3") int compressionLevel) {
+    }
+
+    /**
+     * @param lockedMaxAge    answers read through a locked tag never change
+     * @param openEndedMaxAge answers that include an open-ended IOV (the current conditions)
+     * @param defaultMaxAge   other IOV answers
+     * @param metadataMaxAge  node, channel and tag lists and tag resolution
+     * @param errorMaxAge     4xx answers; a few seconds at most
+     * @param staleIfError    offered as stale-if-error when the request carries max-stale
+     * @param classes         per folder-path pattern overrides of the default and open-ended ages, first match wins
+     */
+    public record Caching(@DefaultValue("365d") Duration lockedMaxAge, @DefaultValue("60s") Duration openEndedMaxAge,
+                          @DefaultValue("300s") Duration defaultMaxAge, @DefaultValue("60s") Duration metadataMaxAge,
+                          @DefaultValue("5s") Duration errorMaxAge, @DefaultValue("1d") Duration staleIfError,
+                          List<CacheClass> classes) {
+        public Caching {
+            if (errorMaxAge.toSeconds() > 10) {
+                throw new IllegalArgumentException("outpost.caching.error-max-age must be at most 10s: caches must not keep errors");
+            }
+            classes = classes == null ? List.of() : List.copyOf(classes);
+        }
+    }
+
+    /**
+     * @param pattern a folder path glob: {@code *} matches within one level, {@code **} across levels
+     * @param maxAge  max-age for this class's answers
+     */
+    public record CacheClass(String pattern, Duration maxAge) {
+    }
+}

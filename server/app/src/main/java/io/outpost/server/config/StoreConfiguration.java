@@ -1,0 +1,44 @@
+package io.outpost.server.config;
+
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.store.IovStore;
+import io.outpost.store.db.Database;
+import io.outpost.store.db.DatabaseConfig;
+import io.outpost.store.demo.DemoData;
+import io.outpost.store.schema.SchemaManager;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Opens the conditions database, migrates it, and loads the demo data into an empty embedded database. */
+@Configuration(proxyBeanMethods = false)
+public class StoreConfiguration {
+    private static final Logger log = LoggerFactory.getLogger(StoreConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    public IovStore iovStore(OutpostProperties props, MeterRegistry registry) throws IOException {
+        OutpostProperties.Database d = props.database();
+        if (d.url().startsWith("jdbc:sqlite:")) {
+            Path file = Path.of(d.url().substring("jdbc:sqlite:".length()));
+            if (file.getParent() != null) {
+                Files.createDirectories(file.getParent());
+            }
+        }
+        DatabaseConfig config = new DatabaseConfig(d.url(), d.user(), d.password(), d.tablePrefix(), d.readPoolSize(),
+                d.writePoolSize(), d.connectionTimeout(), d.statementTimeout());
+        Database db = Database.open(config, h -> h.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry)));
+        new SchemaManager(db).migrate();
+        IovStore store = new IovStore(db);
+        log.info("conditions database {} ({})", config.maskedUrl(), db.dialect().name());
+        if (props.demoData() && DemoData.isEmpty(store)) {
+            log.info("empty database: loading the demo data set");
+            DemoData.load(store);
+        }
+        return store;
+    }
+}

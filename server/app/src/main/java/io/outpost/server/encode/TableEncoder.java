@@ -1,0 +1,21 @@
+package io.outpost.server.encode;
+
+import java.util.List;
+
+/**
+ * Writes one answer table: a header, rows one at a time (streamed, never all held), then the finished bytes.
+ * Implementations: {@link BinaryEncoder} and {@link JsonEncoder}.
+ */
+public interface TableEncoder {
+
+    void begin(Kind kind, String folder, String tag, long validSince, long validUntil, List<Column> columns);
+
+    void row(Object[] values);
+
+    /** Finishes the document and returns it; the encoder is unusable afterwards. */
+    byte[] finish();
+
+    long rows();
+
+    String contentType();
+}

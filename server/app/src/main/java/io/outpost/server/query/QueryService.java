@@ -1,0 +1,212 @@
+package io.outpost.server.query;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.outpost.server.cache.Answer;
+import io.outpost.server.config.OutpostProperties;
+import io.outpost.server.encode.BinaryEncoder;
+import io.outpost.server.encode.Column;
+import io.outpost.server.encode.JsonEncoder;
+import io.outpost.server.encode.Kind;
+import io.outpost.server.encode.TableEncoder;
+import io.outpost.store.IovStore;
+import io.outpost.store.StoreException;
+import io.outpost.store.db.BrowseSpec;
+import io.outpost.store.db.Layer;
+import io.outpost.store.model.Channel;
+import io.outpost.store.model.Iov;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.PayloadField;
+import io.outpost.store.model.StorageType;
+import io.outpost.store.model.Tag;
+import io.outpost.store.model.TagLock;
+import io.outpost.store.model.ValidityKey;
+import io.outpost.store.read.IovReader;
+import io.outpost.store.read.TagResolver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.springframework.stereotype.Service;
+
+/** Runs one native query against the store and encodes the answer (binary or JSON). */
+@Service
+public class QueryService {
+    private static final List<Column> NODE_COLUMNS = List.of(new Column("path", StorageType.STRING255),
+            new Column("folder", StorageType.BOOL), new Column("versioning", StorageType.STRING255),
+            new Column("keyType", StorageType.STRING255), new Column("payloadSpec", StorageType.STRING4K),
+            new Column("description", StorageType.STRING4K));
+    private static final List<Column> CHANNEL_COLUMNS = List.of(new Column("channel", StorageType.UINT32),
+            new Column("name", StorageType.STRING255), new Column("description", StorageType.STRING255));
+    private static final List<Column> TAG_COLUMNS = List.of(new Column("name", StorageType.STRING255),
+            new Column("node", StorageType.STRING255), new Column("kind", StorageType.STRING255),
+            new Column("lock", StorageType.STRING255), new Column("description", StorageType.STRING4K),
+            new Column("insertionTime", StorageType.STRING255));
+    private static final List<Column> COUNT_COLUMNS = List.of(new Column("count", StorageType.UINT63));
+
+    private final IovStore store;
+    private final int compressionLevel;
+    private final Timer queryTimer;
+
+    public QueryService(IovStore store, OutpostProperties props, MeterRegistry registry) {
+        this.store = store;
+        this.compressionLevel = props.cache().compressionLevel();
+        this.queryTimer = Timer.builder("outpost.query.time").description("database time of native queries")
+                .publishPercentiles(0.5, 0.9, 0.99).register(registry);
+    }
+
+    private TableEncoder encoder(Query q) {
+        return q.format() == Query.Format.BIN ? new BinaryEncoder(compressionLevel) : new JsonEncoder();
+    }
+
+    /** Computes the answer of {@code q}; {@code node} is the catalog's node for q.path() (null for NODES). */
+    public Answer load(Query q, Node node, String generation) {
+        return queryTimer.record(() -> switch (q.op()) {
+            case NODES -> nodes(q, generation);
+            case CHANNELS -> channels(q, folder(node), generation);
+            case TAGS -> tags(q, node, generation);
+            case TAG -> tag(q, folder(node), generation);
+            case AT, BROWSE, COUNT -> iovs(q, folder(node), generation);
+        });
+    }
+
+    private static Node folder(Node n) {
+        if (!n.isFolder()) {
+            throw new StoreException(StoreException.Kind.FOLDER_NOT_FOUND, "'" + n.path()
+                    + "' is a folderset, not a folder: it holds no IOVs or channels");
+        }
+        return n;
+    }
+
+    private Answer nodes(Query q, String generation) {
+        TableEncoder e = encoder(q);
+        e.begin(Kind.NODES, "", "", 0, 0, NODE_COLUMNS);
+        for (Node n : store.listNodes()) {
+            e.row(new Object[] {n.path(), n.isFolder(), n.isFolder() ? n.versioning().shortName() : null,
+                n.isFolder() ? n.keyType().label() : null, n.isFolder() ? n.payloadSpec().toString() : null,
+                n.description()});
+        }
+        return done(e, 0, 0, false, false, generation);
+    }
+
+    private Answer channels(Query q, Node folder, String generation) {
+        TableEncoder e = encoder(q);
+        e.begin(Kind.CHANNELS, folder.path(), "", 0, 0, CHANNEL_COLUMNS);
+        for (Channel c : store.channels(folder)) {
+            e.row(new Object[] {c.id(), c.name(), c.description()});
+        }
+        return done(e, 0, 0, false, false, generation);
+    }
+
+    private Answer tags(Query q, Node node, String generation) {
+        TableEncoder e = encoder(q);
+        e.begin(Kind.TAGS, node.path(), "", 0, 0, TAG_COLUMNS);
+        for (Tag t : store.tags(node)) {
+            e.row(tagRow(t, node.path()));
+        }
+        return done(e, 0, 0, false, false, generation);
+    }
+
+    private Answer tag(Query q, Node folder, String generation) {
+        Tag t = store.resolveTag(folder, q.tag());
+        TableEncoder e = encoder(q);
+        e.begin(Kind.TAG, folder.path(), q.tag(), 0, 0, TAG_COLUMNS);
+        e.row(tagRow(t, folder.path()));
+        return done(e, 0, 0, false, false, generation);
+    }
+
+    private static Object[] tagRow(Tag t, String nodePath) {
+        String lock = switch (t.lock()) {
+            case UNLOCKED -> "unlocked";
+            case LOCKED -> "locked";
+            case PARTIALLY_LOCKED -> "partial";
+        };
+        return new Object[] {t.name(), nodePath, t.kind().name().toLowerCase(Locale.ROOT), lock, t.description(),
+            t.insertionTime()};
+    }
+
+    private Answer iovs(Query q, Node folder, String generation) {
+        Layer layer = store.layer(folder, q.tag());
+        boolean immutable = !TagResolver.isHead(q.tag()) && store.resolveTag(folder, q.tag()).lock() == TagLock.LOCKED;
+        BrowseSpec spec = IovReader.spec(folder, layer, q.t1(), q.t2(), q.channels());
+        if (q.channels().name() != null && store.channels(folder).stream().noneMatch(c -> q.channels().name().equals(c.name()))) {
+            throw new StoreException(StoreException.Kind.CHANNEL_NOT_FOUND, "no channel named '" + q.channels().name()
+                    + "' in '" + folder.path() + "'");
+        }
+        if (q.op() == Op.COUNT) {
+            TableEncoder e = encoder(q);
+            e.begin(Kind.COUNT, folder.path(), tagLabel(q), 0, 0, COUNT_COLUMNS);
+            e.row(new Object[] {store.count(spec)});
+            return done(e, 0, 0, false, immutable, generation);
+        }
+        List<Column> columns = iovColumns(folder);
+        TableEncoder e = encoder(q);
+        boolean[] openEnded = {false};
+        if (q.op() == Op.AT) {
+            List<Iov> rows = new ArrayList<>();
+            store.browse(spec, rows::add);
+            long[] hint = validity(q, folder, rows);
+            e.begin(Kind.IOVS, folder.path(), tagLabel(q), hint[0], hint[1], columns);
+            for (Iov iov : rows) {
+                openEnded[0] |= iov.isOpenEnded();
+                e.row(values(iov));
+            }
+            return done(e, hint[0], hint[1], openEnded[0], immutable, generation);
+        }
+        e.begin(Kind.IOVS, folder.path(), tagLabel(q), 0, 0, columns);
+        store.browse(spec, iov -> {
+            openEnded[0] |= iov.isOpenEnded();
+            e.row(values(iov));
+        });
+        return done(e, 0, 0, openEnded[0], immutable, generation);
+    }
+
+    private static String tagLabel(Query q) {
+        return TagResolver.isHead(q.tag()) ? "HEAD" : q.tag();
+    }
+
+    /**
+     * The keys for which this at-time answer stays the same: [max since, min until) when every selected channel
+     * has a row; otherwise only t itself (a channel in a gap could gain a row at any later key).
+     */
+    private long[] validity(Query q, Node folder, List<Iov> rows) {
+        long t = q.t1();
+        long selected = store.channels(folder).stream().filter(q.channels()::contains).count();
+        if (rows.isEmpty() || rows.size() != selected) {
+            return new long[] {t, t == ValidityKey.MAX ? t : t + 1};
+        }
+        long since = 0;
+        long until = ValidityKey.MAX;
+        for (Iov iov : rows) {
+            since = Math.max(since, iov.since());
+            until = Math.min(until, iov.until());
+        }
+        return new long[] {since, until};
+    }
+
+    static List<Column> iovColumns(Node folder) {
+        List<Column> cols = new ArrayList<>();
+        cols.add(new Column("channel", StorageType.UINT32));
+        cols.add(new Column("since", StorageType.UINT63));
+        cols.add(new Column("until", StorageType.UINT63));
+        for (PayloadField f : folder.payloadSpec().fields()) {
+            cols.add(new Column(f.name(), f.type()));
+        }
+        return cols;
+    }
+
+    private static Object[] values(Iov iov) {
+        Object[] p = iov.payload();
+        Object[] v = new Object[3 + p.length];
+        v[0] = iov.channelId();
+        v[1] = iov.since();
+        v[2] = iov.until();
+        System.arraycopy(p, 0, v, 3, p.length);
+        return v;
+    }
+
+    private static Answer done(TableEncoder e, long validSince, long validUntil, boolean openEnded, boolean immutable,
+                               String generation) {
+        byte[] body = e.finish();
+        return new Answer(body, e.contentType(), e.rows(), validSince, validUntil, openEnded, immutable, generation);
+    }
+}
