@@ -249,6 +249,7 @@ public final class IovStore implements AutoCloseable {
     public <T> T write(Work<T> work) {
         try (Connection c = db.writePool().getConnection()) {
             try {
+                db.dialect().beginWrite(c, db.prefix());
                 T result = work.run(c);
                 c.commit();
                 return result;

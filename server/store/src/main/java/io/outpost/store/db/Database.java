@@ -91,10 +91,9 @@ public final class Database implements AutoCloseable {
         c.setBusyTimeout((int) Math.max(1000, config.statementTimeout().toMillis()));
         c.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         c.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        if (!readOnly) {
-            // BEGIN IMMEDIATE takes SQLite's write lock at once: writers of the whole file are serialised.
-            c.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
-        }
+        // Transactions stay DEFERRED: the driver opens one as soon as auto-commit is off, and an IMMEDIATE one
+        // would hold the write lock on every idle pooled connection. Writers take the lock with their first
+        // statement instead (Dialect.beginWrite).
         SQLiteDataSource ds = new SQLiteDataSource(c);
         ds.setUrl(config.jdbcUrl());
         return ds;

@@ -39,8 +39,8 @@ public abstract class Dialect {
         return "";
     }
 
-    /** Applies session settings to a freshly opened writer connection, if any. */
-    public void prepareWriterSession(java.sql.Connection c) throws java.sql.SQLException {
+    /** Called first in every write transaction; SQLite takes its database write lock here. */
+    public void beginWrite(java.sql.Connection c, String prefix) throws java.sql.SQLException {
     }
 
     public static Dialect forJdbcUrl(String url) {

@@ -65,8 +65,20 @@ public final class SqliteDialect extends Dialect {
 
     @Override
     public String lockSequenceSql(String seqTable) {
-        // Writer connections open their transactions with BEGIN IMMEDIATE: the database-wide write lock.
+        // beginWrite already holds SQLite's database-wide write lock: no row lock needed.
         return "SELECT CURRENT_VALUE FROM " + seqTable + " WHERE SEQUENCE_NAME = ?";
+    }
+
+    /**
+     * A write as the first statement takes SQLite's write lock (waiting up to the busy timeout) before anything is
+     * read, so the transaction can never fail later on a stale read snapshot.
+     */
+    @Override
+    public void beginWrite(java.sql.Connection c, String prefix) throws java.sql.SQLException {
+        try (var st = c.createStatement()) {
+            st.executeUpdate("UPDATE " + prefix + "DB_ATTRIBUTES SET DB_ATTRIBUTE_VALUE = DB_ATTRIBUTE_VALUE"
+                    + " WHERE DB_ATTRIBUTE_NAME = 'SCHEMA_VERSION'");
+        }
     }
 
     @Override

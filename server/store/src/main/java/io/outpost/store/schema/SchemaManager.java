@@ -28,8 +28,8 @@ public final class SchemaManager {
     /** Applies pending migrations; safe to call on every start. Returns the number applied. */
     public int migrate() {
         Flyway flyway = Flyway.configure()
-                // Own connections, not the writer pool: SQLite writer connections begin IMMEDIATE transactions,
-                // and Flyway holds one connection while migrating on another.
+                // Own connections, not the writer pool, so the migration never competes with pooled writers;
+                // Flyway holds one connection for its history table while migrating on another.
                 .dataSource(db.config().jdbcUrl(), db.config().user(), db.config().password())
                 .locations("classpath:db/migration/" + db.dialect().name())
                 .placeholders(Map.of("prefix", db.prefix()))
