@@ -22,6 +22,7 @@ public final class BinaryEncoder implements TableEncoder {
     static final byte[] MAGIC = "OUTP".getBytes(StandardCharsets.US_ASCII);
     static final byte[] END_MAGIC = "PTUO".getBytes(StandardCharsets.US_ASCII);
     static final int HEADER = 16;
+    public static final int UNCOMPRESSED = -1;
 
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(8192);
     private final Deflater deflater;
@@ -30,10 +31,19 @@ public final class BinaryEncoder implements TableEncoder {
     private List<Column> columns;
     private long rows;
 
+    private final int codec;
+
+    /** @param level zlib level 0–9, or {@link #UNCOMPRESSED} for codec 0 (no compression) */
     public BinaryEncoder(int level) {
         buffer.write(new byte[HEADER], 0, HEADER);
-        deflater = new Deflater(level);
-        OutputStream deflating = new DeflaterOutputStream(buffer, deflater, 32 * 1024);
+        codec = level == UNCOMPRESSED ? 0 : 1;
+        deflater = new Deflater(codec == 0 ? 0 : level);
+        OutputStream deflating = codec == 0 ? new java.io.FilterOutputStream(buffer) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+            }
+        } : new DeflaterOutputStream(buffer, deflater, 32 * 1024);
         OutputStream checked = new OutputStream() {
             @Override
             public void write(int b) throws IOException {
@@ -135,7 +145,7 @@ public final class BinaryEncoder implements TableEncoder {
         ByteBuffer trailer = ByteBuffer.allocate(16).putLong(rows).putInt((int) crc.getValue()).put(END_MAGIC);
         buffer.write(trailer.array(), 0, 16);
         byte[] all = buffer.toByteArray();
-        ByteBuffer.wrap(all, 0, HEADER).put(MAGIC).put((byte) 1).put((byte) 1).putShort((short) 0).putLong(bodyLength);
+        ByteBuffer.wrap(all, 0, HEADER).put(MAGIC).put((byte) 1).put((byte) codec).putShort((short) 0).putLong(bodyLength);
         return all;
     }
 

@@ -1,0 +1,114 @@
+package io.outpost.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.outpost.server.encode.BinaryEncoder;
+import io.outpost.server.encode.Column;
+import io.outpost.server.encode.JsonEncoder;
+import io.outpost.server.encode.Kind;
+import io.outpost.server.encode.TableEncoder;
+import io.outpost.server.support.WireDecoder;
+import io.outpost.store.model.StorageType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shared wire-format vectors in testdata/ (NAME.bin with its decoded NAME.json) that the Java and C++ clients
+ * decode. This test checks the committed files are exactly what the encoders produce and that the independent
+ * test decoder accepts them; run with -Doutpost.regenerate-testdata=true to rewrite them after a format change.
+ */
+class TestdataVectorsTest {
+    private static final Path DIR = Path.of("../../testdata");
+
+    record Vector(Kind kind, String folder, String tag, long vs, long vu, List<Column> columns, List<Object[]> rows, int level) {
+    }
+
+    static Map<String, Vector> vectors() {
+        Map<String, Vector> v = new LinkedHashMap<>();
+        List<Column> all = new ArrayList<>(List.of(new Column("channel", StorageType.UINT32),
+                new Column("since", StorageType.UINT63), new Column("until", StorageType.UINT63)));
+        for (StorageType t : StorageType.values()) {
+            all.add(new Column("f_" + t.coolName(), t));
+        }
+        List<Object[]> rows = new ArrayList<>();
+        rows.add(new Object[] {0L, 0L, 100L, true, (short) 255, (short) -32768, 65535, Integer.MIN_VALUE, 4294967295L,
+            Long.MAX_VALUE, Long.MIN_VALUE, 1.5f, -2.25e-300, "short", "Grüße, 世界", "x".repeat(300), "", new byte[] {0, 1, 2, (byte) 255},
+            new byte[0]});
+        rows.add(new Object[] {4294967295L, 100L, Long.MAX_VALUE, false, (short) 0, (short) 32767, 0, Integer.MAX_VALUE, 0L,
+            0L, -1L, -0.0f, Double.NaN, null, null, null, null, null, null});
+        rows.add(new Object[] {7L, 5L, 6L, null, null, null, null, null, null, null, null, null, Double.POSITIVE_INFINITY,
+            "tab\there \"quoted\" \\ back", "line\nbreak", "ok", "ok", new byte[] {42}, new byte[] {1, 2, 3}});
+        v.put("iovs_all_types", new Vector(Kind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, 6));
+        v.put("iovs_all_types_uncompressed", new Vector(Kind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.UNCOMPRESSED));
+        List<Column> small = List.of(new Column("channel", StorageType.UINT32), new Column("since", StorageType.UINT63),
+                new Column("until", StorageType.UINT63), new Column("s", StorageType.STRING255));
+        v.put("iovs_empty", new Vector(Kind.IOVS, "/T/empty", "GAINS-v1", 10, 11, small, List.of(), 6));
+        Random rnd = new Random(7);
+        List<Object[]> many = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            StringBuilder s = new StringBuilder();
+            for (int k = 0; k < 50; k++) {
+                s.append((char) ('a' + rnd.nextInt(26)));
+            }
+            many.add(new Object[] {(long) i, 1767225600000000000L, Long.MAX_VALUE, s.toString()});
+        }
+        v.put("iovs_likeluis_2000", new Vector(Kind.IOVS, "/LOAD/likeLuis1iov", "HEAD", 1767225600000000000L,
+                Long.MAX_VALUE, small, many, 3));
+        v.put("count", new Vector(Kind.COUNT, "/T/all", "HEAD", 0, 0, List.of(new Column("count", StorageType.UINT63)),
+                List.<Object[]>of(new Object[] {12345L}), 6));
+        v.put("nodes", new Vector(Kind.NODES, "", "", 0, 0, List.of(new Column("path", StorageType.STRING255),
+                new Column("folder", StorageType.BOOL), new Column("versioning", StorageType.STRING255)),
+                List.of(new Object[] {"/", false, null}, new Object[] {"/A/b", true, "MV"}), 6));
+        return v;
+    }
+
+    static byte[] encode(Vector v, TableEncoder e) {
+        e.begin(v.kind(), v.folder(), v.tag(), v.vs(), v.vu(), v.columns());
+        v.rows().forEach(e::row);
+        return e.finish();
+    }
+
+    @Test
+    void committedVectorsAreWhatTheEncodersProduce() throws IOException {
+        boolean regenerate = Boolean.getBoolean("outpost.regenerate-testdata");
+        for (var e : vectors().entrySet()) {
+            byte[] bin = encode(e.getValue(), new BinaryEncoder(e.getValue().level()));
+            byte[] json = encode(e.getValue(), new JsonEncoder());
+            Path binFile = DIR.resolve(e.getKey() + ".bin");
+            Path jsonFile = DIR.resolve(e.getKey() + ".json");
+            if (regenerate) {
+                Files.createDirectories(DIR);
+                Files.write(binFile, bin);
+                Files.write(jsonFile, json);
+            }
+            assertThat(Files.readAllBytes(binFile)).as(binFile.toString()).isEqualTo(bin);
+            assertThat(Files.readAllBytes(jsonFile)).as(jsonFile.toString()).isEqualTo(json);
+            WireDecoder.Table t = WireDecoder.decode(bin);
+            assertThat(t.rows()).hasSize(e.getValue().rows().size());
+            assertThat(t.columns()).hasSize(e.getValue().columns().size());
+            assertThat(t.kind()).isEqualTo(e.getValue().kind().code());
+        }
+    }
+
+    @Test
+    void decoderRejectsEveryTruncationAndEveryFlippedByte() throws IOException {
+        byte[] bin = encode(vectors().get("iovs_all_types"), new BinaryEncoder(6));
+        for (int cut = 0; cut < bin.length; cut += 7) {
+            byte[] truncated = java.util.Arrays.copyOf(bin, cut);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> WireDecoder.decode(truncated)).isInstanceOf(IOException.class);
+        }
+        for (int i = 0; i < bin.length; i++) {
+            byte[] flipped = bin.clone();
+            flipped[i] ^= 0x20;
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> WireDecoder.decode(flipped))
+                    .as("flipped byte %d", i).isInstanceOf(IOException.class);
+        }
+    }
+}
