@@ -1,0 +1,35 @@
+package io.outpost.frontier;
+
+import io.outpost.store.db.Database;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * One Frontier context: the name in {@code /<name>/Frontier/*}, the database it serves (through that database's
+ * read-only pool), its configuration, and optional metrics. The database is owned by the caller.
+ */
+public record FrontierContext(String name, Database database, FrontierConfig config, FrontierMetrics metrics) {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+    public FrontierContext {
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(config, "config");
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("context name '" + name + "' must be 1-64 letters, digits, '_', '.', '-'");
+        }
+        metrics = metrics == null ? FrontierMetrics.NONE : metrics;
+    }
+
+    public FrontierContext(String name, Database database, FrontierConfig config) {
+        this(name, database, config, FrontierMetrics.NONE);
+    }
+
+    public FrontierContext(String name, Database database) {
+        this(name, database, FrontierConfig.defaults(name), FrontierMetrics.NONE);
+    }
+
+    /** The servlet mapping the application should register: {@code /<name>/Frontier/*}. */
+    public String servletMapping() {
+        return "/" + name + "/Frontier/*";
+    }
+}

@@ -1,0 +1,12 @@
+package io.outpost.frontier;
+
+/** A failure reported to the client (as a payload or global error) with a message meant for humans. */
+public class FrontierException extends Exception {
+    public FrontierException(String message) {
+        super(message);
+    }
+
+    public FrontierException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,122 @@
+package io.outpost.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.outpost.store.IovStore;
+import io.outpost.store.model.KeyType;
+import io.outpost.store.model.NewIov;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.PayloadSpec;
+import io.outpost.store.model.ValidityKey;
+import io.outpost.store.model.Versioning;
+import io.outpost.store.testing.Backends;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * likeLuis1iov through the Frontier endpoint (BLOBzip5, every fetch computed afresh: nothing in Outpost caches
+ * responses) versus direct JDBC of the same rows, with 1 and 20 concurrent connections. Run with
+ * {@code ./mvnw -Pbenchmark test -pl server/frontier}.
+ */
+@Tag("benchmark")
+class FrontierBenchmarkTest {
+    private static final int CHANNELS = 10_000;
+
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void likeLuis1iovFrontierVersusJdbc(Backends b) throws Exception {
+        try (IovStore store = IovStore.open(b.freshConfig("bench_luis").withPools(24, 1))) {
+            Node f = store.createFolder("/bench/luis", Versioning.SINGLE_VERSION, KeyType.TIME,
+                    PayloadSpec.parse("s:String255"), "likeLuis1iov", true);
+            Random r = new Random(3);
+            List<NewIov> iovs = new ArrayList<>();
+            for (int ch = 0; ch < CHANNELS; ch++) {
+                StringBuilder s = new StringBuilder();
+                for (int i = 0; i < 50; i++) {
+                    s.append((char) ('!' + r.nextInt(94)));
+                }
+                iovs.add(new NewIov(ch, 0, ValidityKey.MAX, s.toString()));
+            }
+            store.store(f, iovs);
+            String sql = "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM " + f.iovTable() + " ORDER BY CHANNEL_ID";
+            FrontierServlet servlet = new FrontierServlet(new FrontierContext("Outpost", store.database(),
+                    FrontierConfig.defaults("Outpost").withLimits(java.time.Duration.ofSeconds(5), 300, 10, 200)));
+            try (TestServer server = new TestServer(servlet)) {
+                String target = FrontierDecoder.path("Outpost", "BLOBzip5", java.util.Map.of(), sql);
+                Callable<Long> viaFrontier = () -> {
+                    try (RawHttp h = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+                        byte[] body = h.body();
+                        return (long) body.length;
+                    }
+                };
+                Callable<Long> viaJdbc = () -> {
+                    try (Connection c = store.database().readPool().getConnection();
+                         PreparedStatement ps = c.prepareStatement(sql)) {
+                        ps.setFetchSize(500);
+                        long n = 0;
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                for (int i = 1; i <= 4; i++) {
+                                    String v = rs.getString(i);
+                                    n += v == null ? 0 : v.length();
+                                }
+                            }
+                        }
+                        c.rollback();
+                        return n;
+                    }
+                };
+                // correctness of what is being timed
+                FrontierDecoder.Payload p = FrontierDecoder.decode(
+                        RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders()).body()).only();
+                assertThat(p.records()).isEqualTo(CHANNELS);
+                for (int threads : new int[] {1, 20}) {
+                    int per = threads == 1 ? 10 : 3;
+                    run(viaJdbc, threads, 1); // warm-up of each path
+                    run(viaFrontier, threads, 1);
+                    double jdbc = run(viaJdbc, threads, per);
+                    double frontier = run(viaFrontier, threads, per);
+                    System.out.printf("BENCH %s likeLuis1iov %d conn: JDBC %.1f ms/fetch, Frontier BLOBzip5 %.1f ms/fetch,"
+                            + " ratio %.2f (response %d bytes base64)%n", b, threads, jdbc, frontier, frontier / jdbc,
+                            viaFrontier.call());
+                }
+            }
+        }
+    }
+
+    /** Mean wall time per fetch in ms over {@code threads} concurrent workers doing {@code per} fetches each. */
+    private static double run(Callable<Long> fetch, int threads, int per) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            long t0 = System.nanoTime();
+            List<Future<Long>> fs = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                fs.add(pool.submit(() -> {
+                    long sum = 0;
+                    for (int i = 0; i < per; i++) {
+                        sum += fetch.call();
+                    }
+                    return sum;
+                }));
+            }
+            for (Future<Long> f : fs) {
+                assertThat(f.get()).isPositive();
+            }
+            long total = System.nanoTime() - t0;
+            return total / 1e6 / (threads * per) * threads; // latency per fetch as seen by one worker
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
