@@ -15,11 +15,12 @@ import org.springframework.util.unit.DataSize;
  * @param pollInterval how often the service looks for writes made by other tools
  * @param cache        the in-memory answer cache
  * @param caching      HTTP cache lifetimes
+ * @param frontier     Frontier wire-protocol contexts
  */
 @ConfigurationProperties("outpost")
 public record OutpostProperties(@DefaultValue Database database, @DefaultValue("true") boolean demoData,
                                 @DefaultValue("5s") Duration pollInterval, @DefaultValue Cache cache,
-                                @DefaultValue Caching caching) {
+                                @DefaultValue Caching caching, @DefaultValue Frontier frontier) {
 
     /**
      * @param url               JDBC URL (jdbc:sqlite:, jdbc:postgresql:, jdbc:oracle:)
@@ -58,6 +59,30 @@ public record OutpostProperties(@DefaultValue Database database, @DefaultValue("
                 throw new IllegalArgumentException("outpost.caching.error-max-age must be at most 10s: caches must not keep errors");
             }
             classes = classes == null ? List.of() : List.copyOf(classes);
+        }
+    }
+
+    /**
+     * @param enabled  serve the Frontier protocol at all
+     * @param contexts context name → its database and settings; when empty, one context {@code Outpost} serves the
+     *                 service's own database, so {@code FRONTIER_SERVER=http://host:8000/Outpost} works out of the box
+     */
+    public record Frontier(@DefaultValue("true") boolean enabled, java.util.Map<String, FrontierContext> contexts) {
+        public Frontier {
+            contexts = contexts == null ? java.util.Map.of() : java.util.Map.copyOf(contexts);
+        }
+    }
+
+    /**
+     * @param url          JDBC URL of the context's database (default: the service's own database)
+     * @param tablePrefix  its COOL table prefix
+     * @param readPoolSize its own read-only pool
+     * @param settings     the upstream servlet's config.properties keys (docs/frontier.md), e.g. LongCacheExpireSeconds
+     */
+    public record FrontierContext(String url, String user, String password, String tablePrefix,
+                                  @DefaultValue("8") int readPoolSize, java.util.Map<String, String> settings) {
+        public FrontierContext {
+            settings = settings == null ? java.util.Map.of() : java.util.Map.copyOf(settings);
         }
     }
 

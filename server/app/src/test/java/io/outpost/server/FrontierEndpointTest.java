@@ -1,0 +1,61 @@
+package io.outpost.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.outpost.server.support.RunningService;
+import java.io.ByteArrayOutputStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.zip.Deflater;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** With the embedded default, /Outpost/Frontier serves the demo database to Frontier clients. */
+class FrontierEndpointTest {
+    private static RunningService svc;
+
+    @BeforeAll
+    static void start() throws Exception {
+        svc = RunningService.startSqliteDemo();
+    }
+
+    @AfterAll
+    static void stop() {
+        svc.close();
+    }
+
+    /** The Frontier client's p1 encoding: zlib level 9, base64 with + / = replaced by . - _. */
+    static String p1(String sql) {
+        Deflater d = new Deflater(9);
+        d.setInput(sql.getBytes(StandardCharsets.US_ASCII));
+        d.finish();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buf = new byte[4096];
+        while (!d.finished()) {
+            out.write(buf, 0, d.deflate(buf));
+        }
+        return Base64.getEncoder().encodeToString(out.toByteArray()).replace('+', '.').replace('/', '-').replace('=', '_');
+    }
+
+    @Test
+    void demoDatabaseIsServedAtOutpostFrontier() throws Exception {
+        String sql = "SELECT NODE_FULLPATH FROM OUTPOST_NODES WHERE NODE_ISLEAF = 1 ORDER BY NODE_FULLPATH";
+        HttpResponse<byte[]> r = svc.get("/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1=" + p1(sql),
+                "X-Frontier-Id", "outpost-test 1.0");
+        assertThat(r.statusCode()).isEqualTo(200);
+        String body = new String(r.body(), StandardCharsets.ISO_8859_1);
+        assertThat(body).startsWith("<?xml").contains("<frontier version=\"3.42\"").contains("records=\"4\"").contains("<data>");
+        assertThat(r.headers().firstValue("Content-Length")).isPresent();
+    }
+
+    @Test
+    void updateStatementsAreRejectedAsPayloadErrors() throws Exception {
+        HttpResponse<byte[]> r = svc.get("/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1="
+                + p1("DELETE FROM OUTPOST_NODES"), "X-Frontier-Id", "outpost-test 1.0");
+        String body = new String(r.body(), StandardCharsets.ISO_8859_1);
+        assertThat(body).contains("error=\"1\"").contains("SQL rejected");
+        assertThat(r.headers().firstValue("Last-Modified")).hasValue("Thu, 01 Jan 1970 00:00:00 GMT");
+    }
+}
