@@ -1,0 +1,533 @@
+package io.outpost.client;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Immutable client configuration: where to connect (servers, proxies), how long to wait, how often to retry, how
+ * to identify, and how to cache. Built in code with {@link #builder()}, from the environment with
+ * {@link #fromEnvironment(Map)}, or from a Frontier-style string with {@link #parse(String)}; every key, unit,
+ * default and limit is listed in docs/client-failover.md.
+ *
+ * <p>Builder setters reject impossible values at once (IllegalArgumentException); {@link Builder#build()} rejects
+ * combinations that leave no route. A setter called twice keeps the last value, so layers (defaults, environment,
+ * configuration string, command line) can be applied in order.
+ */
+public final class ClientConfig {
+    /** Used when no server is configured. */
+    public static final String DEFAULT_SERVER = "http://localhost:8000";
+    /** Frontier's limits on list lengths. */
+    public static final int MAX_SERVERS = 16;
+    public static final int MAX_PROXIES = 24;
+
+    private final List<Endpoint> servers;
+    private final List<Endpoint> proxies;
+    private final List<Endpoint> backupProxies;
+    private final boolean failoverToServer;
+    private final LoadBalance loadBalance;
+    private final Duration connectTimeout;
+    private final Duration readTimeout;
+    private final int retries;
+    private final Duration backoffBase;
+    private final Duration backoffMax;
+    private final String clientId;
+    private final long cacheMaxBytes;
+    private final boolean cacheAlignEnabled;
+    private final CacheAlign timeAlign;
+    private final CacheAlign runLumiAlign;
+    private final Map<String, CacheAlign> folderAlign;
+    private final Duration failedRouteMemory;
+
+    private ClientConfig(Builder b) {
+        this.servers = List.copyOf(b.servers.isEmpty() ? List.of(Endpoint.parse(DEFAULT_SERVER)) : b.servers);
+        this.proxies = List.copyOf(b.proxies);
+        this.backupProxies = List.copyOf(b.backupProxies);
+        this.failoverToServer = b.failoverToServer;
+        this.loadBalance = b.loadBalance;
+        this.connectTimeout = b.connectTimeout;
+        this.readTimeout = b.readTimeout;
+        this.retries = b.retries;
+        this.backoffBase = b.backoffBase;
+        this.backoffMax = b.backoffMax;
+        this.clientId = b.clientId;
+        this.cacheMaxBytes = b.cacheMaxBytes;
+        this.cacheAlignEnabled = b.cacheAlignEnabled;
+        this.timeAlign = b.timeAlign;
+        this.runLumiAlign = b.runLumiAlign;
+        this.folderAlign = Map.copyOf(b.folderAlign);
+        this.failedRouteMemory = b.failedRouteMemory;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The defaults: {@value #DEFAULT_SERVER}, no proxy. */
+    public static ClientConfig defaults() {
+        return builder().build();
+    }
+
+    /** A configuration from a Frontier-style string, e.g. {@code (serverurl=http://a:8000)(proxyurl=http://p:3128)}. */
+    public static ClientConfig parse(String frontierStyle) {
+        return builder().frontierString(frontierStyle).build();
+    }
+
+    /** A configuration from environment variables ({@code System.getenv()} or a map in tests). */
+    public static ClientConfig fromEnvironment(Map<String, String> env) {
+        return builder().environment(env).build();
+    }
+
+    /** A builder holding this configuration, to change some of it. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.servers.addAll(servers);
+        b.proxies.addAll(proxies);
+        b.backupProxies.addAll(backupProxies);
+        b.failoverToServer = failoverToServer;
+        b.loadBalance = loadBalance;
+        b.connectTimeout = connectTimeout;
+        b.readTimeout = readTimeout;
+        b.retries = retries;
+        b.backoffBase = backoffBase;
+        b.backoffMax = backoffMax;
+        b.clientId = clientId;
+        b.cacheMaxBytes = cacheMaxBytes;
+        b.cacheAlignEnabled = cacheAlignEnabled;
+        b.timeAlign = timeAlign;
+        b.runLumiAlign = runLumiAlign;
+        b.folderAlign.putAll(folderAlign);
+        b.failedRouteMemory = failedRouteMemory;
+        return b;
+    }
+
+    public List<Endpoint> servers() {
+        return servers;
+    }
+
+    public List<Endpoint> proxies() {
+        return proxies;
+    }
+
+    public List<Endpoint> backupProxies() {
+        return backupProxies;
+    }
+
+    public boolean failoverToServer() {
+        return failoverToServer;
+    }
+
+    public LoadBalance loadBalance() {
+        return loadBalance;
+    }
+
+    public Duration connectTimeout() {
+        return connectTimeout;
+    }
+
+    public Duration readTimeout() {
+        return readTimeout;
+    }
+
+    public int retries() {
+        return retries;
+    }
+
+    public Duration backoffBase() {
+        return backoffBase;
+    }
+
+    public Duration backoffMax() {
+        return backoffMax;
+    }
+
+    public String clientId() {
+        return clientId;
+    }
+
+    public long cacheMaxBytes() {
+        return cacheMaxBytes;
+    }
+
+    public boolean cacheAlignEnabled() {
+        return cacheAlignEnabled;
+    }
+
+    /** The alignment of at-time queries on this folder, by its key type; null when alignment is off. */
+    public CacheAlign alignFor(String folder, boolean runLumi) {
+        if (!cacheAlignEnabled) {
+            return null;
+        }
+        CacheAlign own = folderAlign.get(folder);
+        return own != null ? own : runLumi ? runLumiAlign : timeAlign;
+    }
+
+    public Duration failedRouteMemory() {
+        return failedRouteMemory;
+    }
+
+    /** The options as a Frontier-style string (every option, so it can be logged and parsed back). */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        servers.forEach(s -> sb.append("(serverurl=").append(s).append(')'));
+        proxies.forEach(p -> sb.append("(proxyurl=").append(p).append(')'));
+        backupProxies.forEach(p -> sb.append("(backupproxyurl=").append(p).append(')'));
+        sb.append("(failovertoserver=").append(failoverToServer ? "yes" : "no").append(')');
+        if (loadBalance != LoadBalance.NONE) {
+            sb.append("(loadbalance=").append(loadBalance.name().toLowerCase(Locale.ROOT)).append(')');
+        }
+        sb.append("(connecttimeout=").append(secs(connectTimeout)).append(')');
+        sb.append("(readtimeout=").append(secs(readTimeout)).append(')');
+        sb.append("(retries=").append(retries).append(')');
+        sb.append("(backoff=").append(secs(backoffBase)).append(')');
+        sb.append("(clientid=").append(clientId).append(')');
+        sb.append("(clientcachemaxbytes=").append(cacheMaxBytes).append(')');
+        sb.append("(cachewindow=").append(cacheAlignEnabled ? timeAlign.length() / 1_000_000_000L : 0).append(')');
+        sb.append("(cachealign=").append(timeAlign.divisions()).append(')');
+        return sb.toString();
+    }
+
+    private static String secs(Duration d) {
+        return java.math.BigDecimal.valueOf(d.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString();
+    }
+
+    /** Mutable builder; {@link #build()} leaves it unchanged and can be called again. */
+    public static final class Builder {
+        private final List<Endpoint> servers = new ArrayList<>();
+        private final List<Endpoint> proxies = new ArrayList<>();
+        private final List<Endpoint> backupProxies = new ArrayList<>();
+        private boolean failoverToServer = true;
+        private LoadBalance loadBalance = LoadBalance.NONE;
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private Duration readTimeout = Duration.ofSeconds(10);
+        private int retries = 1;
+        private Duration backoffBase = Duration.ofMillis(200);
+        private Duration backoffMax = Duration.ofSeconds(5);
+        private String clientId = "outpost-client-java/" + OutpostClient.VERSION;
+        private long cacheMaxBytes = 64L << 20;
+        private boolean cacheAlignEnabled = true;
+        private CacheAlign timeAlign = CacheAlign.TIME_DEFAULT;
+        private CacheAlign runLumiAlign = CacheAlign.RUN_LUMI_DEFAULT;
+        private final Map<String, CacheAlign> folderAlign = new LinkedHashMap<>();
+        private Duration failedRouteMemory = Duration.ofMinutes(5);
+
+        private Builder() {
+        }
+
+        /** Adds a server (tried in the order added). */
+        public Builder server(String url) {
+            return add(servers, Endpoint.parse(url), MAX_SERVERS, "servers");
+        }
+
+        /** Replaces the server list. */
+        public Builder servers(List<String> urls) {
+            servers.clear();
+            urls.forEach(this::server);
+            return this;
+        }
+
+        /** Adds a proxy (tried in the order added). */
+        public Builder proxy(String url) {
+            return add(proxies, proxyEndpoint(url), MAX_PROXIES, "proxies");
+        }
+
+        /** Replaces the proxy list. */
+        public Builder proxies(List<String> urls) {
+            proxies.clear();
+            urls.forEach(this::proxy);
+            return this;
+        }
+
+        /** Adds a backup proxy, tried after every proxy; as in Frontier this also turns failover to servers off. */
+        public Builder backupProxy(String url) {
+            add(backupProxies, proxyEndpoint(url), MAX_PROXIES, "backup proxies");
+            failoverToServer = false;
+            return this;
+        }
+
+        /** Whether to connect to the servers directly once every proxy failed (default true). */
+        public Builder failoverToServer(boolean yes) {
+            failoverToServer = yes;
+            return this;
+        }
+
+        public Builder loadBalance(LoadBalance lb) {
+            loadBalance = Objects.requireNonNull(lb, "loadBalance");
+            return this;
+        }
+
+        /** Time to open a TCP connection to a proxy or server (default 5 s, at least 1 ms). */
+        public Builder connectTimeout(Duration d) {
+            connectTimeout = positive(d, "connectTimeout");
+            return this;
+        }
+
+        /** Longest wait for any read of an answer (default 10 s, at least 1 ms). */
+        public Builder readTimeout(Duration d) {
+            readTimeout = positive(d, "readTimeout");
+            return this;
+        }
+
+        /** Extra passes over all routes after the first one failed, each after a jittered backoff (default 1). */
+        public Builder retries(int n) {
+            if (n < 0 || n > 10) {
+                throw new IllegalArgumentException("retries must be 0..10, not " + n);
+            }
+            retries = n;
+            return this;
+        }
+
+        /** Backoff before retry pass k is random in [d/2, d] with d = min(max, base * 2^(k-1)); base 0 = no wait. */
+        public Builder backoff(Duration base, Duration max) {
+            if (base.isNegative() || max.isNegative() || max.compareTo(base) < 0) {
+                throw new IllegalArgumentException("backoff needs 0 <= base <= max, not " + base + ", " + max);
+            }
+            backoffBase = base;
+            backoffMax = max;
+            return this;
+        }
+
+        /** application/version, sent in X-Outpost-Client with the pid and user (default outpost-client-java/V). */
+        public Builder clientId(String id) {
+            if (id == null || id.isBlank() || id.chars().anyMatch(c -> c < 0x20 || c > 0x7E)) {
+                throw new IllegalArgumentException("client id must be printable ASCII, e.g. myjob/1.2: " + id);
+            }
+            clientId = id.strip();
+            return this;
+        }
+
+        /** In-process cache size in bytes of encoded answers; 0 turns the cache off (default 64 MiB). */
+        public Builder cacheMaxBytes(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("cacheMaxBytes must not be negative: " + bytes);
+            }
+            cacheMaxBytes = bytes;
+            return this;
+        }
+
+        /** Whether at-time queries fetch an aligned window (default true); false asks the exact at-time URL. */
+        public Builder cacheAlign(boolean enabled) {
+            cacheAlignEnabled = enabled;
+            return this;
+        }
+
+        /** Window of time folders (default 600 s, N = 1). */
+        public Builder timeAlign(CacheAlign a) {
+            timeAlign = Objects.requireNonNull(a);
+            return this;
+        }
+
+        /** Window of run-lumi folders (default one run, N = 1). */
+        public Builder runLumiAlign(CacheAlign a) {
+            runLumiAlign = Objects.requireNonNull(a);
+            return this;
+        }
+
+        /** Window of one folder, overriding the default of its key type. */
+        public Builder folderAlign(String folder, CacheAlign a) {
+            folderAlign.put(Paths.checkPath(folder), Objects.requireNonNull(a));
+            return this;
+        }
+
+        /** How long a failed endpoint stays postponed behind healthy ones (default 5 min, as Frontier). */
+        public Builder failedRouteMemory(Duration d) {
+            failedRouteMemory = positive(d, "failedRouteMemory");
+            return this;
+        }
+
+        /**
+         * Applies a Frontier-style configuration string: {@code (key=value)} groups, text outside them ignored,
+         * nested parentheses allowed in values, unknown keys ignored (docs/client-failover.md lists the keys).
+         */
+        public Builder frontierString(String s) {
+            for (Map.Entry<String, String> kv : FrontierStrings.parse(s)) {
+                applyKey(kv.getKey(), kv.getValue());
+            }
+            return this;
+        }
+
+        /**
+         * Applies environment variables: OUTPOST_SERVER (a list separated by ';', ',' or spaces, or a
+         * Frontier-style string), OUTPOST_SERVER1..16, OUTPOST_PROXY, OUTPOST_PROXY1..24,
+         * OUTPOST_CONNECTTIMEOUTSECS, OUTPOST_READTIMEOUTSECS, OUTPOST_RETRIES, OUTPOST_LOADBALANCE,
+         * OUTPOST_FAILOVERTOSERVER, OUTPOST_ID. When no OUTPOST_SERVER* is set, the Frontier variables
+         * FRONTIER_SERVER, FRONTIER_SERVER1..16, FRONTIER_PROXY, FRONTIER_PROXY1..24 and
+         * FRONTIER_{CONNECT,READ}TIMEOUTSECS are used instead.
+         */
+        public Builder environment(Map<String, String> env) {
+            List<String> srv = listVars(env, "OUTPOST_SERVER", MAX_SERVERS);
+            List<String> prx = listVars(env, "OUTPOST_PROXY", MAX_PROXIES);
+            boolean frontier = srv.isEmpty();
+            if (frontier) {
+                srv = listVars(env, "FRONTIER_SERVER", MAX_SERVERS);
+                if (prx.isEmpty()) {
+                    prx = listVars(env, "FRONTIER_PROXY", MAX_PROXIES);
+                }
+            }
+            if (!srv.isEmpty()) {
+                servers.clear();
+                for (String v : srv) {
+                    if (v.contains("(")) {
+                        frontierString(v);
+                    } else {
+                        splitList(v).forEach(this::server);
+                    }
+                }
+            }
+            if (!prx.isEmpty()) {
+                proxies.clear();
+                prx.forEach(v -> splitList(v).forEach(this::proxy));
+            }
+            String[][] keys = {
+                {"OUTPOST_CONNECTTIMEOUTSECS", "connecttimeoutsecs"}, {"OUTPOST_READTIMEOUTSECS", "readtimeoutsecs"},
+                {"OUTPOST_RETRIES", "retries"}, {"OUTPOST_LOADBALANCE", "loadbalance"},
+                {"OUTPOST_FAILOVERTOSERVER", "failovertoserver"}, {"OUTPOST_ID", "clientid"}};
+            for (String[] k : keys) {
+                String v = env.get(k[0]);
+                if (frontier && (v == null || v.isBlank()) && k[0].endsWith("TIMEOUTSECS")) {
+                    v = env.get(k[0].replace("OUTPOST_", "FRONTIER_"));
+                }
+                if (v != null && !v.isBlank()) {
+                    applyKey(k[1], v.strip());
+                }
+            }
+            return this;
+        }
+
+        private void applyKey(String key, String value) {
+            switch (key.toLowerCase(Locale.ROOT)) {
+                case "serverurl" -> server(value);
+                case "proxyurl" -> proxy(value);
+                case "backupproxyurl" -> backupProxy(value);
+                case "failovertoserver" -> failoverToServer(yesNo(key, value));
+                case "loadbalance" -> loadBalance(switch (value.toLowerCase(Locale.ROOT)) {
+                    case "proxies", "proxy" -> LoadBalance.PROXIES;
+                    case "servers", "server" -> LoadBalance.SERVERS;
+                    case "none", "no", "" -> LoadBalance.NONE;
+                    default -> throw new IllegalArgumentException("loadbalance must be proxies or servers: " + value);
+                });
+                case "connecttimeout", "connecttimeoutsecs" -> connectTimeout(seconds(key, value));
+                case "readtimeout", "readtimeoutsecs" -> readTimeout(seconds(key, value));
+                case "backoff" -> backoff(seconds(key, value), backoffMax.compareTo(seconds(key, value)) < 0
+                        ? seconds(key, value) : backoffMax);
+                case "retries" -> retries((int) number(key, value));
+                case "clientid" -> clientId(value);
+                case "clientcachemaxbytes" -> cacheMaxBytes(number(key, value));
+                case "cachewindow" -> {
+                    long secs = number(key, value);
+                    cacheAlign(secs > 0);
+                    if (secs > 0) {
+                        timeAlign(new CacheAlign(Math.multiplyExact(secs, 1_000_000_000L), timeAlign.divisions()));
+                    }
+                }
+                case "cachealign" -> {
+                    long n = number(key, value);
+                    if (n < 1 || n > 1000) {
+                        throw new IllegalArgumentException("cachealign must be 1..1000, not " + value);
+                    }
+                    timeAlign(new CacheAlign(timeAlign.length(), (int) n));
+                    runLumiAlign(new CacheAlign(runLumiAlign.length(), (int) n));
+                }
+                default -> {
+                    // Unknown keys are ignored, as Frontier does, so one string can serve several clients.
+                }
+            }
+        }
+
+        /** Checks the combination of options and returns the immutable configuration. */
+        public ClientConfig build() {
+            if (!failoverToServer && proxies.isEmpty() && backupProxies.isEmpty()) {
+                throw new IllegalStateException("failoverToServer=no with no proxy leaves no route to any server");
+            }
+            return new ClientConfig(this);
+        }
+
+        private static Endpoint proxyEndpoint(String url) {
+            Endpoint e = Endpoint.parse(url);
+            if (!e.scheme().equals("http") || !e.basePath().isEmpty()) {
+                throw new IllegalArgumentException("a proxy is http://host:port, not " + url);
+            }
+            return e;
+        }
+
+        private Builder add(List<Endpoint> list, Endpoint e, int max, String what) {
+            if (list.size() >= max) {
+                throw new IllegalArgumentException("at most " + max + " " + what);
+            }
+            if (!list.contains(e)) {
+                list.add(e);
+            }
+            return this;
+        }
+
+        private static Duration positive(Duration d, String name) {
+            if (d == null || d.toMillis() < 1) {
+                throw new IllegalArgumentException(name + " must be at least 1 ms, not " + d);
+            }
+            return d;
+        }
+
+        private static long number(String key, String value) {
+            try {
+                long n = Long.parseLong(value.strip());
+                if (n < 0) {
+                    throw new NumberFormatException();
+                }
+                return n;
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + " must be a non-negative integer, not '" + value + "'");
+            }
+        }
+
+        /** Seconds, possibly fractional ("0.2"), as a Duration. */
+        private static Duration seconds(String key, String value) {
+            try {
+                java.math.BigDecimal secs = new java.math.BigDecimal(value.strip());
+                if (secs.signum() < 0) {
+                    throw new NumberFormatException();
+                }
+                return Duration.ofMillis(secs.movePointRight(3).longValue());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + " must be a number of seconds, not '" + value + "'");
+            }
+        }
+
+        private static boolean yesNo(String key, String value) {
+            return switch (value.strip().toLowerCase(Locale.ROOT)) {
+                case "yes", "true", "1", "on" -> true;
+                case "no", "false", "0", "off" -> false;
+                default -> throw new IllegalArgumentException(key + " must be yes or no, not '" + value + "'");
+            };
+        }
+
+        private static List<String> listVars(Map<String, String> env, String name, int max) {
+            List<String> out = new ArrayList<>();
+            String v = env.get(name);
+            if (v != null && !v.isBlank()) {
+                out.add(v.strip());
+            }
+            for (int i = 1; i <= max; i++) {
+                String vi = env.get(name + i);
+                if (vi != null && !vi.isBlank()) {
+                    out.add(vi.strip());
+                }
+            }
+            return out;
+        }
+
+        private static List<String> splitList(String v) {
+            List<String> out = new ArrayList<>();
+            for (String s : v.split("[;,\\s]+")) {
+                if (!s.isBlank()) {
+                    out.add(s);
+                }
+            }
+            return out;
+        }
+    }
+}

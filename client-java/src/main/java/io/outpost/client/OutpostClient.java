@@ -1,0 +1,352 @@
+package io.outpost.client;
+
+import io.outpost.client.internal.AnswerCache;
+import io.outpost.client.internal.AnswerDecoder;
+import io.outpost.client.internal.AnswerHeader;
+import io.outpost.client.internal.Failover;
+import io.outpost.client.internal.FailedRoutes;
+import io.outpost.client.internal.HttpTransport;
+import io.outpost.client.internal.Response;
+import io.outpost.client.internal.Transport;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.random.RandomGenerator;
+
+/**
+ * Client of the Outpost native API (docs/api.md). One instance is meant to be shared by every thread of an
+ * application: it is thread-safe, keeps HTTP/1.1 connections alive, remembers failed servers and proxies, and
+ * caches answers in process as long as the server allows.
+ *
+ * <p>At-time queries ({@link #find}, {@link #objectsAt}) are cache-aligned by default: they fetch the browse of a
+ * fixed window containing t ({@link CacheAlign}) and select the objects valid at t locally, so that many jobs
+ * at nearby keys share one cached URL. Failover, refresh and retry rules are in docs/client-failover.md.
+ *
+ * <pre>{@code
+ * OutpostClient client = OutpostClient.create(ClientConfig.fromEnvironment(System.getenv()));
+ * Optional<Iov> pedestal = client.find("/DEMO/Calo/Pedestals", OutpostClient.HEAD, 7, Keys.parse("2026-01-01T01:00Z"));
+ * }</pre>
+ */
+public final class OutpostClient implements AutoCloseable {
+    /** The HEAD of a folder: the latest version of every IOV. */
+    public static final String HEAD = "HEAD";
+    /** This library's version (the Maven project version). */
+    public static final String VERSION = readVersion();
+
+    private final ClientConfig config;
+    private final Failover failover;
+    private final AnswerCache cache;
+    private final EventListener listener;
+    private final Map<String, Boolean> runLumiByFolder = new ConcurrentHashMap<>();
+
+    private OutpostClient(Builder b) {
+        this.config = b.config;
+        this.listener = b.listener;
+        this.cache = AnswerCache.create(config.cacheMaxBytes(), b.ticker);
+        Transport transport = b.transport != null ? b.transport
+                : new HttpTransport(config.connectTimeout(), config.readTimeout());
+        this.failover = new Failover(config, transport, new FailedRoutes(b.ticker, config.failedRouteMemory()),
+                listener, b.ticker, b.sleeper, b.random, Map.of(
+                        "User-Agent", clientHeader(config.clientId()),
+                        "X-Outpost-Client", clientHeader(config.clientId()),
+                        "Accept", "application/octet-stream, */*"));
+    }
+
+    /** A client with this configuration. */
+    public static OutpostClient create(ClientConfig config) {
+        return builder(config).build();
+    }
+
+    /** A client configured from the environment (see {@link ClientConfig.Builder#environment(Map)}). */
+    public static OutpostClient fromEnvironment() {
+        return create(ClientConfig.fromEnvironment(System.getenv()));
+    }
+
+    public static Builder builder(ClientConfig config) {
+        return new Builder(config);
+    }
+
+    public ClientConfig config() {
+        return config;
+    }
+
+    // ---- catalogue -------------------------------------------------------------------------------------------
+
+    /** Every folder and folderset. */
+    public List<NodeInfo> nodes() throws OutpostException {
+        List<NodeInfo> nodes = fetch(Paths.nodes(), AnswerKind.NODES).rows().stream().map(NodeInfo::of).toList();
+        nodes.forEach(n -> {
+            if (n.folder()) {
+                runLumiByFolder.putIfAbsent(n.path(), n.isRunLumi());
+            }
+        });
+        return nodes;
+    }
+
+    /** The channels of a folder. */
+    public List<ChannelInfo> channels(String folder) throws OutpostException {
+        return fetch(Paths.channels(folder), AnswerKind.CHANNELS).rows().stream().map(ChannelInfo::of).toList();
+    }
+
+    /** The tags defined on a node (folder or folderset). */
+    public List<TagInfo> tags(String node) throws OutpostException {
+        return fetch(Paths.tags(node), AnswerKind.TAGS).rows().stream().map(TagInfo::of).toList();
+    }
+
+    /** The tag of this folder that {@code tag} (maybe a parent folderset's tag) resolves to. */
+    public TagInfo resolveTag(String folder, String tag) throws OutpostException {
+        List<Row> rows = fetch(Paths.tag(tag, folder), AnswerKind.TAG).rows();
+        if (rows.size() != 1) {
+            throw new OutpostException(OutpostException.Kind.PROTOCOL, "tag answer with " + rows.size() + " rows");
+        }
+        return TagInfo.of(rows.get(0));
+    }
+
+    // ---- IOVs ------------------------------------------------------------------------------------------------
+
+    /** The object of one channel valid at key t, if any. */
+    public Optional<Iov> find(String folder, String tag, long channel, long t) throws OutpostException {
+        List<Iov> found = objectsAt(folder, tag, ChannelSelection.channel(channel), t);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+    }
+
+    /**
+     * The objects valid at key t in the selected channels, ordered by channel. Cache-aligned unless turned off in
+     * the configuration: the answer is selected from the browse of the window containing t.
+     */
+    public List<Iov> objectsAt(String folder, String tag, ChannelSelection channels, long t) throws OutpostException {
+        Objects.requireNonNull(channels, "channels");
+        CacheAlign align = alignment(folder);
+        if (align == null) {
+            return atExact(folder, tag, channels, t);
+        }
+        long lo = align.lo(t);
+        long hi = align.hiInclusive(t);
+        List<Iov> out = new ArrayList<>();
+        for (Iov iov : browse(folder, tag, lo, hi, channels, Order.CHANNEL_SINCE)) {
+            if (iov.isValidAt(t)) {
+                out.add(iov);
+            }
+        }
+        return out;
+    }
+
+    /** Every IOV with {@code since <= t2} and {@code until > t1} in the selected channels, whole, in memory. */
+    public List<Iov> browse(String folder, String tag, long t1, long t2, ChannelSelection channels, Order order)
+            throws OutpostException {
+        return fetch(Paths.browse(tag, t1, t2, channels, order, folder), AnswerKind.IOVS).iovs();
+    }
+
+    /** As {@link #browse}, decoded while it arrives; for answers too large to hold. Never cached in process. */
+    public IovStream browseStream(String folder, String tag, long t1, long t2, ChannelSelection channels, Order order)
+            throws OutpostException {
+        String path = Paths.browse(tag, t1, t2, channels, order, folder);
+        IovStream s = failover.execute(path, response -> {
+            AnswerDecoder d = new AnswerDecoder(response.body(), response.contentLength());
+            AnswerHeader h = d.readHeader();
+            if (h.kind() != AnswerKind.IOVS || h.schema().size() < 3) {
+                throw new OutpostException(OutpostException.Kind.PROTOCOL, "GET " + path + " answered a "
+                        + h.kind().jsonName() + " answer with columns " + h.schema());
+            }
+            return new IovStream(path, d, h);
+        }, true);
+        return s;
+    }
+
+    /** The number of IOVs {@link #browse} would return. */
+    public long count(String folder, String tag, long t1, long t2, ChannelSelection channels) throws OutpostException {
+        List<Row> rows = fetch(Paths.count(tag, t1, t2, channels, folder), AnswerKind.COUNT).rows();
+        if (rows.size() != 1) {
+            throw new OutpostException(OutpostException.Kind.PROTOCOL, "count answer with " + rows.size() + " rows");
+        }
+        return (Long) rows.get(0).get(0);
+    }
+
+    /**
+     * Any answer of the native API by its path, e.g. {@code /v1/bin/nodes}, decoded whole (cached as the server
+     * allows). The path should be canonical (docs/api.md); the query methods build canonical paths.
+     */
+    public Answer fetch(String apiPath) throws OutpostException {
+        Answer cached = cache.get(apiPath);
+        if (cached != null) {
+            listener.onEvent(new ClientEvent.CacheHit(apiPath));
+            return cached;
+        }
+        Fetched f = failover.execute(apiPath, OutpostClient::readWhole, false);
+        cache.put(apiPath, f.answer, f.freshSeconds);
+        return f.answer;
+    }
+
+    @Override
+    public void close() {
+        // Connections are pooled by the JDK and time out by themselves; nothing is held per client.
+    }
+
+    // ---- internals -------------------------------------------------------------------------------------------
+
+    private record Fetched(Answer answer, long freshSeconds, long validSince, long validUntil) {
+    }
+
+    private static Fetched readWhole(Response response) throws IOException {
+        try (AnswerDecoder d = new AnswerDecoder(response.body(), response.contentLength())) {
+            AnswerHeader h = d.readHeader();
+            List<Row> rows = new ArrayList<>();
+            for (Object[] v; (v = d.nextRow()) != null; ) {
+                rows.add(new Row(h.schema(), v));
+            }
+            Answer a = new Answer(h.kind(), h.folder(), h.tag(), h.validSince(), h.validUntil(), h.schema(), rows,
+                    h.encodedLength());
+            String cc = response.header("Cache-Control");
+            long fresh = cacheable(cc) ? Failover.maxAge(cc) - age(response) : 0;
+            return new Fetched(a, fresh, headerKey(response, "X-Outpost-Valid-Since", h.validSince()),
+                    headerKey(response, "X-Outpost-Valid-Until", h.validUntil()));
+        }
+    }
+
+    private List<Iov> atExact(String folder, String tag, ChannelSelection channels, long t) throws OutpostException {
+        String subject = tag + "|" + channels.pathSegment() + "|" + folder;
+        Answer a = cache.getValidAt(subject, t);
+        String path = Paths.at(tag, t, channels, folder);
+        if (a != null) {
+            listener.onEvent(new ClientEvent.CacheHit(path));
+        } else {
+            Fetched f = failover.execute(path, OutpostClient::readWhole, false);
+            a = checkKind(f.answer, AnswerKind.IOVS, path);
+            cache.putValid(subject, f.validSince, f.validUntil, a, f.freshSeconds);
+        }
+        return a.iovs();
+    }
+
+    private Answer fetch(String path, AnswerKind expected) throws OutpostException {
+        return checkKind(fetch(path), expected, path);
+    }
+
+    private static Answer checkKind(Answer a, AnswerKind expected, String path) throws OutpostException {
+        if (a.kind() != expected) {
+            throw new OutpostException(OutpostException.Kind.PROTOCOL, "GET " + path + " answered a "
+                    + a.kind().jsonName() + " answer, expected " + expected.jsonName());
+        }
+        if (expected == AnswerKind.IOVS && (a.schema().size() < 3 || !a.schema().column(0).name().equals("channel"))) {
+            throw new OutpostException(OutpostException.Kind.PROTOCOL, "GET " + path
+                    + ": iovs answer without channel, since, until columns: " + a.schema());
+        }
+        return a;
+    }
+
+    /** The window of at-time queries on this folder, or null to ask the exact at-time URL. */
+    private CacheAlign alignment(String folder) throws OutpostException {
+        if (!config.cacheAlignEnabled()) {
+            return null;
+        }
+        Boolean runLumi = runLumiByFolder.get(folder);
+        if (runLumi == null) {
+            try {
+                nodes();
+            } catch (OutpostException e) {
+                return null; // no node list: ask the exact at-time URL (docs/client-failover.md)
+            }
+            runLumi = runLumiByFolder.get(folder);
+            if (runLumi == null) {
+                return null; // unknown folder: the exact query gets the server's 404
+            }
+        }
+        return config.alignFor(folder, runLumi);
+    }
+
+    private static boolean cacheable(String cc) {
+        if (cc == null) {
+            return false;
+        }
+        String l = cc.toLowerCase(java.util.Locale.ROOT);
+        return !l.contains("no-store") && !l.contains("no-cache") && !l.contains("private");
+    }
+
+    private static long age(Response r) {
+        try {
+            String a = r.header("Age");
+            return a == null ? 0 : Long.parseLong(a.strip());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static long headerKey(Response r, String name, long fallback) {
+        try {
+            String v = r.header(name);
+            return v == null ? fallback : Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
+    /** {@code application/version pid user}, sent as X-Outpost-Client and as User-Agent. */
+    static String clientHeader(String clientId) {
+        String user = System.getProperty("user.name", "unknown").replaceAll("[^\\x21-\\x7E]", "_");
+        return clientId + " " + ProcessHandle.current().pid() + " " + (user.isEmpty() ? "unknown" : user);
+    }
+
+    private static String readVersion() {
+        try (InputStream in = OutpostClient.class.getResourceAsStream("version.properties")) {
+            Properties p = new Properties();
+            if (in != null) {
+                p.load(in);
+            }
+            String v = p.getProperty("version", "dev");
+            return v.startsWith("${") ? "dev" : v;
+        } catch (IOException e) {
+            return "dev";
+        }
+    }
+
+    /** Builds a client; the hooks other than the configuration are for tests and special deployments. */
+    public static final class Builder {
+        private final ClientConfig config;
+        private EventListener listener = EventListener.NONE;
+        private Ticker ticker = Ticker.SYSTEM;
+        private Sleeper sleeper = Sleeper.SYSTEM;
+        private RandomGenerator random = new Random();
+        private Transport transport;
+
+        private Builder(ClientConfig config) {
+            this.config = Objects.requireNonNull(config, "config");
+        }
+
+        /** Receives every attempt, decision and cache hit (synchronously; must be thread-safe and fast). */
+        public Builder eventListener(EventListener l) {
+            listener = Objects.requireNonNull(l);
+            return this;
+        }
+
+        public Builder ticker(Ticker t) {
+            ticker = Objects.requireNonNull(t);
+            return this;
+        }
+
+        public Builder sleeper(Sleeper s) {
+            sleeper = Objects.requireNonNull(s);
+            return this;
+        }
+
+        /** Source of load-balancing starts and backoff jitter. */
+        public Builder random(RandomGenerator r) {
+            random = Objects.requireNonNull(r);
+            return this;
+        }
+
+        Builder transport(Transport t) {
+            transport = t;
+            return this;
+        }
+
+        public OutpostClient build() {
+            return new OutpostClient(this);
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package io.outpost.client.internal;
+
+import io.outpost.client.ClientConfig;
+import io.outpost.client.ClientEvent;
+import io.outpost.client.ClientEvent.Decision;
+import io.outpost.client.EventListener;
+import io.outpost.client.OutpostException;
+import io.outpost.client.OutpostException.Kind;
+import io.outpost.client.Refresh;
+import io.outpost.client.Route;
+import io.outpost.client.Sleeper;
+import io.outpost.client.Ticker;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * Runs one GET over the routes of a {@link RoutePlanner} until an attempt yields a valid answer, following
+ * docs/client-failover.md. The policy is {@link #decide}; this class only carries it out: refresh on the same
+ * route, next server, next proxy, and after a whole pass a jittered backoff and another pass, at most
+ * {@code retries} times. Thread-safe; the only shared state is {@link FailedRoutes}.
+ */
+public final class Failover {
+    /** Upper bound on attempts of one call whatever the configuration, so a call always ends. */
+    public static final int MAX_ATTEMPTS = 200;
+    /** Longest error body kept for the exception message. */
+    private static final int MAX_ERROR_BODY = 2048;
+
+    /** Turns a 200 response into a result; throws CorruptAnswerException if the answer is not whole. */
+    @FunctionalInterface
+    public interface Handler<T> {
+        T handle(Response response) throws IOException, OutpostException;
+    }
+
+    private final ClientConfig config;
+    private final Transport transport;
+    private final RoutePlanner planner;
+    private final FailedRoutes failedRoutes;
+    private final EventListener listener;
+    private final Ticker ticker;
+    private final Sleeper sleeper;
+    private final RandomGenerator random;
+    private final Map<String, String> baseHeaders;
+
+    public Failover(ClientConfig config, Transport transport, FailedRoutes failedRoutes, EventListener listener,
+                    Ticker ticker, Sleeper sleeper, RandomGenerator random, Map<String, String> baseHeaders) {
+        this.config = config;
+        this.transport = transport;
+        this.failedRoutes = failedRoutes;
+        this.planner = new RoutePlanner(config, failedRoutes, random);
+        this.listener = listener;
+        this.ticker = ticker;
+        this.sleeper = sleeper;
+        this.random = random;
+        this.baseHeaders = Map.copyOf(baseHeaders);
+    }
+
+    /** What went wrong in one attempt. */
+    record Failure(Kind kind, int status, boolean connectFailed, String detail, Throwable cause) {
+    }
+
+    /**
+     * The failover policy: what to do after {@code f} on {@code route} with {@code refresh}. One guard per rule.
+     */
+    static Decision decide(Failure f, Route route, Refresh refresh) {
+        // 4xx: the request itself is wrong (unknown folder, tag, channel, bad range); no route answers otherwise.
+        if (f.kind() == Kind.NOT_FOUND || f.kind() == Kind.REJECTED || f.kind() == Kind.INTERRUPTED) {
+            return Decision.GIVE_UP;
+        }
+        // A corrupt, truncated or too old answer may sit in a cache on the way: revalidate it, then reload it.
+        if (f.kind() == Kind.CORRUPT || f.kind() == Kind.STALE) {
+            if (refresh == Refresh.NONE) {
+                return Decision.REFRESH_SOFT;
+            }
+            if (refresh == Refresh.SOFT) {
+                return Decision.REFRESH_HARD;
+            }
+            return Decision.NEXT_SERVER;
+        }
+        // The proxy cannot be reached: no server behind it can be either.
+        if (f.connectFailed() && !route.isDirect()) {
+            return Decision.NEXT_PROXY;
+        }
+        // The server failed (5xx, unreachable directly, timed out): the next server on the same path.
+        return Decision.NEXT_SERVER;
+    }
+
+    /**
+     * Sends GET {@code path} until {@code handler} accepts an answer.
+     *
+     * @param keepOpen if true the response is not closed after success (the handler streams from it)
+     */
+    public <T> T execute(String path, Handler<T> handler, boolean keepOpen) throws OutpostException {
+        long start = ticker.read();
+        List<OutpostException> failures = new ArrayList<>();
+        Failure last = null;
+        int attempts = 0;
+        for (int pass = 0; pass <= config.retries(); pass++) {
+            if (pass > 0) {
+                backoff(path, pass);
+            }
+            List<List<Route>> groups = planner.plan();
+            for (int g = 0; g < groups.size(); g++) {
+                List<Route> group = groups.get(g);
+                routes:
+                for (int r = 0; r < group.size(); r++) {
+                    Route route = group.get(r);
+                    Refresh refresh = Refresh.NONE;
+                    while (true) {
+                        attempts++;
+                        Attempt<T> a = attempt(path, route, refresh, handler, keepOpen);
+                        if (a.failure == null) {
+                            failedRoutes.connected(route);
+                            return a.value;
+                        }
+                        last = a.failure;
+                        failures.add(new OutpostException(last.kind(), route + " " + refreshLabel(refresh) + ": "
+                                + last.detail(), last.status(), last.cause()));
+                        Decision d = decide(last, route, refresh);
+                        boolean lastRoute = pass == config.retries() && g == groups.size() - 1
+                                && (r == group.size() - 1 || d == Decision.NEXT_PROXY);
+                        if (attempts >= MAX_ATTEMPTS || (lastRoute && (d == Decision.NEXT_SERVER
+                                || d == Decision.NEXT_PROXY))) {
+                            d = Decision.GIVE_UP;
+                        }
+                        listener.onEvent(new ClientEvent.AttemptFailed(path, route, refresh, last.kind(),
+                                last.status(), last.detail(), d));
+                        switch (d) {
+                            case GIVE_UP -> throw giveUp(path, last, failures, attempts, start);
+                            case REFRESH_SOFT -> refresh = Refresh.SOFT;
+                            case REFRESH_HARD -> refresh = Refresh.HARD;
+                            case NEXT_SERVER -> {
+                                if (last.kind() != Kind.CORRUPT && last.kind() != Kind.STALE) {
+                                    failedRoutes.failed(route.server());
+                                }
+                                continue routes;
+                            }
+                            case NEXT_PROXY -> {
+                                failedRoutes.failed(route.proxy());
+                                break routes;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        throw giveUp(path, last, failures, attempts, start);
+    }
+
+    private record Attempt<T>(T value, Failure failure) {
+    }
+
+    private <T> Attempt<T> attempt(String path, Route route, Refresh refresh, Handler<T> handler, boolean keepOpen) {
+        listener.onEvent(new ClientEvent.AttemptStarted(path, route, refresh));
+        Map<String, String> headers = new LinkedHashMap<>(baseHeaders);
+        if (refresh.cacheControl() != null) {
+            headers.put("Cache-Control", refresh.cacheControl());
+        }
+        if (refresh == Refresh.HARD) {
+            headers.put("Pragma", "no-cache");
+        }
+        Response response;
+        try {
+            response = transport.get(route, path, headers);
+        } catch (Transport.ConnectFailedException e) {
+            Kind kind = e.getCause() instanceof SocketTimeoutException ? Kind.TIMEOUT : Kind.UNAVAILABLE;
+            return new Attempt<>(null, new Failure(kind, 0, true, e.getMessage(), e));
+        } catch (SocketTimeoutException e) {
+            return new Attempt<>(null, new Failure(Kind.TIMEOUT, 0, false, "no answer within the read timeout", e));
+        } catch (IOException | RuntimeException e) {
+            return new Attempt<>(null, new Failure(Kind.UNAVAILABLE, 0, false, "no HTTP answer: " + e, e));
+        }
+        boolean success = false;
+        try {
+            int status = response.status();
+            if (status >= 400) {
+                Kind kind = status >= 500 ? Kind.UNAVAILABLE : status == 404 ? Kind.NOT_FOUND : Kind.REJECTED;
+                return new Attempt<>(null, new Failure(kind, status, false, "HTTP " + status + errorBody(response),
+                        null));
+            }
+            if (status != 200) {
+                return new Attempt<>(null, new Failure(Kind.UNAVAILABLE, status, false,
+                        "unexpected HTTP " + status, null));
+            }
+            String stale = staleness(response);
+            if (stale != null) {
+                return new Attempt<>(null, new Failure(Kind.STALE, status, false, stale, null));
+            }
+            T value = handler.handle(response);
+            success = true;
+            listener.onEvent(new ClientEvent.AttemptSucceeded(path, route, refresh, status));
+            return new Attempt<>(value, null);
+        } catch (CorruptAnswerException e) {
+            return new Attempt<>(null, new Failure(Kind.CORRUPT, 200, false, e.getMessage(), e));
+        } catch (SocketTimeoutException e) {
+            return new Attempt<>(null, new Failure(Kind.TIMEOUT, 200, false, "read timeout in the answer", e));
+        } catch (java.net.SocketException e) {
+            // Reset or broken connection: the transfer broke (not a bad copy in a cache).
+            return new Attempt<>(null, new Failure(Kind.UNAVAILABLE, 200, false, "transfer broke: " + e, e));
+        } catch (IOException e) {
+            // The JDK reports a connection closed before Content-Length as an IOException ("Premature EOF"):
+            // a truncated answer.
+            return new Attempt<>(null, new Failure(Kind.CORRUPT, 200, false, "truncated answer: " + e, e));
+        } catch (OutpostException e) {
+            return new Attempt<>(null, new Failure(e.kind(), 200, false, e.getMessage(), e));
+        } finally {
+            if (!success) {
+                response.abort(); // the connection may hold the rest of a bad answer: never reuse it
+            } else if (!keepOpen) {
+                response.close(); // read to the end: back to the keep-alive pool
+            }
+        }
+    }
+
+    /** Why the answer is older than the server allows ({@code Age > max-age}), or null if it is not. */
+    static String staleness(Response r) {
+        long maxAge = maxAge(r.header("Cache-Control"));
+        String age = r.header("Age");
+        if (maxAge < 0 || age == null) {
+            return null;
+        }
+        try {
+            long a = Long.parseLong(age.strip());
+            return a > maxAge ? "answer is " + a + " s old, the server allows " + maxAge + " s" : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The max-age of a Cache-Control value, or -1. */
+    public static long maxAge(String cacheControl) {
+        if (cacheControl == null) {
+            return -1;
+        }
+        for (String part : cacheControl.split(",")) {
+            String p = part.strip();
+            if (p.regionMatches(true, 0, "max-age=", 0, 8)) {
+                try {
+                    return Long.parseLong(p.substring(8).replace("\"", "").strip());
+                } catch (NumberFormatException e) {
+                    return -1;
+                }
+            }
+        }
+        return -1;
+    }
+
+    private void backoff(String path, int pass) throws OutpostException {
+        long base = config.backoffBase().toNanos();
+        long cap = config.backoffMax().toNanos();
+        long d = base == 0 ? 0 : Math.min(cap, base << Math.min(pass - 1, 30));
+        long delay;
+        synchronized (random) {
+            delay = d == 0 ? 0 : random.nextLong(d + 1); // full jitter: uniform in [0, d]
+        }
+        Duration wait = Duration.ofNanos(delay);
+        listener.onEvent(new ClientEvent.Backoff(path, pass, wait));
+        try {
+            sleeper.sleep(wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OutpostException(Kind.INTERRUPTED, "interrupted while waiting to retry " + path);
+        }
+    }
+
+    private OutpostException giveUp(String path, Failure last, List<OutpostException> failures, int attempts,
+                                    long start) {
+        long ms = (ticker.read() - start) / 1_000_000;
+        String msg = last.status() >= 400 && last.status() < 500
+                ? "GET " + path + ": " + last.detail()
+                : "GET " + path + " failed: " + attempts + " attempt(s) over " + config.servers().size()
+                        + " server(s) and " + (config.proxies().size() + config.backupProxies().size())
+                        + " proxy(ies) in " + ms + " ms; last: " + last.detail();
+        // Exhausting the routes is UNAVAILABLE whatever the last attempt saw; each attempt keeps its own kind.
+        Kind kind = last.kind() == Kind.NOT_FOUND || last.kind() == Kind.REJECTED || last.kind() == Kind.INTERRUPTED
+                ? last.kind() : Kind.UNAVAILABLE;
+        OutpostException e = new OutpostException(kind, msg, last.status(), last.cause());
+        failures.forEach(e::addSuppressed);
+        return e;
+    }
+
+    private static String refreshLabel(Refresh r) {
+        return r == Refresh.NONE ? "plain" : r.cacheControl();
+    }
+
+    private static String errorBody(Response r) {
+        try (InputStream in = r.body()) {
+            byte[] b = in.readNBytes(MAX_ERROR_BODY);
+            String s = new String(b, StandardCharsets.UTF_8).strip();
+            return s.isEmpty() ? "" : ": " + s.replaceAll("\\s+", " ");
+        } catch (IOException e) {
+            return "";
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.outpost.client.internal;
+
+import io.outpost.client.Endpoint;
+import io.outpost.client.Route;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * {@link Transport} over {@link HttpURLConnection}: HTTP/1.1 with the JDK's keep-alive pool (per server and proxy),
+ * a proxy chosen per request, and a read timeout that applies to every read of the body, which
+ * {@code java.net.http.HttpClient} does not offer (its timeout ends when the headers arrive), so a stalled
+ * proxy cannot hang a streaming browse.
+ */
+public final class HttpTransport implements Transport {
+    private final int connectTimeoutMillis;
+    private final int readTimeoutMillis;
+
+    public HttpTransport(Duration connectTimeout, Duration readTimeout) {
+        this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
+        this.readTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, readTimeout.toMillis());
+    }
+
+    @Override
+    public Response get(Route route, String path, Map<String, String> headers) throws IOException {
+        Proxy proxy = route.isDirect() ? Proxy.NO_PROXY : toProxy(route.proxy());
+        HttpURLConnection c = (HttpURLConnection) route.server().resolve(path).toURL().openConnection(proxy);
+        c.setConnectTimeout(connectTimeoutMillis);
+        c.setReadTimeout(readTimeoutMillis);
+        // useCaches=false would make the JDK add "Cache-Control: no-cache" and "Pragma: no-cache" to every request,
+        // turning each one into a hard refresh that bypasses Squid. No JDK ResponseCache is installed by default.
+        c.setUseCaches(true);
+        c.setInstanceFollowRedirects(true);
+        headers.forEach(c::setRequestProperty);
+        try {
+            c.connect();
+        } catch (IOException e) {
+            c.disconnect();
+            throw new ConnectFailedException("cannot connect to " + (route.isDirect() ? route.server() : route.proxy())
+                    + ": " + e, e);
+        }
+        int status;
+        try {
+            status = c.getResponseCode();
+        } catch (IOException e) {
+            c.disconnect();
+            throw e;
+        }
+        InputStream body = status >= 400 ? c.getErrorStream() : c.getInputStream();
+        return new UrlConnectionResponse(c, status, body == null ? InputStream.nullInputStream() : body);
+    }
+
+    private static Proxy toProxy(Endpoint p) {
+        return new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved(p.host(), p.port()));
+    }
+
+    private record UrlConnectionResponse(HttpURLConnection c, int status, InputStream body) implements Response {
+        @Override
+        public String header(String name) {
+            return c.getHeaderField(name);
+        }
+
+        @Override
+        public long contentLength() {
+            return c.getContentLengthLong();
+        }
+
+        @Override
+        public void close() {
+            try {
+                body.close();
+            } catch (IOException e) {
+                c.disconnect();
+            }
+        }
+
+        @Override
+        public void abort() {
+            c.disconnect();
+        }
+    }
+}
