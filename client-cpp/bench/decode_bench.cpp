@@ -1,0 +1,115 @@
+// Decoding throughput of a ~100 MB answer vs zlib decompression alone of the same bytes.
+//
+// Builds, in process, an atlasPrompt-like answer: 100k rows (100 channels x 1000 IOVs), each with a
+// 1000-character random string, zlib-compressed as the server sends it. Then measures, best of N runs, with
+// the body fed in 64 KB pieces as from the network:
+//   inflate  - zlib inflate of the body into a reused 256 KB buffer (the floor of any decoder)
+//   decode   - outpost::StreamDecoder: inflate + CRC-32 + parsing every row into typed values
+// and prints decode/inflate throughput (target >= 0.7).
+//
+// Run:  build/outpost-decode-bench [rows] [string-length] [runs] [zlib-level]
+#include <zlib.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+#include "encoder.h"
+#include "outpost/decoder.h"
+
+using namespace outpost;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr std::size_t kPiece = 64 * 1024;
+
+double inflateOnly(const std::string& answer, std::size_t& outBytes) {
+    auto start = Clock::now();
+    z_stream zs{};
+    inflateInit(&zs);
+    std::vector<unsigned char> out(256 * 1024);
+    const unsigned char* body = reinterpret_cast<const unsigned char*>(answer.data()) + 16;
+    std::size_t bodyLen = answer.size() - 32;
+    outBytes = 0;
+    int rc = Z_OK;
+    for (std::size_t off = 0; off < bodyLen && rc != Z_STREAM_END; off += kPiece) {
+        zs.next_in = const_cast<unsigned char*>(body + off);
+        zs.avail_in = static_cast<uInt>(std::min(kPiece, bodyLen - off));
+        do {
+            zs.next_out = out.data();
+            zs.avail_out = static_cast<uInt>(out.size());
+            rc = inflate(&zs, Z_NO_FLUSH);
+            outBytes += out.size() - zs.avail_out;
+        } while (zs.avail_out == 0 && rc == Z_OK);
+    }
+    inflateEnd(&zs);
+    if (rc != Z_STREAM_END) { std::fprintf(stderr, "inflate failed\n"); std::exit(1); }
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct Touch : RowSink {
+    std::uint64_t rows = 0, chars = 0;
+    void begin(const AnswerHeader&) override {}
+    bool row(const AnswerHeader&, const Row& r) override {
+        ++rows;
+        chars += std::get<std::string>(r.values[3]).size() + std::uint64_t(r.since & 1);
+        return true;
+    }
+};
+
+double decodeAll(const std::string& answer, std::uint64_t& rows) {
+    auto start = Clock::now();
+    Touch sink;
+    StreamDecoder d(sink);
+    for (std::size_t off = 0; off < answer.size(); off += kPiece) {
+        if (!d.feed(answer.data() + off, std::min(kPiece, answer.size() - off))) break;
+    }
+    auto r = d.finish();
+    if (!r) { std::fprintf(stderr, "decode failed: %s\n", r.error().message.c_str()); std::exit(1); }
+    rows = sink.rows;
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::size_t rows = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 100000;
+    std::size_t len = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1000;
+    int runs = argc > 3 ? std::atoi(argv[3]) : 5;
+    int level = argc > 4 ? std::atoi(argv[4]) : Z_DEFAULT_COMPRESSION;
+
+    std::printf("building %zu rows x %zu random characters ...\n", rows, len);
+    Table t = testing::iovTable("/ATLAS/Prompt/F00", {{"payload", ColumnType::String4k}});
+    std::mt19937_64 rng(42);
+    const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    std::string content = testing::contentHeader(t.header);
+    std::vector<Value> values(4);
+    std::string s(len, ' ');
+    for (std::size_t i = 0; i < rows; ++i) {
+        for (auto& c : s) c = alphabet[rng() % 62];
+        std::int64_t since = std::int64_t(i % 1000) * 300'000'000'000LL + std::int64_t(i / 1000) * 3'000'000;
+        values = {std::int64_t(i / 1000), since, since + 300'000'000'000LL, s};
+        testing::putRow(content, t.header.columns, values);
+    }
+    content += '\0';
+    std::string answer = testing::frame(content, rows, 1, level);
+    std::printf("content %.1f MB, compressed body %.1f MB (zlib level %d)\n", content.size() / 1e6,
+                (answer.size() - 32) / 1e6, level);
+
+    double bestInflate = 1e9, bestDecode = 1e9;
+    std::size_t outBytes = 0;
+    std::uint64_t decodedRows = 0;
+    for (int r = 0; r < runs; ++r) {
+        bestInflate = std::min(bestInflate, inflateOnly(answer, outBytes));
+        bestDecode = std::min(bestDecode, decodeAll(answer, decodedRows));
+    }
+    if (outBytes != content.size() || decodedRows != rows) { std::fprintf(stderr, "size mismatch\n"); return 1; }
+    double mb = content.size() / 1e6;
+    std::printf("inflate only : %7.1f ms  %7.1f MB/s\n", bestInflate * 1e3, mb / bestInflate);
+    std::printf("full decode  : %7.1f ms  %7.1f MB/s  %.0f rows/s\n", bestDecode * 1e3, mb / bestDecode,
+                rows / bestDecode);
+    std::printf("ratio decode/inflate throughput: %.2f (target >= 0.7)\n", bestInflate / bestDecode);
+    return 0;
+}

@@ -1,0 +1,86 @@
+// Client configuration: from code, from a Frontier-style string, or from environment variables.
+// Every key, unit, default and limit is listed in client-cpp/README.md and docs/client-failover.md.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "outpost/error.h"
+#include "outpost/query.h"
+
+namespace outpost {
+
+/// One decision of the failover logic, in the order they happen (for logs and tests).
+struct Event {
+    enum class Kind {
+        Attempt,         ///< a request is about to be sent on a route
+        Success,         ///< a whole, verified answer arrived
+        ConnectFailed,   ///< could not connect: next proxy (or next server when direct)
+        ServerError,     ///< HTTP 5xx: next server through the same proxy
+        TransferFailed,  ///< connected, then the transfer broke or timed out: next proxy / server
+        Corrupt,         ///< corrupt or truncated answer: refresh on the same route, then failover
+        RequestError,    ///< HTTP 4xx: no retry
+        Backoff,         ///< every route failed: waiting before the next pass
+        GiveUp,          ///< every pass failed
+        CacheHit,        ///< answered from the in-process cache
+    };
+    Kind kind;
+    std::string proxy;   ///< "" = direct
+    std::string server;  ///< server base URL
+    std::string url;     ///< full request URL
+    std::string refresh; ///< Cache-Control sent: "", "max-age=0" or "no-cache"
+    int httpStatus = 0;
+    std::string detail;
+};
+const char* toString(Event::Kind k) noexcept;
+
+struct Config {
+    static constexpr std::size_t kMaxServers = 16;   // as frontier_client
+    static constexpr std::size_t kMaxProxies = 24;
+    static constexpr int kMaxRetries = 10;
+
+    std::vector<std::string> servers;   ///< base URLs, e.g. http://a:8000 (a path prefix is kept)
+    std::vector<std::string> proxies;   ///< HTTP proxies (Squid), tried in order
+    bool failoverToServer = true;       ///< after the proxies, go direct to the servers
+    int retries = 1;                    ///< extra passes over all routes after the first one failed
+    std::chrono::milliseconds connectTimeout{5000};
+    std::chrono::milliseconds readTimeout{10000};   ///< no byte for this long = the transfer failed
+    std::chrono::milliseconds backoff{200};         ///< first backoff; doubles per pass, full jitter
+    std::chrono::milliseconds maxBackoff{5000};
+    std::chrono::seconds routeMemory{300};          ///< failed routes are postponed (tried last) this long
+
+    std::string app = "outpost-cpp";    ///< first part of X-Outpost-Client / User-Agent
+    std::string appVersion;             ///< default: the library version
+
+    std::size_t cacheMaxBytes = 64u << 20;  ///< in-process answer cache (honours max-age); 0 disables it
+    std::size_t maxIdleConnections = 8;     ///< pooled curl handles kept for keep-alive reuse
+
+    /// At-time queries ask for an aligned window containing t (see Window). Per folder (exact path, or a
+    /// node path prefix ending in '/'), else by the folder's key type. Window{0} = direct /at/ queries.
+    Window timeWindow{600'000'000'000LL, 1};     ///< 600 s of nanoseconds
+    Window runLumiWindow{Key(1) << 32, 1};       ///< one run
+    std::map<std::string, Window> folderWindows;
+
+    std::function<void(const Event&)> onEvent;   ///< called from the querying thread; must be thread-safe
+    std::function<std::chrono::steady_clock::time_point()> clock;  ///< default steady_clock::now
+
+    /// Parses "(serverurl=http://a:8000)(proxyurl=http://p:3128)(retries=2)..." or a plain server URL list
+    /// separated by ';' or spaces. Unknown keys are ignored as in frontier_client.
+    static Result<Config> fromString(std::string_view spec);
+    /// Reads OUTPOST_SERVER / OUTPOST_PROXY (a URL, a list, or a "(key=value)" string), else FRONTIER_SERVER[1..16]
+    /// / FRONTIER_PROXY[1..24] / FRONTIER_{CONNECT,READ}TIMEOUTSECS.
+    static Result<Config> fromEnvironment();
+    /// Applies one "(key=value)..." string (or URL list) on top of this config.
+    Result<void> apply(std::string_view spec);
+
+    /// Fails on impossible settings (no server, bad URL, too many servers, negative timeouts, ...).
+    Result<void> validate() const;
+    std::string toString() const;
+};
+
+}  // namespace outpost

@@ -1,0 +1,263 @@
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <sstream>
+
+#include "outpost/config.h"
+#include "outpost/version.h"
+
+namespace outpost {
+
+const char* toString(Event::Kind k) noexcept {
+    switch (k) {
+        case Event::Kind::Attempt: return "attempt";
+        case Event::Kind::Success: return "success";
+        case Event::Kind::ConnectFailed: return "connect-failed";
+        case Event::Kind::ServerError: return "server-error";
+        case Event::Kind::TransferFailed: return "transfer-failed";
+        case Event::Kind::Corrupt: return "corrupt";
+        case Event::Kind::RequestError: return "request-error";
+        case Event::Kind::Backoff: return "backoff";
+        case Event::Kind::GiveUp: return "give-up";
+        case Event::Kind::CacheHit: return "cache-hit";
+    }
+    return "?";
+}
+
+namespace {
+
+Error configError(std::string msg) { return Error(ErrorCode::Config, std::move(msg)); }
+
+bool parseLong(const std::string& s, long long& out) {
+    if (s.empty()) return false;
+    char* end = nullptr;
+    errno = 0;
+    long long v = std::strtoll(s.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0') return false;
+    out = v;
+    return true;
+}
+
+bool parseSeconds(const std::string& s, std::chrono::milliseconds& out) {
+    if (s.empty()) return false;
+    char* end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    if (*end != '\0' || !(v >= 0) || v > 86400) return false;
+    out = std::chrono::milliseconds(static_cast<long long>(v * 1000 + 0.5));
+    return true;
+}
+
+/// "http://host:port[/path]" with a missing scheme defaulting to http:// (as frontier_client 2.8.21); no
+/// trailing '/'.
+Result<std::string> normaliseUrl(std::string url, const char* what) {
+    if (url.find("://") == std::string::npos) url = "http://" + url;
+    if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0) {
+        return configError(std::string(what) + " '" + url + "': only http:// and https:// URLs are supported");
+    }
+    while (!url.empty() && url.back() == '/') url.pop_back();
+    std::size_t hostStart = url.find("://") + 3;
+    if (hostStart >= url.size() || url[hostStart] == '/' || url[hostStart] == ':') {
+        return configError(std::string(what) + " '" + url + "' has no host");
+    }
+    return url;
+}
+
+std::vector<std::string> splitList(std::string_view s) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : s) {
+        if (c == ';' || c == ' ' || c == '\t' || c == '\n' || c == ',') {
+            if (!cur.empty()) out.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) out.push_back(cur);
+    return out;
+}
+
+/// Splits "(k=v)(k=v(x))" into pairs; text outside the parentheses is ignored, nested parentheses are kept.
+Result<std::vector<std::pair<std::string, std::string>>> parseComplex(std::string_view spec) {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::size_t i = 0;
+    while (i < spec.size()) {
+        if (spec[i] != '(') { ++i; continue; }
+        int depth = 1;
+        std::size_t j = i + 1;
+        while (j < spec.size() && depth > 0) {
+            if (spec[j] == '(') ++depth;
+            else if (spec[j] == ')') --depth;
+            if (depth > 0) ++j;
+        }
+        if (depth != 0) return configError("unbalanced parentheses in '" + std::string(spec) + "'");
+        std::string item(spec.substr(i + 1, j - i - 1));
+        std::size_t eq = item.find('=');
+        if (eq == std::string::npos) return configError("'(" + item + ")' is not (key=value)");
+        std::string key = item.substr(0, eq);
+        for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        out.emplace_back(key, item.substr(eq + 1));
+        i = j + 1;
+    }
+    return out;
+}
+
+bool isYes(const std::string& v) { return v == "yes" || v == "true" || v == "1" || v == "on"; }
+bool isNo(const std::string& v) { return v == "no" || v == "false" || v == "0" || v == "off"; }
+
+}  // namespace
+
+Result<void> Config::apply(std::string_view spec) {
+    if (spec.find('(') == std::string_view::npos) {
+        for (auto& s : splitList(spec)) {
+            auto u = normaliseUrl(s, "server URL");
+            if (!u) return u.error();
+            servers.push_back(*u);
+        }
+        return {};
+    }
+    auto pairs = parseComplex(spec);
+    if (!pairs) return pairs.error();
+    for (auto& [key, value] : *pairs) {
+        long long n = 0;
+        if (key == "serverurl") {
+            auto u = normaliseUrl(value, "serverurl");
+            if (!u) return u.error();
+            servers.push_back(*u);
+        } else if (key == "proxyurl") {
+            auto u = normaliseUrl(value, "proxyurl");
+            if (!u) return u.error();
+            proxies.push_back(*u);
+        } else if (key == "retries") {
+            if (!parseLong(value, n) || n < 0 || n > kMaxRetries) {
+                return configError("(retries=" + value + "): expected 0 ... " + std::to_string(kMaxRetries));
+            }
+            retries = static_cast<int>(n);
+        } else if (key == "connecttimeout" || key == "connecttimeoutsecs") {
+            if (!parseSeconds(value, connectTimeout)) return configError("(" + key + "=" + value + "): expected seconds");
+        } else if (key == "readtimeout" || key == "readtimeoutsecs") {
+            if (!parseSeconds(value, readTimeout)) return configError("(" + key + "=" + value + "): expected seconds");
+        } else if (key == "backoff" || key == "backoffsecs") {
+            if (!parseSeconds(value, backoff)) return configError("(" + key + "=" + value + "): expected seconds");
+        } else if (key == "failovertoserver") {
+            if (isYes(value)) failoverToServer = true;
+            else if (isNo(value)) failoverToServer = false;
+            else return configError("(failovertoserver=" + value + "): expected yes or no");
+        } else if (key == "cachewindow") {  // seconds, for time folders
+            if (!parseLong(value, n) || n < 0 || n > 9223372036LL) return configError("(cachewindow=" + value + "): expected seconds");
+            timeWindow.length = static_cast<Key>(n) * 1000000000LL;
+        } else if (key == "cachealign") {
+            if (!parseLong(value, n) || n < 1 || n > 1000) return configError("(cachealign=" + value + "): expected 1 ... 1000");
+            timeWindow.divisions = runLumiWindow.divisions = static_cast<int>(n);
+        } else if (key == "clientcachemaxbytes" || key == "clientcache") {
+            if (!parseLong(value, n) || n < 0) return configError("(" + key + "=" + value + "): expected bytes");
+            cacheMaxBytes = static_cast<std::size_t>(n);
+        } else if (key == "app") {
+            app = value;
+        }
+        // Unknown keys are ignored, as frontier_client does (a string may be shared with it).
+    }
+    return {};
+}
+
+Result<Config> Config::fromString(std::string_view spec) {
+    Config c;
+    auto r = c.apply(spec);
+    if (!r) return r.error();
+    return c;
+}
+
+Result<Config> Config::fromEnvironment() {
+    Config c;
+    auto env = [](const std::string& name) -> std::string {
+        const char* v = std::getenv(name.c_str());
+        return v ? std::string(v) : std::string();
+    };
+    std::string server = env("OUTPOST_SERVER");
+    std::string proxy = env("OUTPOST_PROXY");
+    if (!server.empty()) {
+        auto r = c.apply(server);
+        if (!r) return Error(ErrorCode::Config, "OUTPOST_SERVER: " + r.error().message);
+        if (!proxy.empty()) {
+            if (proxy.find('(') != std::string::npos) {
+                r = c.apply(proxy);
+            } else {
+                for (auto& p : splitList(proxy)) {
+                    r = c.apply("(proxyurl=" + p + ")");
+                    if (!r) break;
+                }
+            }
+            if (!r) return Error(ErrorCode::Config, "OUTPOST_PROXY: " + r.error().message);
+        }
+        return c;
+    }
+    // Frontier-style variables: FRONTIER_SERVER may be a full "(serverurl=...)..." string.
+    std::vector<std::string> frontier;
+    frontier.push_back(env("FRONTIER_SERVER"));
+    for (int i = 1; i <= 16; ++i) frontier.push_back(env("FRONTIER_SERVER" + std::to_string(i)));
+    for (auto& s : frontier) {
+        if (s.empty()) continue;
+        auto r = c.apply(s);
+        if (!r) return Error(ErrorCode::Config, "FRONTIER_SERVER: " + r.error().message);
+    }
+    std::vector<std::string> fproxies{env("FRONTIER_PROXY")};
+    for (int i = 1; i <= 24; ++i) fproxies.push_back(env("FRONTIER_PROXY" + std::to_string(i)));
+    for (auto& p : fproxies) {
+        if (p.empty()) continue;
+        auto r = c.apply("(proxyurl=" + p + ")");
+        if (!r) return Error(ErrorCode::Config, "FRONTIER_PROXY: " + r.error().message);
+    }
+    for (auto [var, key] : {std::pair{"FRONTIER_CONNECTTIMEOUTSECS", "connecttimeout"},
+                            std::pair{"FRONTIER_READTIMEOUTSECS", "readtimeout"}}) {
+        std::string v = env(var);
+        if (v.empty()) continue;
+        auto r = c.apply("(" + std::string(key) + "=" + v + ")");
+        if (!r) return Error(ErrorCode::Config, std::string(var) + ": " + r.error().message);
+    }
+    if (c.servers.empty()) {
+        return configError("no server configured: set OUTPOST_SERVER (e.g. http://host:8000) or FRONTIER_SERVER");
+    }
+    return c;
+}
+
+Result<void> Config::validate() const {
+    if (servers.empty()) return configError("no server URL configured");
+    if (servers.size() > kMaxServers) return configError("at most " + std::to_string(kMaxServers) + " servers");
+    if (proxies.size() > kMaxProxies) return configError("at most " + std::to_string(kMaxProxies) + " proxies");
+    for (const auto& s : servers) {
+        if (s.rfind("http://", 0) != 0 && s.rfind("https://", 0) != 0) return configError("server URL '" + s + "' is not http(s)://");
+        if (!s.empty() && s.back() == '/') return configError("server URL '" + s + "' ends with '/'");
+    }
+    for (const auto& p : proxies) {
+        if (p.find("://") == std::string::npos) return configError("proxy URL '" + p + "' has no scheme");
+    }
+    if (retries < 0 || retries > kMaxRetries) return configError("retries must be 0 ... " + std::to_string(kMaxRetries));
+    if (connectTimeout.count() <= 0 || readTimeout.count() <= 0) return configError("timeouts must be positive");
+    if (backoff.count() < 0 || maxBackoff < backoff) return configError("need 0 <= backoff <= maxBackoff");
+    if (timeWindow.length < 0 || runLumiWindow.length < 0 || timeWindow.divisions < 1 || runLumiWindow.divisions < 1) {
+        return configError("window length must be >= 0 and divisions >= 1");
+    }
+    for (const auto& [folder, w] : folderWindows) {
+        if (folder.empty() || folder[0] != '/' || w.length < 0 || w.divisions < 1) {
+            return configError("bad window for folder '" + folder + "'");
+        }
+    }
+    if (!failoverToServer && proxies.empty()) {
+        return configError("failovertoserver=no needs at least one proxy");
+    }
+    return {};
+}
+
+std::string Config::toString() const {
+    std::ostringstream o;
+    for (const auto& s : servers) o << "(serverurl=" << s << ")";
+    for (const auto& p : proxies) o << "(proxyurl=" << p << ")";
+    o << "(retries=" << retries << ")(connecttimeout=" << connectTimeout.count() / 1000.0
+      << ")(readtimeout=" << readTimeout.count() / 1000.0 << ")(backoff=" << backoff.count() / 1000.0
+      << ")(failovertoserver=" << (failoverToServer ? "yes" : "no") << ")(cachewindow="
+      << timeWindow.length / 1000000000LL << ")(cachealign=" << timeWindow.divisions
+      << ")(clientcachemaxbytes=" << cacheMaxBytes << ")(app=" << app << ")";
+    return o.str();
+}
+
+}  // namespace outpost

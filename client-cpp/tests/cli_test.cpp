@@ -1,0 +1,74 @@
+// outpost-cli end to end against the in-process fake service: output formats, time syntax, exit codes.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+
+#include "fake_service.h"
+
+using namespace outpost;
+using namespace outpost::testing;
+
+namespace {
+
+struct CliRun {
+    int exitCode;
+    std::string out;
+};
+
+CliRun cli(const std::string& args) {
+    std::string cmd = std::string(OUTPOST_CLI) + " " + args + " 2>&1";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    CliRun r{-1, ""};
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    int status = ::pclose(p);
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+}  // namespace
+
+TEST(Cli, PrintsTablesCsvAndJson) {
+    FakeServer server([](const Request& r) { return fakeService(r); });
+    std::string s = "--server " + server.url() + " ";
+    CliRun table = cli(s + "channels /DEMO/F");
+    EXPECT_EQ(0, table.exitCode) << table.out;
+    EXPECT_NE(std::string::npos, table.out.find("(10 rows)")) << table.out;
+    CliRun csv = cli(s + "--format csv find /DEMO/F 12345 --channel 3");
+    EXPECT_EQ(0, csv.exitCode) << csv.out;
+    EXPECT_EQ("channel,since,until,payload\n3,12003,13003,3:12\n", csv.out);
+    CliRun json = cli(s + "--format json browse /DEMO/F 0 1999 --channels 1-2");
+    EXPECT_EQ(0, json.exitCode) << json.out;
+    EXPECT_NE(std::string::npos, json.out.find("\"rowCount\":4")) << json.out;
+    EXPECT_NE(std::string::npos, json.out.find("[1,1,1001,\"1:0\"]")) << json.out;
+    CliRun count = cli(s + "count /DEMO/F min 9999");
+    EXPECT_EQ("100\n", count.out);
+    CliRun nodes = cli(s + "--format csv folders");
+    EXPECT_NE(std::string::npos, nodes.out.find("/DEMO/R,true,SV,run-lumi")) << nodes.out;
+}
+
+TEST(Cli, ReadsIsoDatesAndRunLumi) {
+    FakeServer server([](const Request& r) { return fakeService(r); });
+    std::string s = "--server " + server.url() + " --direct --format csv ";
+    EXPECT_EQ(0, cli(s + "find /DEMO/F 1970-01-01T00:00:00.000012345Z --channel 1").exitCode);
+    EXPECT_EQ(0, cli(s + "find /DEMO/R 7/5 --channel 1").exitCode);
+    auto reqs = server.requests();
+    ASSERT_EQ(2u, reqs.size());
+    EXPECT_EQ("/v1/bin/at/HEAD/12345/1/DEMO/F", reqs[0].path);
+    EXPECT_EQ("/v1/bin/at/HEAD/" + std::to_string((7LL << 32) | 5) + "/1/DEMO/R", reqs[1].path);
+}
+
+TEST(Cli, ExitCodesSayWhatWentWrong) {
+    FakeServer server([](const Request& r) { return fakeService(r); });
+    DeadPort dead;
+    EXPECT_EQ(2, cli("").exitCode);
+    EXPECT_EQ(2, cli("--server " + server.url() + " frobnicate").exitCode);
+    EXPECT_EQ(2, cli("--server " + server.url() + " find /DEMO/F yesterday").exitCode);
+    CliRun rejected = cli("--server " + server.url() + " tags not-a-path");
+    EXPECT_EQ(3, rejected.exitCode) << rejected.out;
+    CliRun down = cli("--config '(serverurl=" + dead.url() + ")(retries=0)' nodes");
+    EXPECT_EQ(4, down.exitCode) << down.out;
+    EXPECT_NE(std::string::npos, down.out.find("could not connect")) << down.out;
+}

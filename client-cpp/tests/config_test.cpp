@@ -1,0 +1,86 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "outpost/config.h"
+
+using namespace outpost;
+
+TEST(Config, ParsesAFrontierStyleString) {
+    auto c = Config::fromString(
+        "frontier://(serverurl=http://a:8000)(serverurl=b:8001/outpost/)(proxyurl=http://p:3128)"
+        "(retries=3)(connecttimeout=2)(readtimeout=7.5)(failovertoserver=no)(unknownkey=x(y))/ignored");
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_EQ((std::vector<std::string>{"http://a:8000", "http://b:8001/outpost"}), c->servers);
+    EXPECT_EQ((std::vector<std::string>{"http://p:3128"}), c->proxies);
+    EXPECT_EQ(3, c->retries);
+    EXPECT_EQ(2000, c->connectTimeout.count());
+    EXPECT_EQ(7500, c->readTimeout.count());
+    EXPECT_FALSE(c->failoverToServer);
+    EXPECT_TRUE(c->validate());
+}
+
+TEST(Config, AcceptsFrontierKeyNames) {
+    auto c = Config::fromString("(serverurl=http://a:8000)(connecttimeoutsecs=3)(readtimeoutsecs=4)");
+    ASSERT_TRUE(c);
+    EXPECT_EQ(3000, c->connectTimeout.count());
+    EXPECT_EQ(4000, c->readTimeout.count());
+}
+
+TEST(Config, PlainUrlList) {
+    auto c = Config::fromString("http://a:8000;http://b:8000");
+    ASSERT_TRUE(c);
+    EXPECT_EQ(2u, c->servers.size());
+}
+
+TEST(Config, RejectsNonsense) {
+    EXPECT_EQ(ErrorCode::Config, Config::fromString("(retries=-1)").error().code);
+    EXPECT_EQ(ErrorCode::Config, Config::fromString("(retries=abc)").error().code);
+    EXPECT_EQ(ErrorCode::Config, Config::fromString("(serverurl=ftp://x)").error().code);
+    EXPECT_EQ(ErrorCode::Config, Config::fromString("(serverurl=http://a").error().code);
+    EXPECT_EQ(ErrorCode::Config, Config::fromString("(readtimeout=soon)").error().code);
+    EXPECT_FALSE(Config().validate());  // no server
+    auto noDirect = Config::fromString("(serverurl=http://a)(failovertoserver=no)");
+    ASSERT_TRUE(noDirect);
+    EXPECT_FALSE(noDirect->validate());  // nothing left to try
+}
+
+TEST(Config, ReadsOutpostEnvironmentFirst) {
+    ::setenv("OUTPOST_SERVER", "http://e1:8000 http://e2:8000", 1);
+    ::setenv("OUTPOST_PROXY", "http://p1:3128;http://p2:3128", 1);
+    ::setenv("FRONTIER_SERVER", "(serverurl=http://f:8000)", 1);
+    auto c = Config::fromEnvironment();
+    ::unsetenv("OUTPOST_SERVER");
+    ::unsetenv("OUTPOST_PROXY");
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_EQ((std::vector<std::string>{"http://e1:8000", "http://e2:8000"}), c->servers);
+    EXPECT_EQ((std::vector<std::string>{"http://p1:3128", "http://p2:3128"}), c->proxies);
+
+    ::setenv("FRONTIER_PROXY", "http://fp:3128", 1);
+    ::setenv("FRONTIER_SERVER2", "http://f2:8000", 1);
+    ::setenv("FRONTIER_READTIMEOUTSECS", "3", 1);
+    auto f = Config::fromEnvironment();
+    ::unsetenv("FRONTIER_SERVER");
+    ::unsetenv("FRONTIER_SERVER2");
+    ::unsetenv("FRONTIER_PROXY");
+    ::unsetenv("FRONTIER_READTIMEOUTSECS");
+    ASSERT_TRUE(f) << f.error().message;
+    EXPECT_EQ((std::vector<std::string>{"http://f:8000", "http://f2:8000"}), f->servers);
+    EXPECT_EQ((std::vector<std::string>{"http://fp:3128"}), f->proxies);
+    EXPECT_EQ(3000, f->readTimeout.count());
+
+    auto none = Config::fromEnvironment();
+    ASSERT_FALSE(none);
+    EXPECT_NE(std::string::npos, none.error().message.find("OUTPOST_SERVER"));
+}
+
+TEST(Config, ToStringListsTheOptions) {
+    auto c = Config::fromString("(serverurl=http://a:8000)(proxyurl=http://p:3128)");
+    ASSERT_TRUE(c);
+    std::string s = c->toString();
+    EXPECT_NE(std::string::npos, s.find("(serverurl=http://a:8000)"));
+    EXPECT_NE(std::string::npos, s.find("(proxyurl=http://p:3128)"));
+    auto again = Config::fromString(s);
+    ASSERT_TRUE(again) << again.error().message;
+    EXPECT_EQ(c->servers, again->servers);
+}

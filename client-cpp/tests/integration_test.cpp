@@ -1,0 +1,55 @@
+// Against the real service: set OUTPOST_TEST_SERVER=http://127.0.0.1:8000 (e.g. while `./outpost start` runs).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "outpost/client.h"
+
+using namespace outpost;
+
+namespace {
+const char* serverUrl() { return std::getenv("OUTPOST_TEST_SERVER"); }
+}  // namespace
+
+TEST(Integration, AgainstTheRunningService) {
+    const char* url = serverUrl();
+    if (!url || !*url) GTEST_SKIP() << "OUTPOST_TEST_SERVER is not set (e.g. http://127.0.0.1:8000): skipped";
+    auto cfg = Config::fromString(url);
+    ASSERT_TRUE(cfg) << cfg.error().message;
+    auto client = Client::create(*cfg);
+    ASSERT_TRUE(client) << client.error().message;
+    auto nodes = client->nodes();
+    ASSERT_TRUE(nodes) << nodes.error().describe();
+    ASSERT_FALSE(nodes->rows.empty());
+    int tested = 0;
+    for (std::size_t i = 0; i < nodes->rows.size() && tested < 3; ++i) {
+        auto* isFolder = std::get_if<bool>(&nodes->at(i, "folder"));
+        if (!isFolder || !*isFolder) continue;
+        std::string folder = std::get<std::string>(nodes->at(i, "path"));
+        SCOPED_TRACE(folder);
+        auto ch = client->channels(folder);
+        ASSERT_TRUE(ch) << ch.error().describe();
+        ASSERT_TRUE(client->tags(folder)) << "tags";
+        auto n = client->count(folder, ChannelSelection::all(), 0, kMaxKey);
+        ASSERT_TRUE(n) << n.error().describe();
+        auto all = client->browse(folder, ChannelSelection::all(), 0, kMaxKey);
+        ASSERT_TRUE(all) << all.error().describe();
+        EXPECT_EQ(*n, all->rows.size());
+        if (!all->rows.empty()) {
+            const Row& r = all->rows[all->rows.size() / 2];
+            auto at = client->objectsAt(folder, ChannelSelection::channel(r.channel), r.since);
+            ASSERT_TRUE(at) << at.error().describe();
+            ASSERT_EQ(1u, at->rows.size());
+            EXPECT_EQ(r.since, at->rows[0].since);
+            // the server's own at-time answer agrees with the one picked from the aligned window
+            auto direct = client->get(paths::at(folder, "HEAD", r.since, ChannelSelection::channel(r.channel)));
+            ASSERT_TRUE(direct) << direct.error().describe();
+            ASSERT_EQ(1u, direct->rows.size());
+            EXPECT_EQ(direct->rows[0].values, at->rows[0].values);
+        }
+        ++tested;
+    }
+    auto bad = client->channels("/NO/SUCH/FOLDER");
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(ErrorCode::Request, bad.error().code);
+}

@@ -1,0 +1,136 @@
+// Test-side encoder of the wire format (docs/wire-format.md), written from the spec independently of the
+// decoder. Used by the unit tests, the fake servers and the benchmark.
+#pragma once
+
+#include <zlib.h>
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "outpost/table.h"
+
+namespace outpost::testing {
+
+inline void putBE(std::string& out, std::uint64_t v, int bytes) {
+    for (int i = bytes - 1; i >= 0; --i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+inline void putStr(std::string& out, const std::string& s) {
+    putBE(out, s.size(), 4);
+    out += s;
+}
+
+/// Appends one row (marker, null bitmap, values) to `content`.
+inline void putRow(std::string& content, const std::vector<Column>& cols, const std::vector<Value>& values) {
+    content += '\x01';
+    std::string bitmap((cols.size() + 7) / 8, '\0');
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+        if (isNull(values[i])) bitmap[i / 8] = static_cast<char>(bitmap[i / 8] | (1 << (i % 8)));
+    }
+    content += bitmap;
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+        const Value& v = values[i];
+        if (isNull(v)) continue;
+        switch (cols[i].type) {
+            case ColumnType::Bool: content += std::get<bool>(v) ? '\x01' : '\x00'; break;
+            case ColumnType::UChar: putBE(content, std::uint64_t(std::get<std::int64_t>(v)), 1); break;
+            case ColumnType::Int16:
+            case ColumnType::UInt16: putBE(content, std::uint64_t(std::get<std::int64_t>(v)), 2); break;
+            case ColumnType::Int32:
+            case ColumnType::UInt32: putBE(content, std::uint64_t(std::get<std::int64_t>(v)), 4); break;
+            case ColumnType::UInt63:
+            case ColumnType::Int64: putBE(content, std::uint64_t(std::get<std::int64_t>(v)), 8); break;
+            case ColumnType::Float: {
+                float f = std::get<float>(v);
+                std::uint32_t bits;
+                std::memcpy(&bits, &f, 4);
+                putBE(content, bits, 4);
+                break;
+            }
+            case ColumnType::Double: {
+                double d = std::get<double>(v);
+                std::uint64_t bits;
+                std::memcpy(&bits, &d, 8);
+                putBE(content, bits, 8);
+                break;
+            }
+            case ColumnType::Blob64k:
+            case ColumnType::Blob16M: putStr(content, std::get<Blob>(v).bytes); break;
+            default: putStr(content, std::get<std::string>(v)); break;
+        }
+    }
+}
+
+/// The content before the rows.
+inline std::string contentHeader(const AnswerHeader& h) {
+    std::string c;
+    c += static_cast<char>(h.kind);
+    putStr(c, h.folder);
+    putStr(c, h.tag);
+    putBE(c, std::uint64_t(h.validSince), 8);
+    putBE(c, std::uint64_t(h.validUntil), 8);
+    putBE(c, h.columns.size(), 2);
+    for (const auto& col : h.columns) {
+        putStr(c, col.name);
+        c += static_cast<char>(col.type);
+    }
+    return c;
+}
+
+/// Wraps finished content (rows and end marker included) into header + body + trailer.
+inline std::string frame(const std::string& content, std::uint64_t rows, int codec = 1, int level = 6) {
+    std::string body;
+    if (codec == 1) {
+        uLongf len = compressBound(static_cast<uLong>(content.size()));
+        body.resize(len);
+        if (compress2(reinterpret_cast<Bytef*>(&body[0]), &len, reinterpret_cast<const Bytef*>(content.data()),
+                      static_cast<uLong>(content.size()), level) != Z_OK) {
+            throw std::runtime_error("compress2 failed");
+        }
+        body.resize(len);
+    } else {
+        body = content;
+    }
+    std::string out = "OUTP";
+    out += '\x01';
+    out += static_cast<char>(codec);
+    putBE(out, 0, 2);
+    putBE(out, body.size(), 8);
+    out += body;
+    putBE(out, rows, 8);
+    putBE(out, crc32(0, reinterpret_cast<const Bytef*>(content.data()), static_cast<uInt>(content.size())), 4);
+    out += "PTUO";
+    return out;
+}
+
+inline std::string encode(const Table& t, int codec = 1) {
+    std::string c = contentHeader(t.header);
+    for (const auto& r : t.rows) putRow(c, t.header.columns, r.values);
+    c += '\x00';
+    return frame(c, t.rows.size(), codec);
+}
+
+/// An iovs table with columns channel, since, until, then the given payload columns.
+inline Table iovTable(const std::string& folder, std::vector<Column> payload) {
+    Table t;
+    t.header.kind = AnswerKind::Iovs;
+    t.header.folder = folder;
+    t.header.tag = "HEAD";
+    t.header.columns = {{"channel", ColumnType::UInt32}, {"since", ColumnType::UInt63}, {"until", ColumnType::UInt63}};
+    for (auto& c : payload) t.header.columns.push_back(std::move(c));
+    return t;
+}
+
+inline void addIov(Table& t, std::uint32_t ch, std::int64_t since, std::int64_t until, std::vector<Value> payload) {
+    Row r;
+    r.channel = ch;
+    r.since = since;
+    r.until = until;
+    r.values = {std::int64_t(ch), since, until};
+    for (auto& v : payload) r.values.push_back(std::move(v));
+    t.rows.push_back(std::move(r));
+}
+
+}  // namespace outpost::testing
