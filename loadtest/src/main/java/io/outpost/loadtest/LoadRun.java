@@ -1,0 +1,97 @@
+package io.outpost.loadtest;
+
+import io.outpost.store.workload.Workload;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Runs workloads × modes × client counts (and the ATLAS model) in an environment, within a time limit. */
+public final class LoadRun {
+    /** What to run. An empty {@code atlasModes} skips the ATLAS model. */
+    public record Plan(List<Workload> workloads, List<Mode> modes, List<Integer> clients, double scale,
+                       long requestsPerStep, Duration stepDuration, Duration requestTimeout, List<Mode> atlasModes,
+                       AtlasModel.Params atlas, Duration timeLimit, boolean progress) {
+    }
+
+    private LoadRun() {
+    }
+
+    public static RunReport run(Environment env, Plan p, String command) throws Exception {
+        String started = Instant.now().toString();
+        long t0 = System.nanoTime();
+        long limit = t0 + p.timeLimit().toNanos();
+        List<String> notes = new ArrayList<>();
+        List<StepResult> steps = new ArrayList<>();
+        for (Workload w : p.workloads()) {
+            env.populate(w, p.scale());
+        }
+        if (!p.atlasModes().isEmpty()) {
+            env.populate(Workload.ATLAS_PROMPT, p.atlas().scale());
+        }
+        for (Workload w : p.workloads()) {
+            WorkloadPlan plan = WorkloadPlan.of(w, p.scale());
+            for (Mode m : p.modes()) {
+                try (Target target = env.target(m, p.requestTimeout())) {
+                    for (int c : p.clients()) {
+                        if (System.nanoTime() > limit) {
+                            notes.add("skipped " + w.label() + "/" + m.label() + " c=" + c + ": time limit " + p.timeLimit() + " reached");
+                            continue;
+                        }
+                        Long before = dbCounter(env, m);
+                        StepResult r = ClosedLoopRun.run(target, plan, c, p.requestsPerStep(), p.stepDuration(), p.progress());
+                        steps.add(r.withDbQueries(dbDelta(env, m, before, r)));
+                        if (p.progress()) {
+                            System.err.println(oneLine(r));
+                        }
+                    }
+                }
+            }
+        }
+        for (Mode m : p.atlasModes()) {
+            if (System.nanoTime() + p.atlas().span().toNanos() > limit) {
+                notes.add("skipped the ATLAS model in " + m.label() + " mode: it would end after the time limit " + p.timeLimit());
+                continue;
+            }
+            try (Target target = env.target(m, p.requestTimeout())) {
+                Long before = dbCounter(env, m);
+                StepResult r = AtlasModel.run(target, p.atlas(), p.progress());
+                steps.add(r.withDbQueries(dbDelta(env, m, before, r)));
+                if (p.progress()) {
+                    System.err.println(oneLine(r));
+                }
+            }
+        }
+        var envDesc = new java.util.LinkedHashMap<String, String>();
+        envDesc.put("java", System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")");
+        envDesc.put("cores", String.valueOf(Runtime.getRuntime().availableProcessors()));
+        envDesc.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        envDesc.putAll(env.description());
+        envDesc.put("duration", String.format(Locale.ROOT, "%.1f s", (System.nanoTime() - t0) / 1e9));
+        envDesc.put("bounds", "per step: " + p.requestsPerStep() + " requests or " + p.stepDuration().toSeconds()
+                + " s; request time-out " + p.requestTimeout().toSeconds() + " s; whole run " + p.timeLimit().toSeconds() + " s");
+        return new RunReport("outpost-loadtest", started, command, p.scale(), envDesc, steps, Targets.evaluate(steps), notes);
+    }
+
+    private static Long dbCounter(Environment env, Mode m) {
+        return m == Mode.DIRECT ? null : env.serviceDatabaseLoads();
+    }
+
+    /** Direct mode: one browse statement per request issued; otherwise the service's count of database loads. */
+    private static Long dbDelta(Environment env, Mode m, Long before, StepResult r) {
+        if (m == Mode.DIRECT) {
+            return r.requests() - r.failures().getOrDefault(Failure.DEADLINE.name(), 0L);
+        }
+        Long after = env.serviceDatabaseLoads();
+        return before == null || after == null ? null : after - before;
+    }
+
+    static String oneLine(StepResult r) {
+        return String.format(Locale.ROOT, "  done %-14s %-8s c=%-3d %6d req %4d failed %8.2f MB/s %10.0f rows/s %8.1f req/s"
+                        + " p50 %.1f ms p99 %.1f ms%s%s", r.workload(), r.mode(), r.clients(), r.requests(), r.failed(),
+                r.mbPerSecond(), r.rowsPerSecond(), r.requestsPerSecond(), r.p50Millis(), r.p99Millis(),
+                r.squidHitRatio() == null ? "" : String.format(Locale.ROOT, " hit %.0f%%", 100 * r.squidHitRatio()),
+                r.atlas() == null ? "" : String.format(Locale.ROOT, " efficiency %.1f%%", 100 * r.atlas().efficiency()));
+    }
+}

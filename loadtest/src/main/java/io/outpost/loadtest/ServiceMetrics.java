@@ -1,0 +1,47 @@
+package io.outpost.loadtest;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** Reads the service's Prometheus endpoint: answers it computed from the database (outpost_cache_loads_total). */
+public final class ServiceMetrics {
+    private final String base;
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    public ServiceMetrics(String outpostUrl) {
+        this.base = outpostUrl.endsWith("/") ? outpostUrl.substring(0, outpostUrl.length() - 1) : outpostUrl;
+    }
+
+    /** The current count of database loads, or -1 if the endpoint cannot be read. */
+    public long databaseLoads() {
+        try {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus"))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? sum(r.body(), "outpost_cache_loads_total") : -1;
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    /** Sum of every sample of {@code metric} (all label sets) in a Prometheus text exposition. */
+    static long sum(String exposition, String metric) {
+        double total = 0;
+        boolean found = false;
+        for (String line : exposition.split("\n")) {
+            if (line.startsWith(metric + " ") || line.startsWith(metric + "{")) {
+                String v = line.substring(line.lastIndexOf(' ') + 1).trim();
+                total += Double.parseDouble(v);
+                found = true;
+            }
+        }
+        return found ? Math.round(total) : -1;
+    }
+
+    public void close() {
+        client.close();
+    }
+}
