@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+# The Outpost service. Build context: the repository root.
+#   docker build -f docker/outpost.Dockerfile -t outpost/server:0.1.0-SNAPSHOT .
+# Same command as `./outpost start`: java -jar outpost-server-VERSION-exec.jar, port 8000, settings by
+# OUTPOST_* environment variables (Spring relaxed binding: OUTPOST_DATABASE_URL = outpost.database.url).
+
+# --- build: Maven on a JDK 21 image, only the service and what it needs --------------------------------------
+FROM maven:3.9.11-eclipse-temurin-21 AS build
+WORKDIR /src
+COPY pom.xml ./
+COPY server/store server/store
+COPY server/app server/app
+# The root pom lists every module; build the service's reactor only (-pl server/app -am).
+RUN --mount=type=cache,target=/root/.m2 \
+    mvn -B -ntp -q -pl server/app -am -DskipTests package \
+ && cp server/app/target/outpost-server-0.1.0-SNAPSHOT-exec.jar /outpost-server.jar
+
+# --- run: JRE 21, non-root ------------------------------------------------------------------------------------
+FROM eclipse-temurin:21.0.8_9-jre-noble
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends curl=8.5.* \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --system --gid 10001 outpost \
+ && useradd --system --uid 10001 --gid outpost --home-dir /var/lib/outpost --create-home outpost
+COPY --from=build /outpost-server.jar /opt/outpost/outpost-server-0.1.0-SNAPSHOT-exec.jar
+WORKDIR /var/lib/outpost
+USER outpost
+# The embedded SQLite demo database (the default outpost.database.url) lives in /var/lib/outpost/data.
+VOLUME ["/var/lib/outpost/data"]
+EXPOSE 8000
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=70 -XX:+ExitOnOutOfMemoryError"
+HEALTHCHECK --interval=15s --timeout=3s --start-period=90s --retries=3 \
+  CMD curl -fsS http://127.0.0.1:8000/actuator/health || exit 1
+ENTRYPOINT ["java", "-jar", "/opt/outpost/outpost-server-0.1.0-SNAPSHOT-exec.jar"]

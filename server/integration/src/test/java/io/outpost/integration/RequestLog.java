@@ -1,0 +1,66 @@
+package io.outpost.integration;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/** Every request that reached one Outpost instance: what Squid let through. */
+public final class RequestLog {
+    /** One request as Outpost saw it. */
+    public record Entry(String uri, int status, String via, String forwardedFor, String ifModifiedSince, long nanos) {
+    }
+
+    private final ConcurrentLinkedQueue<Entry> entries = new ConcurrentLinkedQueue<>();
+
+    public List<Entry> forUri(String uri) {
+        return entries.stream().filter(e -> e.uri().equals(uri)).toList();
+    }
+
+    public long count(String uri) {
+        return forUri(uri).size();
+    }
+
+    public long count(String uri, int status) {
+        return forUri(uri).stream().filter(e -> e.status() == status).count();
+    }
+
+    public List<Entry> all() {
+        return List.copyOf(entries);
+    }
+
+    /** Added as an extra source of the Spring application: a filter in front of everything, like the access log. */
+    @Configuration(proxyBeanMethods = false)
+    public static class Config {
+        @Bean
+        public RequestLog requestLog() {
+            return new RequestLog();
+        }
+
+        @Bean
+        public FilterRegistrationBean<OncePerRequestFilter> requestLogFilter(RequestLog log) {
+            OncePerRequestFilter filter = new OncePerRequestFilter() {
+                @Override
+                protected void doFilterInternal(HttpServletRequest req, HttpServletResponse resp, FilterChain chain)
+                        throws ServletException, IOException {
+                    try {
+                        chain.doFilter(req, resp);
+                    } finally {
+                        log.entries.add(new Entry(req.getRequestURI(), resp.getStatus(), req.getHeader("Via"),
+                                req.getHeader("X-Forwarded-For"), req.getHeader("If-Modified-Since"), System.nanoTime()));
+                    }
+                }
+            };
+            FilterRegistrationBean<OncePerRequestFilter> bean = new FilterRegistrationBean<>(filter);
+            bean.setOrder(Integer.MIN_VALUE + 1);
+            return bean;
+        }
+    }
+}
