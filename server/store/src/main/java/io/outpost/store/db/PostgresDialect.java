@@ -69,6 +69,38 @@ public final class PostgresDialect extends Dialect {
         return sql;
     }
 
+    /**
+     * One statement for all rows: the parameters become arrays, unnested into a derived table, and the statement
+     * is applied to each of its rows. {@code UPDATE t SET a = ? WHERE k = ?} becomes
+     * {@code UPDATE t SET a = V.C1 FROM unnest(?::bigint[], ?::bigint[]) AS V(C1, C2) WHERE t.k = V.C2}.
+     */
+    @Override
+    public void executeForEach(java.sql.Connection c, String sql, Object constant, long[]... columns)
+            throws java.sql.SQLException {
+        if (columns[0].length == 0) {
+            return;
+        }
+        int constants = constant == null ? 0 : 1;
+        String rewritten = ArrayRewrite.rewrite(sql, constants, columns.length);
+        if (rewritten == null) {
+            super.executeForEach(c, sql, constant, columns);
+            return;
+        }
+        try (java.sql.PreparedStatement ps = c.prepareStatement(rewritten)) {
+            if (constant != null) {
+                ps.setObject(1, constant);
+            }
+            for (int k = 0; k < columns.length; k++) {
+                Long[] boxed = new Long[columns[k].length];
+                for (int r = 0; r < boxed.length; r++) {
+                    boxed[r] = columns[k][r];
+                }
+                ps.setArray(constants + k + 1, c.createArrayOf("bigint", boxed));
+            }
+            ps.executeUpdate();
+        }
+    }
+
     @Override
     public String insertChannelIfMissingSql(String channelTable) {
         return "INSERT INTO " + channelTable + " (CHANNEL_ID, LAST_OBJECT_ID, HAS_NEW_DATA) VALUES (?, 0, 0)"

@@ -3,7 +3,6 @@ package io.outpost.store.write;
 import io.outpost.store.db.Dialect;
 import io.outpost.store.model.Node;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.Map;
@@ -17,48 +16,33 @@ final class Channels {
     }
 
     static void ensureAndFlag(Connection c, Dialect dialect, Node folder, Collection<Long> channels) throws SQLException {
-        try (PreparedStatement ins = c.prepareStatement(dialect.insertChannelIfMissingSql(folder.channelTable()))) {
-            for (long ch : channels) {
-                ins.setLong(1, ch);
-                ins.addBatch();
-            }
-            ins.executeBatch();
-        }
-        try (PreparedStatement up = c.prepareStatement("UPDATE " + folder.channelTable()
-                + " SET HAS_NEW_DATA = 1 WHERE CHANNEL_ID = ?")) {
-            for (long ch : channels) {
-                up.setLong(1, ch);
-                up.addBatch();
-            }
-            up.executeBatch();
-        }
+        long[] ids = channels.stream().mapToLong(Long::longValue).toArray();
+        dialect.executeForEach(c, dialect.insertChannelIfMissingSql(folder.channelTable()), null, ids);
+        dialect.executeForEach(c, "UPDATE " + folder.channelTable() + " SET HAS_NEW_DATA = 1 WHERE CHANNEL_ID = ?", null, ids);
     }
 
     /** Clears the flags; channels in {@code lastObject} also get their new last object id. */
-    static void finish(Connection c, Node folder, Collection<Long> channels, Map<Long, Long> lastObject) throws SQLException {
-        try (PreparedStatement last = c.prepareStatement("UPDATE " + folder.channelTable()
-                + " SET LAST_OBJECT_ID = ?, HAS_NEW_DATA = 0 WHERE CHANNEL_ID = ?");
-             PreparedStatement clear = c.prepareStatement("UPDATE " + folder.channelTable()
-                     + " SET HAS_NEW_DATA = 0 WHERE CHANNEL_ID = ?")) {
-            boolean anyClear = false;
-            for (long ch : channels) {
-                Long id = lastObject.get(ch);
-                if (id != null) {
-                    last.setLong(1, id);
-                    last.setLong(2, ch);
-                    last.addBatch();
-                } else {
-                    clear.setLong(1, ch);
-                    clear.addBatch();
-                    anyClear = true;
-                }
+    static void finish(Connection c, Dialect dialect, Node folder, Collection<Long> channels, Map<Long, Long> lastObject)
+            throws SQLException {
+        long[] moved = new long[lastObject.size()];
+        long[] last = new long[lastObject.size()];
+        long[] cleared = new long[channels.size() - lastObject.size()];
+        int m = 0;
+        int k = 0;
+        for (long ch : channels) {
+            Long id = lastObject.get(ch);
+            if (id != null) {
+                moved[m] = ch;
+                last[m++] = id;
+            } else {
+                cleared[k++] = ch;
             }
-            if (!lastObject.isEmpty()) {
-                last.executeBatch();
-            }
-            if (anyClear) {
-                clear.executeBatch();
-            }
+        }
+        dialect.executeForEach(c, "UPDATE " + folder.channelTable()
+                + " SET LAST_OBJECT_ID = ?, HAS_NEW_DATA = 0 WHERE CHANNEL_ID = ?", null, last, moved);
+        if (cleared.length > 0) {
+            dialect.executeForEach(c, "UPDATE " + folder.channelTable() + " SET HAS_NEW_DATA = 0 WHERE CHANNEL_ID = ?",
+                    null, cleared);
         }
     }
 }

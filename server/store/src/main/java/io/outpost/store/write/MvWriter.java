@@ -118,7 +118,7 @@ final class MvWriter {
         hide(c, folder, hides, now);
         IovRows.insert(c, folder, inserts, now);
         copy(c, folder, copies, now);
-        Channels.finish(c, folder, channels, lastObject);
+        Channels.finish(c, dialect, folder, channels, lastObject);
         lock.release(now);
     }
 
@@ -157,20 +157,16 @@ final class MvWriter {
         return new Visible(id, since, until, r);
     }
 
-    private static void hide(Connection c, Node folder, Map<Long, Long> hides, String now) throws SQLException {
-        if (hides.isEmpty()) {
-            return;
+    private void hide(Connection c, Node folder, Map<Long, Long> hides, String now) throws SQLException {
+        long[] ids = new long[hides.size()];
+        long[] by = new long[hides.size()];
+        int i = 0;
+        for (Map.Entry<Long, Long> h : hides.entrySet()) {
+            ids[i] = h.getKey();
+            by[i++] = h.getValue();
         }
-        try (PreparedStatement ps = c.prepareStatement("UPDATE " + folder.iovTable()
-                + " SET NEW_HEAD_ID = ?, LASTMOD_DATE = ? WHERE OBJECT_ID = ? AND NEW_HEAD_ID = 0")) {
-            for (Map.Entry<Long, Long> h : hides.entrySet()) {
-                ps.setLong(1, h.getValue());
-                ps.setString(2, now);
-                ps.setLong(3, h.getKey());
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
+        dialect.executeForEach(c, "UPDATE " + folder.iovTable()
+                + " SET LASTMOD_DATE = ?, NEW_HEAD_ID = ? WHERE OBJECT_ID = ? AND NEW_HEAD_ID = 0", now, by, ids);
     }
 
     private static void copy(Connection c, Node folder, List<IovRows.Row> copies, String now) throws SQLException {

@@ -102,20 +102,12 @@ final class SvWriter {
         }
 
         // 4. Write: close open IOVs by primary key, insert, move the channels' last pointers, bump the sequence.
-        if (!closes.isEmpty()) {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE " + folder.iovTable()
-                    + " SET IOV_UNTIL = ?, LASTMOD_DATE = ? WHERE OBJECT_ID = ?")) {
-                for (long[] cl : closes) {
-                    ps.setLong(1, cl[1]);
-                    ps.setString(2, now);
-                    ps.setLong(3, cl[0]);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-        }
+        long[] closeIds = closes.stream().mapToLong(cl -> cl[0]).toArray();
+        long[] closeAt = closes.stream().mapToLong(cl -> cl[1]).toArray();
+        dialect.executeForEach(c, "UPDATE " + folder.iovTable() + " SET LASTMOD_DATE = ?, IOV_UNTIL = ? WHERE OBJECT_ID = ?",
+                now, closeAt, closeIds);
         IovRows.insert(c, folder, rows, now);
-        Channels.finish(c, folder, byChannel.keySet(), newLast);
+        Channels.finish(c, dialect, folder, byChannel.keySet(), newLast);
         lock.release(now);
     }
 

@@ -1,0 +1,219 @@
+package io.outpost.store.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.outpost.store.IovStore;
+import io.outpost.store.db.BrowseSpec;
+import io.outpost.store.db.Layer;
+import io.outpost.store.db.Payloads;
+import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.model.NewIov;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.PayloadSpec;
+import io.outpost.store.model.ValidityKey;
+import io.outpost.store.read.IovReader;
+import io.outpost.store.testing.Backends;
+import io.outpost.store.workload.Workload;
+import io.outpost.store.workload.WorkloadGenerator;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The store's benchmarks (docs/benchmarks.md), each printing a ratio measured side by side in one run.
+ * Run: {@code ./mvnw -q -Pbenchmark test -pl server/store}.
+ */
+@Tag("benchmark")
+class StoreBenchmarks {
+
+    static void report(String line) {
+        System.out.println("BENCHMARK " + line);
+    }
+
+    /** COOL's flat-time test: browse [k, k+10 IOVs] over all channels, k spread over the whole key range. */
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void coolFlat(Backends backend) {
+        Workload w = Workload.COOL_FLAT;
+        try (IovStore store = backend.freshStore("coolflat")) {
+            Node f = new WorkloadGenerator(store, 1).populate(w, 1.0, n -> { }).get(0);
+            analyze(store, backend);
+            Layer layer = store.layer(f, null);
+            int points = 100;
+            double[] ms = new double[points];
+            for (int rep = 0; rep < 5; rep++) {
+                for (int i = 0; i < points; i++) {
+                    long k = w.keyAt(0.999 * i / (points - 1), 1.0);
+                    BrowseSpec spec = IovReader.spec(f, layer, k, k + 10 * w.iovLength(), ChannelSelection.all());
+                    long[] rows = {0};
+                    long t0 = System.nanoTime();
+                    store.browse(spec, iov -> rows[0]++);
+                    double t = (System.nanoTime() - t0) / 1e6;
+                    assertThat(rows[0]).isBetween(100L, 120L);
+                    ms[i] = rep == 0 ? t : Math.min(ms[i], t);
+                }
+            }
+            double[] sorted = ms.clone();
+            Arrays.sort(sorted);
+            double fast = Arrays.stream(sorted, 0, points / 10).average().orElseThrow();
+            double slow = Arrays.stream(sorted, points - points / 10, points).average().orElseThrow();
+            double first = Arrays.stream(ms, 0, 10).average().orElseThrow();
+            double last = Arrays.stream(ms, points - 10, points).average().orElseThrow();
+            report(String.format("coolFlat %s: 1M IOVs, browse of ~110 rows at 100 positions: fastest decile %.3f ms, "
+                    + "slowest decile %.3f ms, ratio %.2f (target <= 1.3); first 10%% of keys %.3f ms, last 10%% %.3f ms",
+                    backend, fast, slow, slow / fast, first, last));
+        }
+    }
+
+    /** coolBrowse: 200k IOVs read through the store vs a raw JDBC fetch of the same rows, same run. */
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void coolBrowse(Backends backend) throws Exception {
+        Workload w = Workload.COOL_BROWSE;
+        try (IovStore store = backend.freshStore("coolbrowse")) {
+            Node f = new WorkloadGenerator(store, 1).populate(w, 1.0, n -> { }).get(0);
+            analyze(store, backend);
+            BrowseSpec spec = IovReader.spec(f, store.layer(f, null), 0, ValidityKey.MAX, ChannelSelection.all());
+            String raw = "SELECT OBJECT_ID, CHANNEL_ID, IOV_SINCE, IOV_UNTIL, SYS_INSTIME, I, S FROM " + f.iovTable()
+                    + " ORDER BY CHANNEL_ID, IOV_SINCE";
+            PayloadSpec payload = f.payloadSpec();
+            double bestStore = Double.MAX_VALUE;
+            double bestRaw = Double.MAX_VALUE;
+            double bestSameSql = Double.MAX_VALUE;
+            io.outpost.store.db.Sql storeSql = store.database().dialect().browse(spec, false);
+            for (int rep = 0; rep < 8; rep++) {
+                long[] n = {0};
+                long t0 = System.nanoTime();
+                store.browse(spec, iov -> n[0]++);
+                bestStore = Math.min(bestStore, (System.nanoTime() - t0) / 1e6);
+                assertThat(n[0]).isEqualTo(200_000);
+                t0 = System.nanoTime();
+                long rows = store.read(c -> {
+                    long m = 0;
+                    try (PreparedStatement ps = c.prepareStatement(raw)) {
+                        ps.setFetchSize(IovReader.FETCH_SIZE);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                rs.getLong(1);
+                                rs.getLong(2);
+                                rs.getLong(3);
+                                rs.getLong(4);
+                                rs.getString(5);
+                                Payloads.readAll(rs, 6, payload);
+                                m++;
+                            }
+                        }
+                    }
+                    return m;
+                });
+                bestRaw = Math.min(bestRaw, (System.nanoTime() - t0) / 1e6);
+                assertThat(rows).isEqualTo(200_000);
+                t0 = System.nanoTime();
+                store.read(c -> {
+                    try (PreparedStatement ps = c.prepareStatement(storeSql.text())) {
+                        ps.setFetchSize(IovReader.FETCH_SIZE);
+                        storeSql.bindTo(ps);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                rs.getLong(1);
+                                rs.getLong(2);
+                                rs.getLong(3);
+                                rs.getLong(4);
+                                rs.getString(5);
+                                Payloads.readAll(rs, 6, payload);
+                            }
+                        }
+                    }
+                    return null;
+                });
+                bestSameSql = Math.min(bestSameSql, (System.nanoTime() - t0) / 1e6);
+            }
+            report(String.format("coolBrowse %s: 200k IOVs through the store %.0f ms, raw JDBC of the plain table %.0f ms, "
+                    + "ratio %.2f (target <= 1.1); raw JDBC of the store's own SQL %.0f ms (store overhead %.2f)",
+                    backend, bestStore, bestRaw, bestStore / bestRaw, bestSameSql, bestStore / bestSameSql));
+        }
+    }
+
+    /** Bulk insertion of the atlasPrompt sample (scaled to 5 folders) vs a raw batch insert without checks. */
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void bulkInsertion(Backends backend) throws Exception {
+        Workload w = Workload.ATLAS_PROMPT;
+        double scale = 0.05;
+        try (IovStore store = backend.freshStore("bulk")) {
+            long t0 = System.nanoTime();
+            List<Node> folders = new WorkloadGenerator(store, 1).populate(w, scale, n -> { });
+            double storeSec = (System.nanoTime() - t0) / 1e9;
+            long total = w.totalIovs(scale);
+            // The same rows again, inserted raw (no lock, no checks, no channel bookkeeping) into a copy table.
+            Node f = folders.get(0);
+            store.write(c -> {
+                try (Statement st = c.createStatement()) {
+                    st.execute("CREATE TABLE RAW_COPY AS SELECT * FROM " + f.iovTable() + " WHERE 1 = 0");
+                }
+                return null;
+            });
+            WorkloadGenerator gen = new WorkloadGenerator(store, 1);
+            int channels = w.channels(scale);
+            int iovs = w.iovsPerChannel(scale);
+            long id = 1;
+            t0 = System.nanoTime();
+            for (int fi = 0; fi < w.folders(scale); fi++) {
+                List<Object[]> batch = new ArrayList<>();
+                for (int i = 0; i < iovs; i++) {
+                    for (int ch = 0; ch < channels; ch++) {
+                        long since = Workload.T0 + ch * w.staggerNanos() + i * w.iovLength();
+                        batch.add(new Object[] {id++, (long) ch, since, since + w.iovLength(),
+                            gen.payload(w.payloadSpec(), w.stringLength())[0]});
+                        if (batch.size() == WorkloadGenerator.BATCH) {
+                            rawInsert(store, batch);
+                            batch.clear();
+                        }
+                    }
+                }
+                if (!batch.isEmpty()) {
+                    rawInsert(store, batch);
+                }
+            }
+            double rawSec = (System.nanoTime() - t0) / 1e9;
+            report(String.format("bulkInsertion %s: atlasPrompt x%.2f = %d IOVs of 1000 chars: store %.0f IOVs/s, raw insert "
+                    + "%.0f IOVs/s, ratio %.2f (target >= 0.5)", backend, scale, total, total / storeSec, total / rawSec,
+                    rawSec / storeSec));
+        }
+    }
+
+    private static void rawInsert(IovStore store, List<Object[]> rows) {
+        store.write(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO RAW_COPY (OBJECT_ID, CHANNEL_ID, IOV_SINCE, IOV_UNTIL,"
+                    + " USER_TAG_ID, SYS_INSTIME, LASTMOD_DATE, ORIGINAL_ID, NEW_HEAD_ID, S) VALUES (?, ?, ?, ?, 0, 'x', 'x', 0, 0, ?)")) {
+                for (Object[] r : rows) {
+                    ps.setLong(1, (Long) r[0]);
+                    ps.setLong(2, (Long) r[1]);
+                    ps.setLong(3, (Long) r[2]);
+                    ps.setLong(4, (Long) r[3]);
+                    ps.setString(5, (String) r[4]);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    /** Statistics as a DBA would have them; the SQL shapes must be flat with or without. */
+    private static void analyze(IovStore store, Backends backend) {
+        store.write(c -> {
+            try (Statement st = c.createStatement()) {
+                st.execute(backend == Backends.SQLITE ? "ANALYZE" : "ANALYZE");
+            }
+            return null;
+        });
+    }
+}
