@@ -133,6 +133,41 @@ public final class IovStore implements AutoCloseable {
         });
     }
 
+    /**
+     * What a resolved read found: the rows streamed, the folder's own tag it read (null for the HEAD), and the
+     * number of channels the selection covers (-1 unless asked for).
+     */
+    public record ReadResult(long rows, Tag tag, long selectedChannels) {
+    }
+
+    /**
+     * One read transaction for a whole query: resolves the tag, checks a named channel, streams the browse (or
+     * counts it when {@code out} is null, returning the count as rows), and optionally counts the selected
+     * channels. The service's hot path for IOV queries.
+     */
+    public ReadResult read(Node folder, String tag, long t1, long t2, ChannelSelection sel, IovReader.IovConsumer out,
+                           boolean countChannels) {
+        return read(c -> {
+            Layer layer = tags.layer(c, folder, tag);
+            Tag resolved = TagResolver.isHead(tag) ? null : tags.resolve(c, folder, tag);
+            BrowseSpec spec = IovReader.spec(folder, layer, t1, t2, sel);
+            checkNamedChannel(c, folder, spec.channels());
+            long rows = out == null ? reader.count(c, spec) : reader.browse(c, spec, out);
+            long selected = -1;
+            if (countChannels) {
+                var sql = spec.channelCountSql();
+                try (var ps = c.prepareStatement(sql.text())) {
+                    sql.bindTo(ps);
+                    try (var rs = ps.executeQuery()) {
+                        rs.next();
+                        selected = rs.getLong(1);
+                    }
+                }
+            }
+            return new ReadResult(rows, resolved, selected);
+        });
+    }
+
     /** Like {@link #browse} with an already resolved layer (one less lookup on hot paths). */
     public long browse(BrowseSpec spec, IovReader.IovConsumer out) {
         return read(c -> reader.browse(c, spec, out));

@@ -11,8 +11,6 @@ import io.outpost.server.encode.Kind;
 import io.outpost.server.encode.TableEncoder;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
-import io.outpost.store.db.BrowseSpec;
-import io.outpost.store.db.Layer;
 import io.outpost.store.model.Channel;
 import io.outpost.store.model.Iov;
 import io.outpost.store.model.Node;
@@ -21,7 +19,6 @@ import io.outpost.store.model.StorageType;
 import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
-import io.outpost.store.read.IovReader;
 import io.outpost.store.read.TagResolver;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,39 +122,37 @@ public class QueryService {
     }
 
     private Answer iovs(Query q, Node folder, String generation) {
-        Layer layer = store.layer(folder, q.tag());
-        boolean immutable = !TagResolver.isHead(q.tag()) && store.resolveTag(folder, q.tag()).lock() == TagLock.LOCKED;
-        BrowseSpec spec = IovReader.spec(folder, layer, q.t1(), q.t2(), q.channels());
-        if (q.channels().name() != null && store.channels(folder).stream().noneMatch(c -> q.channels().name().equals(c.name()))) {
-            throw new StoreException(StoreException.Kind.CHANNEL_NOT_FOUND, "no channel named '" + q.channels().name()
-                    + "' in '" + folder.path() + "'");
-        }
+        TableEncoder e = encoder(q);
         if (q.op() == Op.COUNT) {
-            TableEncoder e = encoder(q);
+            IovStore.ReadResult r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), null, false);
             e.begin(Kind.COUNT, folder.path(), tagLabel(q), 0, 0, COUNT_COLUMNS);
-            e.row(new Object[] {store.count(spec)});
-            return done(e, 0, 0, false, immutable, generation);
+            e.row(new Object[] {r.rows()});
+            return done(e, 0, 0, false, locked(r), generation);
         }
         List<Column> columns = iovColumns(folder);
-        TableEncoder e = encoder(q);
         boolean[] openEnded = {false};
         if (q.op() == Op.AT) {
+            // At most one row per channel: held until the validity range, which goes in the header, is known.
             List<Iov> rows = new ArrayList<>();
-            store.browse(spec, rows::add);
-            long[] hint = validity(q, folder, rows);
+            IovStore.ReadResult r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), rows::add, true);
+            long[] hint = validity(q.t1(), rows, r.selectedChannels());
             e.begin(Kind.IOVS, folder.path(), tagLabel(q), hint[0], hint[1], columns);
             for (Iov iov : rows) {
                 openEnded[0] |= iov.isOpenEnded();
                 e.row(values(iov));
             }
-            return done(e, hint[0], hint[1], openEnded[0], immutable, generation);
+            return done(e, hint[0], hint[1], openEnded[0], locked(r), generation);
         }
         e.begin(Kind.IOVS, folder.path(), tagLabel(q), 0, 0, columns);
-        store.browse(spec, iov -> {
+        IovStore.ReadResult r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), iov -> {
             openEnded[0] |= iov.isOpenEnded();
             e.row(values(iov));
-        });
-        return done(e, 0, 0, openEnded[0], immutable, generation);
+        }, false);
+        return done(e, 0, 0, openEnded[0], locked(r), generation);
+    }
+
+    private static boolean locked(IovStore.ReadResult r) {
+        return r.tag() != null && r.tag().lock() == TagLock.LOCKED;
     }
 
     private static String tagLabel(Query q) {
@@ -168,10 +163,8 @@ public class QueryService {
      * The keys for which this at-time answer stays the same: [max since, min until) when every selected channel
      * has a row; otherwise only t itself (a channel in a gap could gain a row at any later key).
      */
-    private long[] validity(Query q, Node folder, List<Iov> rows) {
-        long t = q.t1();
-        long selected = store.channels(folder).stream().filter(q.channels()::contains).count();
-        if (rows.isEmpty() || rows.size() != selected) {
+    private static long[] validity(long t, List<Iov> rows, long selectedChannels) {
+        if (rows.isEmpty() || rows.size() != selectedChannels) {
             return new long[] {t, t == ValidityKey.MAX ? t : t + 1};
         }
         long since = 0;

@@ -36,6 +36,13 @@ public record BrowseSpec(Node folder, Layer layer, long t1, long t2, ChannelSele
         }
     }
 
+    /** How many channels of the folder the selection covers (used for at-time validity hints). */
+    public Sql channelCountSql() {
+        Sql sql = new Sql().append("SELECT COUNT(*) FROM ").append(folder.channelTable()).append(" C2 WHERE 1 = 1");
+        appendChannelFilter(sql);
+        return sql;
+    }
+
     /** Channel predicate on C2, with a leading AND, or nothing for all channels. */
     void appendChannelFilter(Sql sql) {
         if (onlyNewData) {

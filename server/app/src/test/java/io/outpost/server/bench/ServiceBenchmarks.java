@@ -1,0 +1,209 @@
+package io.outpost.server.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.outpost.server.cache.Catalog;
+import io.outpost.server.support.RunningService;
+import io.outpost.server.support.WireDecoder;
+import io.outpost.store.IovStore;
+import io.outpost.store.db.BrowseSpec;
+import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.ValidityKey;
+import io.outpost.store.read.IovReader;
+import io.outpost.store.workload.Workload;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The service's benchmarks (docs/benchmarks.md); each prints ratios measured side by side in one run.
+ * Run: {@code ./mvnw -q -Pbenchmark test -pl server/app} (needs nginx and wrk: {@code ./outpost bench} installs them).
+ */
+@Tag("benchmark")
+class ServiceBenchmarks {
+    static final String AT = "/v1/bin/at/HEAD/" + (Workload.T0 + 1) + "/all";
+
+    static void report(String line) {
+        System.out.println("BENCHMARK " + line);
+    }
+
+    private static RunningService start(boolean coolBrowse, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--outpost.demo-data=false", "--logging.level.outpost.access=warn"));
+        args.addAll(List.of(extra));
+        RunningService svc = RunningService.startSqliteDemo(args.toArray(String[]::new));
+        BenchData.load(svc.bean(IovStore.class), coolBrowse);
+        svc.bean(Catalog.class).refresh();
+        return svc;
+    }
+
+    /** Cache hits of a ~1 KB and a ~600 KB answer vs nginx serving the same bytes, same wrk load, same run. */
+    @Test
+    void hotPathAgainstNginx() throws Exception {
+        assumeTrue(ExternalTools.available("nginx") && ExternalTools.available("wrk"),
+                "nginx and wrk are not installed (./outpost bench installs them)");
+        try (RunningService svc = start(false)) {
+            Path root = Files.createTempDirectory("outpost-static");
+            String[][] answers = {{"1KB", AT + BenchData.SMALL}, {"600KB", AT + BenchData.LUIS}};
+            List<String> lines = new ArrayList<>();
+            try (ExternalTools.Nginx nginx = new ExternalTools.Nginx(root)) {
+                for (String[] a : answers) {
+                    byte[] body = svc.get(a[1]).body();
+                    WireDecoder.decode(body);
+                    Files.write(root.resolve(a[0] + ".bin"), body);
+                    for (int conns : new int[] {16}) {
+                        ExternalTools.wrk(svc.url(a[1]), conns, 2, null);
+                        double outpost = ExternalTools.wrk(svc.url(a[1]), conns, 8, null);
+                        double ngx = ExternalTools.wrk("http://127.0.0.1:" + nginx.port + "/" + a[0] + ".bin", conns, 8, null);
+                        lines.add(String.format("hot path %s answer (%d bytes), %d connections: Outpost %.0f req/s, nginx %.0f "
+                                + "req/s, ratio %.2f (target >= %s)", a[0], body.length, conns, outpost, ngx, outpost / ngx,
+                                a[0].equals("1KB") ? "0.5" : "0.7"));
+                    }
+                }
+            }
+            lines.forEach(ServiceBenchmarks::report);
+        }
+    }
+
+    /** likeLuis1iov (10k channels at t) with every request a cache miss, 20 connections. */
+    @Test
+    void coldPathLikeLuis() throws Exception {
+        assumeTrue(ExternalTools.available("wrk"), "wrk is not installed (./outpost bench installs it)");
+        try (RunningService svc = start(false)) {
+            Path lua = Files.createTempFile("distinct", ".lua");
+            // Every request asks at a different key inside the same IOV: same rows, distinct URL, so a cache miss.
+            Files.writeString(lua, "local n = 0\nlocal id = 0\nfunction setup(thread) id = id + 1; thread:set('id', id) end\n"
+                    + "function init(args) n = 0 end\n"
+                    + "function request() n = n + 1\n return wrk.format('GET', '/v1/bin/at/HEAD/' .. (" + (Workload.T0 + 1)
+                    + " + id * 100000000 + n) .. '/all" + BenchData.LUIS + "') end\n");
+            double before = svc.metric("outpost_cache_loads_total");
+            double rate = ExternalTools.wrk(svc.url("/"), 20, 10, lua);
+            double loads = svc.metric("outpost_cache_loads_total") - before;
+            long t0 = System.nanoTime();
+            IovStore store = svc.bean(IovStore.class);
+            Node f = store.folder(BenchData.LUIS);
+            int reps = 20;
+            for (int i = 0; i < reps; i++) {
+                long[] n = {0};
+                store.browse(IovReader.spec(f, store.layer(f, null), Workload.T0 + 1 + i, Workload.T0 + 1 + i,
+                        ChannelSelection.all()), iov -> n[0]++);
+                assertThat(n[0]).isEqualTo(10_000);
+            }
+            double jdbcMs = (System.nanoTime() - t0) / 1e6 / reps;
+            report(String.format("cold path likeLuis1iov (10k rows), 20 connections, every request a miss: %.1f req/s "
+                    + "(%.0f database queries); direct JDBC of the same rows, one connection: %.1f ms per query",
+                    rate, loads, jdbcMs));
+            assertThat(loads).isGreaterThan(rate * 5);
+        }
+    }
+
+    /** coolBrowse (200k IOVs) over HTTP, cold, vs direct JDBC of the same rows, same run. */
+    @Test
+    void coolBrowseOverHttpAgainstJdbc() throws Exception {
+        try (RunningService svc = start(true)) {
+            IovStore store = svc.bean(IovStore.class);
+            Node f = store.folder(BenchData.BROWSE);
+            BrowseSpec spec = IovReader.spec(f, store.layer(f, null), 0, ValidityKey.MAX, ChannelSelection.all());
+            HttpClient http = HttpClient.newHttpClient();
+            double bestHttp = Double.MAX_VALUE;
+            double bestDecode = Double.MAX_VALUE;
+            double bestJdbc = Double.MAX_VALUE;
+            long bytes = 0;
+            for (int rep = 0; rep < 6; rep++) {
+                long t0 = System.nanoTime();
+                long[] n = {0};
+                store.browse(spec, iov -> n[0]++);
+                bestJdbc = Math.min(bestJdbc, (System.nanoTime() - t0) / 1e6);
+                assertThat(n[0]).isEqualTo(200_000);
+                // a distinct URL for the same rows: a cold answer every time
+                String url = svc.url("/v1/bin/browse/HEAD/0/" + (ValidityKey.MAX - rep) + "/all/cs" + BenchData.BROWSE);
+                t0 = System.nanoTime();
+                byte[] body = http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofByteArray()).body();
+                bestHttp = Math.min(bestHttp, (System.nanoTime() - t0) / 1e6);
+                t0 = System.nanoTime();
+                assertThat(WireDecoder.decode(body).rows()).hasSize(200_000);
+                bestDecode = Math.min(bestDecode, (System.nanoTime() - t0) / 1e6);
+                bytes = body.length;
+            }
+            report(String.format("coolBrowse 200k IOVs: over HTTP, cold, %.0f ms (%d bytes); direct JDBC %.0f ms; ratio %.2f "
+                    + "(target <= 1.25); client decoding afterwards %.0f ms", bestHttp, bytes, bestJdbc, bestHttp / bestJdbc, bestDecode));
+        }
+    }
+
+    /** 100 concurrent clients fetching different ~1 MB answers from a service limited to a 512 MB heap. */
+    @Test
+    void hundredClientsOfMegabyteAnswersIn512MegabyteHeap() throws Exception {
+        Path jar = Files.list(Path.of("target")).filter(p -> p.getFileName().toString().endsWith("-exec.jar")).findFirst()
+                .orElse(null);
+        assumeTrue(jar != null, "run 'mvn package' first: the -exec.jar runs the service in its own 512 MB JVM");
+        Path db = Files.createTempDirectory("outpost-mem").resolve("mem.db");
+        try (IovStore store = IovStore.open(io.outpost.store.db.DatabaseConfig.of("jdbc:sqlite:" + db))) {
+            BenchData.load(store, false);
+        }
+        int port = ExternalTools.freePort();
+        Process svc = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+                "-jar", jar.toString(), "--server.port=" + port, "--outpost.database.url=jdbc:sqlite:" + db,
+                "--outpost.demo-data=false", "--logging.level.outpost.access=warn")
+                .redirectErrorStream(true).redirectOutput(db.resolveSibling("service.log").toFile()).start();
+        try {
+            HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(8)).build();
+            String base = "http://127.0.0.1:" + port;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (true) {
+                try {
+                    if (http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/health")).build(),
+                            HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
+                        break;
+                    }
+                } catch (java.io.IOException notYet) {
+                    assertThat(svc.isAlive()).as("service process alive").isTrue();
+                }
+                assertThat(System.nanoTime()).as("service started within 60 s").isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+            ExecutorService clients = Executors.newFixedThreadPool(100);
+            int perClient = 5;
+            long t0 = System.nanoTime();
+            List<Future<Long>> results = new ArrayList<>();
+            for (int c = 0; c < 100; c++) {
+                int client = c;
+                results.add(clients.submit(() -> {
+                    long got = 0;
+                    for (int i = 0; i < perClient; i++) {
+                        String url = base + "/v1/json/at/HEAD/" + (Workload.T0 + 1 + client * 1000L + i) + "/all" + BenchData.LUIS;
+                        HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                                HttpResponse.BodyHandlers.ofByteArray());
+                        assertThat(r.statusCode()).isEqualTo(200);
+                        got += r.body().length;
+                    }
+                    return got;
+                }));
+            }
+            long total = 0;
+            for (Future<Long> f : results) {
+                total += f.get(10, TimeUnit.MINUTES);
+            }
+            double sec = (System.nanoTime() - t0) / 1e9;
+            clients.shutdown();
+            assertThat(svc.isAlive()).isTrue();
+            report(String.format("memory: 100 concurrent clients x %d different answers of %.2f MB each, service -Xmx512m: "
+                    + "0 errors, %.1f answers/s, %.1f MB/s", perClient, total / 1e6 / (100.0 * perClient),
+                    100.0 * perClient / sec, total / 1e6 / sec));
+        } finally {
+            svc.destroy();
+            svc.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+}
