@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 class TestdataVectorsTest {
     private static final Path DIR = Path.of("../../testdata");
 
-    record Vector(Kind kind, String folder, String tag, long vs, long vu, List<Column> columns, List<Object[]> rows, int level) {
+    record Vector(Kind kind, String folder, String tag, long vs, long vu, List<Column> columns, List<Object[]> rows,
+                  BinaryEncoder.Codec codec, int level) {
     }
 
     static Map<String, Vector> vectors() {
@@ -45,11 +46,12 @@ class TestdataVectorsTest {
             0L, -1L, -0.0f, Double.NaN, null, null, null, null, null, null});
         rows.add(new Object[] {7L, 5L, 6L, null, null, null, null, null, null, null, null, null, Double.POSITIVE_INFINITY,
             "tab\there \"quoted\" \\ back", "line\nbreak", "ok", "ok", new byte[] {42}, new byte[] {1, 2, 3}});
-        v.put("iovs_all_types", new Vector(Kind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, 6));
-        v.put("iovs_all_types_uncompressed", new Vector(Kind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.UNCOMPRESSED));
+        v.put("iovs_all_types", new Vector(Kind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.Codec.ZSTD, 3));
+        v.put("iovs_all_types_zlib", new Vector(Kind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.Codec.ZLIB, 6));
+        v.put("iovs_all_types_uncompressed", new Vector(Kind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.Codec.NONE, 0));
         List<Column> small = List.of(new Column("channel", StorageType.UINT32), new Column("since", StorageType.UINT63),
                 new Column("until", StorageType.UINT63), new Column("s", StorageType.STRING255));
-        v.put("iovs_empty", new Vector(Kind.IOVS, "/T/empty", "GAINS-v1", 10, 11, small, List.of(), 6));
+        v.put("iovs_empty", new Vector(Kind.IOVS, "/T/empty", "GAINS-v1", 10, 11, small, List.of(), BinaryEncoder.Codec.ZSTD, 1));
         Random rnd = new Random(7);
         List<Object[]> many = new ArrayList<>();
         for (int i = 0; i < 2000; i++) {
@@ -60,12 +62,12 @@ class TestdataVectorsTest {
             many.add(new Object[] {(long) i, 1767225600000000000L, Long.MAX_VALUE, s.toString()});
         }
         v.put("iovs_likeluis_2000", new Vector(Kind.IOVS, "/LOAD/likeLuis1iov", "HEAD", 1767225600000000000L,
-                Long.MAX_VALUE, small, many, 3));
+                Long.MAX_VALUE, small, many, BinaryEncoder.Codec.ZSTD, 1));
         v.put("count", new Vector(Kind.COUNT, "/T/all", "HEAD", 0, 0, List.of(new Column("count", StorageType.UINT63)),
-                List.<Object[]>of(new Object[] {12345L}), 6));
+                List.<Object[]>of(new Object[] {12345L}), BinaryEncoder.Codec.ZSTD, 1));
         v.put("nodes", new Vector(Kind.NODES, "", "", 0, 0, List.of(new Column("path", StorageType.STRING255),
                 new Column("folder", StorageType.BOOL), new Column("versioning", StorageType.STRING255)),
-                List.of(new Object[] {"/", false, null}, new Object[] {"/A/b", true, "MV"}), 6));
+                List.of(new Object[] {"/", false, null}, new Object[] {"/A/b", true, "MV"}), BinaryEncoder.Codec.ZLIB, 6));
         return v;
     }
 
@@ -79,7 +81,7 @@ class TestdataVectorsTest {
     void committedVectorsAreWhatTheEncodersProduce() throws IOException {
         boolean regenerate = Boolean.getBoolean("outpost.regenerate-testdata");
         for (var e : vectors().entrySet()) {
-            byte[] bin = encode(e.getValue(), new BinaryEncoder(e.getValue().level()));
+            byte[] bin = encode(e.getValue(), new BinaryEncoder(e.getValue().codec(), e.getValue().level()));
             byte[] json = encode(e.getValue(), new JsonEncoder());
             Path binFile = DIR.resolve(e.getKey() + ".bin");
             Path jsonFile = DIR.resolve(e.getKey() + ".json");
@@ -97,9 +99,10 @@ class TestdataVectorsTest {
         }
     }
 
-    @Test
-    void decoderRejectsEveryTruncationAndEveryFlippedByte() throws IOException {
-        byte[] bin = encode(vectors().get("iovs_all_types"), new BinaryEncoder(6));
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(BinaryEncoder.Codec.class)
+    void decoderRejectsEveryTruncationAndEveryFlippedByte(BinaryEncoder.Codec codec) throws IOException {
+        byte[] bin = encode(vectors().get("iovs_all_types"), new BinaryEncoder(codec, codec == BinaryEncoder.Codec.ZLIB ? 6 : 3));
         for (int cut = 0; cut < bin.length; cut += 7) {
             byte[] truncated = java.util.Arrays.copyOf(bin, cut);
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> WireDecoder.decode(truncated)).isInstanceOf(IOException.class);

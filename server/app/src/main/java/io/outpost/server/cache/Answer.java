@@ -8,5 +8,17 @@ package io.outpost.server.cache;
  * @param immutable        read through a locked tag: it can never change
  */
 public record Answer(byte[] body, String contentType, long rows, long validSince, long validUntil,
-                     boolean touchesOpenEnded, boolean immutable, String generation) {
+                     boolean touchesOpenEnded, boolean immutable, String generation, Headers headers) {
+
+    /**
+     * Response header values, computed once per answer so cache hits only copy them; {@code folder} names whose
+     * generation the answer depends on ("" for the whole catalog: node and tag lists, tag resolution).
+     */
+    public record Headers(String folder, String etag, long lastModifiedMillis, String lastModified, String cacheControl,
+                          String cacheControlAllowingStale, String rows, String validSince, String validUntil) {
+    }
+
+    public Answer withHeaders(Headers h) {
+        return new Answer(body, contentType, rows, validSince, validUntil, touchesOpenEnded, immutable, generation, h);
+    }
 }

@@ -53,6 +53,14 @@ public class AnswerCache {
      * computed by {@code loader} in this thread. Waiting for another request is bounded by {@code maxWaitMillis}.
      */
     public Answer get(String key, String generation, Supplier<Answer> loader, long maxWaitMillis) {
+        CompletableFuture<Answer> present = cache.getIfPresent(key);
+        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
+            Answer a = present.join();
+            if (a.generation().equals(generation)) {
+                hits.increment();
+                return a;
+            }
+        }
         for (int attempt = 0; attempt < 2; attempt++) {
             CompletableFuture<Answer> mine = new CompletableFuture<>();
             CompletableFuture<Answer> existing = cache.asMap().putIfAbsent(key, mine);

@@ -30,15 +30,22 @@ public record OutpostProperties(@DefaultValue Database database, @DefaultValue("
      */
     public record Database(@DefaultValue("jdbc:sqlite:data/outpost-demo.db") String url, String user, String password,
                            @DefaultValue("OUTPOST_") String tablePrefix, @DefaultValue("16") int readPoolSize,
-                           @DefaultValue("2") int writePoolSize, @DefaultValue("2s") Duration connectionTimeout,
+                           @DefaultValue("2") int writePoolSize, @DefaultValue("10s") Duration connectionTimeout,
                            @DefaultValue("30s") Duration statementTimeout) {
     }
 
     /**
      * @param maxSize          bytes of encoded answers kept in memory
-     * @param compressionLevel zlib level of binary answers (1 fastest … 9 smallest)
+     * @param codec            compression of binary answers: zstd (default), zlib or none
+     * @param compressionLevel level for the codec (zstd 1 … 19, zlib 1 … 9); 1 is fastest
      */
-    public record Cache(@DefaultValue("256MB") DataSize maxSize, @DefaultValue("3") int compressionLevel) {
+    public record Cache(@DefaultValue("256MB") DataSize maxSize, @DefaultValue("zstd") String codec,
+                        @DefaultValue("1") int compressionLevel) {
+        public Cache {
+            if (!java.util.Set.of("zstd", "zlib", "none").contains(codec)) {
+                throw new IllegalArgumentException("outpost.cache.codec must be zstd, zlib or none, not '" + codec + "'");
+            }
+        }
     }
 
     /**

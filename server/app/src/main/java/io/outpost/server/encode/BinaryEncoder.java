@@ -33,17 +33,40 @@ public final class BinaryEncoder implements TableEncoder {
 
     private final int codec;
 
-    /** @param level zlib level 0–9, or {@link #UNCOMPRESSED} for codec 0 (no compression) */
+    /** The compression of the body, as the header's codec byte. */
+    public enum Codec {
+        NONE(0), ZLIB(1), ZSTD(2);
+
+        final int code;
+
+        Codec(int code) {
+            this.code = code;
+        }
+
+        public static Codec parse(String s) {
+            return valueOf(s.toUpperCase(java.util.Locale.ROOT));
+        }
+    }
+
+    /** A zlib encoder at {@code level} 0–9, or {@link #UNCOMPRESSED} for codec 0. */
     public BinaryEncoder(int level) {
+        this(level == UNCOMPRESSED ? Codec.NONE : Codec.ZLIB, level);
+    }
+
+    public BinaryEncoder(Codec c, int level) {
         buffer.write(new byte[HEADER], 0, HEADER);
-        codec = level == UNCOMPRESSED ? 0 : 1;
-        deflater = new Deflater(codec == 0 ? 0 : level);
-        OutputStream deflating = codec == 0 ? new java.io.FilterOutputStream(buffer) {
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
-            }
-        } : new DeflaterOutputStream(buffer, deflater, 32 * 1024);
+        codec = c.code;
+        deflater = new Deflater(c == Codec.ZLIB ? level : 0);
+        OutputStream deflating = switch (c) {
+            case NONE -> new java.io.FilterOutputStream(buffer) {
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    out.write(b, off, len);
+                }
+            };
+            case ZLIB -> new DeflaterOutputStream(buffer, deflater, 32 * 1024);
+            case ZSTD -> zstd(buffer, level);
+        };
         OutputStream checked = new OutputStream() {
             @Override
             public void write(int b) throws IOException {
@@ -63,6 +86,16 @@ public final class BinaryEncoder implements TableEncoder {
             }
         };
         out = new DataOutputStream(new java.io.BufferedOutputStream(checked, 16 * 1024));
+    }
+
+    private static OutputStream zstd(OutputStream to, int level) {
+        try {
+            com.github.luben.zstd.ZstdOutputStream z = new com.github.luben.zstd.ZstdOutputStream(to, level);
+            z.setCloseFrameOnFlush(false);
+            return z;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override

@@ -41,18 +41,20 @@ public class QueryService {
     private static final List<Column> COUNT_COLUMNS = List.of(new Column("count", StorageType.UINT63));
 
     private final IovStore store;
+    private final BinaryEncoder.Codec codec;
     private final int compressionLevel;
     private final Timer queryTimer;
 
     public QueryService(IovStore store, OutpostProperties props, MeterRegistry registry) {
         this.store = store;
+        this.codec = BinaryEncoder.Codec.parse(props.cache().codec());
         this.compressionLevel = props.cache().compressionLevel();
         this.queryTimer = Timer.builder("outpost.query.time").description("database time of native queries")
                 .publishPercentiles(0.5, 0.9, 0.99).register(registry);
     }
 
     private TableEncoder encoder(Query q) {
-        return q.format() == Query.Format.BIN ? new BinaryEncoder(compressionLevel) : new JsonEncoder();
+        return q.format() == Query.Format.BIN ? new BinaryEncoder(codec, compressionLevel) : new JsonEncoder();
     }
 
     /** Computes the answer of {@code q}; {@code node} is the catalog's node for q.path() (null for NODES). */
@@ -200,6 +202,6 @@ public class QueryService {
     private static Answer done(TableEncoder e, long validSince, long validUntil, boolean openEnded, boolean immutable,
                                String generation) {
         byte[] body = e.finish();
-        return new Answer(body, e.contentType(), e.rows(), validSince, validUntil, openEnded, immutable, generation);
+        return new Answer(body, e.contentType(), e.rows(), validSince, validUntil, openEnded, immutable, generation, null);
     }
 }

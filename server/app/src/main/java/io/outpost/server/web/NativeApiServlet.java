@@ -2,6 +2,7 @@ package io.outpost.server.web;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.outpost.server.cache.Answer;
 import io.outpost.server.cache.AnswerCache;
 import io.outpost.server.cache.CachePolicy;
@@ -21,14 +22,18 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.zip.CRC32;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The native API (docs/api.md) as one plain servlet: no MVC dispatch on the hot path. Order of work per request:
- * parse and canonicalise the path (redirect other spellings); find the folder in the catalog; answer
- * conditional requests with 304 from memory; otherwise take the answer from the cache or compute it once.
+ * The native API (docs/api.md) as one plain servlet: no MVC dispatch on the hot path.
+ *
+ * <p>Fast path: a canonical URL whose answer is in memory at the folder's current generation is served (or
+ * answered 304) without parsing anything. Otherwise: parse and canonicalise the path (redirect other
+ * spellings); find the folder in the catalog; answer conditional requests with 304 from memory; take the answer
+ * from the cache or compute it once (single flight).
  */
 public class NativeApiServlet extends HttpServlet {
     private static final Logger log = LoggerFactory.getLogger(NativeApiServlet.class);
@@ -42,6 +47,8 @@ public class NativeApiServlet extends HttpServlet {
     private final Counter notModified;
     private final Counter redirects;
     private final Counter errors;
+    private final Timer hitTimer;
+    private final Timer missTimer;
 
     public NativeApiServlet(Catalog catalog, AnswerCache cache, QueryService service, CachePolicy policy,
                             OutpostProperties props, MeterRegistry registry) {
@@ -53,11 +60,24 @@ public class NativeApiServlet extends HttpServlet {
         this.notModified = Counter.builder("outpost.responses.not_modified").register(registry);
         this.redirects = Counter.builder("outpost.responses.redirects").register(registry);
         this.errors = Counter.builder("outpost.responses.errors").register(registry);
+        this.hitTimer = Timer.builder("outpost.requests").tag("path", "memory").description("native API requests")
+                .register(registry);
+        this.missTimer = Timer.builder("outpost.requests").tag("path", "full").description("native API requests")
+                .register(registry);
     }
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        long start = System.nanoTime();
         String raw = req.getRequestURI();
+        if (req.getQueryString() == null) {
+            Answer a = cache.peek(raw);
+            if (a != null && a.generation().equals(currentGeneration(a.headers().folder()))) {
+                serve(a, req, resp);
+                hitTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+                return;
+            }
+        }
         try {
             if (req.getQueryString() != null) {
                 throw new BadQueryException("native queries carry their whole meaning in the path; drop the '?"
@@ -89,20 +109,23 @@ public class NativeApiServlet extends HttpServlet {
             error(resp, status, e.getMessage(), raw);
         } catch (AnswerCache.WaitTimeout e) {
             error(resp, 503, e.getMessage(), raw);
+        } finally {
+            missTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
         }
     }
 
-    private void answer(Query q, String canonical, HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        Catalog.Entry entry = null;
-        String generation;
-        Instant modified;
-        if (q.op() == Op.NODES || q.op() == Op.TAGS || q.op() == Op.TAG) {
-            generation = catalog.catalogGeneration();
-            modified = catalog.catalogModified();
-        } else {
-            generation = null;
-            modified = null;
+    /** The generation an answer about {@code folder} ("" = the whole catalog) must have to be current. */
+    private String currentGeneration(String folder) {
+        if (folder.isEmpty()) {
+            return catalog.catalogGeneration();
         }
+        Catalog.Entry e = catalog.find(folder);
+        return e == null ? null : e.generation();
+    }
+
+    private void answer(Query q, String canonical, HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        boolean catalogWide = q.op() == Op.NODES || q.op() == Op.TAGS || q.op() == Op.TAG;
+        Catalog.Entry entry = null;
         if (q.op() != Op.NODES) {
             entry = catalog.find(q.path());
             if (entry == null) {
@@ -112,40 +135,56 @@ public class NativeApiServlet extends HttpServlet {
             if (entry == null) {
                 throw new StoreException(StoreException.Kind.FOLDER_NOT_FOUND, "no folder or folderset '" + q.path() + "'");
             }
-            if (generation == null) {
-                generation = entry.generation();
-                modified = entry.lastModified();
-            }
         }
+        String generation = catalogWide ? catalog.catalogGeneration() : entry.generation();
+        Instant modified = catalogWide ? catalog.catalogModified() : entry.lastModified();
         String etag = etag(canonical, generation);
-        boolean allowsStale = allowsStale(req);
-        if (notModified(req, etag, modified)) {
+        if (notModified(req, etag, modified.toEpochMilli())) {
             notModified.increment();
             resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
             resp.setHeader("ETag", etag);
             resp.setHeader("Last-Modified", httpDate(modified));
-            resp.setHeader("Cache-Control", policy.cacheControl(q, cache.peek(canonical), allowsStale));
+            resp.setHeader("Cache-Control", policy.cacheControl(q, null, allowsStale(req)));
             return;
         }
         Catalog.Entry node = entry;
-        String gen = generation;
-        Answer a = cache.get(canonical, generation, () -> service.load(q, node == null ? null : node.node(), gen),
-                maxWaitMillis);
+        String folder = catalogWide ? "" : q.path();
+        Answer a = cache.get(canonical, generation, () -> withHeaders(q, folder,
+                service.load(q, node == null ? null : node.node(), generation), etag, modified), maxWaitMillis);
+        serve(a, req, resp);
+    }
+
+    /** Writes an answer, or a 304 when the request's validators match it. */
+    private void serve(Answer a, HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        Answer.Headers h = a.headers();
+        boolean stale = allowsStale(req);
+        resp.setHeader("Cache-Control", stale ? h.cacheControlAllowingStale() : h.cacheControl());
+        resp.setHeader("ETag", h.etag());
+        resp.setHeader("Last-Modified", h.lastModified());
+        if (notModified(req, h.etag(), h.lastModifiedMillis())) {
+            notModified.increment();
+            resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
+            return;
+        }
         resp.setStatus(200);
         resp.setContentType(a.contentType());
-        resp.setHeader("Cache-Control", policy.cacheControl(q, a, allowsStale));
-        resp.setHeader("ETag", etag);
-        resp.setHeader("Last-Modified", httpDate(modified));
-        resp.setHeader("X-Outpost-Rows", Long.toString(a.rows()));
-        if (q.op() == Op.AT) {
-            resp.setHeader("X-Outpost-Valid-Since", Long.toString(a.validSince()));
-            resp.setHeader("X-Outpost-Valid-Until", Long.toString(a.validUntil()));
+        resp.setHeader("X-Outpost-Rows", h.rows());
+        if (h.validSince() != null) {
+            resp.setHeader("X-Outpost-Valid-Since", h.validSince());
+            resp.setHeader("X-Outpost-Valid-Until", h.validUntil());
         }
         resp.setContentLength(a.body().length);
         resp.getOutputStream().write(a.body());
     }
 
-    private static boolean notModified(HttpServletRequest req, String etag, Instant modified) {
+    private Answer withHeaders(Query q, String folder, Answer a, String etag, Instant modified) {
+        boolean at = q.op() == Op.AT;
+        return a.withHeaders(new Answer.Headers(folder, etag, modified.toEpochMilli(), httpDate(modified),
+                policy.cacheControl(q, a, false), policy.cacheControl(q, a, true), Long.toString(a.rows()),
+                at ? Long.toString(a.validSince()) : null, at ? Long.toString(a.validUntil()) : null));
+    }
+
+    private static boolean notModified(HttpServletRequest req, String etag, long modifiedMillis) {
         String inm = req.getHeader("If-None-Match");
         if (inm != null) {
             for (String t : inm.split(",")) {
@@ -156,18 +195,20 @@ public class NativeApiServlet extends HttpServlet {
             }
             return false;
         }
-        long ims = -1;
+        if (req.getHeader("If-Modified-Since") == null || modifiedMillis <= 0) {
+            return false;
+        }
         try {
-            ims = req.getDateHeader("If-Modified-Since");
+            long ims = req.getDateHeader("If-Modified-Since");
+            return ims >= 0 && modifiedMillis / 1000 * 1000 <= ims;
         } catch (IllegalArgumentException e) {
             return false;
         }
-        return ims >= 0 && modified.getEpochSecond() * 1000 <= ims && !modified.equals(Instant.EPOCH);
     }
 
     private static boolean allowsStale(HttpServletRequest req) {
         String cc = req.getHeader("Cache-Control");
-        return cc != null && cc.toLowerCase(java.util.Locale.ROOT).contains("max-stale");
+        return cc != null && cc.toLowerCase(Locale.ROOT).contains("max-stale");
     }
 
     static String etag(String canonical, String generation) {

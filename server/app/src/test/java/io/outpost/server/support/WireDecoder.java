@@ -42,7 +42,7 @@ public final class WireDecoder {
         int codec = h.get();
         int flags = h.getShort();
         long bodyLen = h.getLong();
-        if (version != 1 || (codec != 0 && codec != 1) || flags != 0) {
+        if (version != 1 || codec < 0 || codec > 2 || flags != 0) {
             throw new IOException("version " + version + " codec " + codec + " flags " + flags);
         }
         if (16 + bodyLen + 16 != all.length) {
@@ -51,6 +51,18 @@ public final class WireDecoder {
         byte[] content;
         if (codec == 0) {
             content = java.util.Arrays.copyOfRange(all, 16, 16 + (int) bodyLen);
+        } else if (codec == 2) {
+            byte[] body = java.util.Arrays.copyOfRange(all, 16, 16 + (int) bodyLen);
+            try {
+                if (com.github.luben.zstd.Zstd.findFrameCompressedSize(body) != body.length) {
+                    throw new IOException("the zstd frame does not end at body_len");
+                }
+                try (var in = new com.github.luben.zstd.ZstdInputStream(new java.io.ByteArrayInputStream(body))) {
+                    content = in.readAllBytes();
+                }
+            } catch (com.github.luben.zstd.ZstdException | IOException e) {
+                throw new IOException("corrupt zstd frame: " + e.getMessage());
+            }
         } else {
             Inflater inf = new Inflater();
             inf.setInput(all, 16, (int) bodyLen);
