@@ -40,27 +40,7 @@ public final class SqliteDialect extends Dialect {
 
     @Override
     public Sql browse(BrowseSpec spec, boolean count) {
-        Sql sql = new Sql();
-        String x = spec.layerTable();
-        sql.append(count ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ");
-        spec.appendColumns(sql);
-        sql.append(" FROM ").append(spec.folder().channelTable()).append(" C2 CROSS JOIN ").append(x).append(" I3");
-        if (spec.joinsPayloadRow()) {
-            sql.append(" CROSS JOIN ").append(spec.folder().iovTable()).append(" I4");
-        }
-        sql.append(" WHERE I3.CHANNEL_ID = C2.CHANNEL_ID");
-        spec.appendChannelFilter(sql);
-        spec.layer().appendFilter(sql, "I3");
-        sql.append(" AND I3.IOV_SINCE >= COALESCE((SELECT MAX(I1.IOV_SINCE) FROM ").append(x)
-                .append(" I1 WHERE I1.CHANNEL_ID = C2.CHANNEL_ID");
-        spec.layer().appendFilter(sql, "I1");
-        sql.append(" AND I1.IOV_SINCE <= ").bind(spec.t1()).append("), ").bind(spec.t1()).append(")");
-        sql.append(" AND I3.IOV_SINCE <= ").bind(spec.t2()).append(" AND I3.IOV_UNTIL > ").bind(spec.t1());
-        if (spec.joinsPayloadRow()) {
-            sql.append(" AND I4.OBJECT_ID = I3.OBJECT_ID");
-        }
-        sql.append(count ? ") S" : " ORDER BY " + spec.order().orderBy());
-        return sql;
+        return CoalesceMaxBrowse.build(spec, count, "", " CROSS JOIN ", "");
     }
 
     @Override
