@@ -44,7 +44,7 @@ class TestVectorsTest {
         }
     }
 
-    /** Vectors covering every type, NULLs, both codecs, and an empty answer, with their JSON form. */
+    /** Vectors covering every type, NULLs, all three codecs, and an empty answer, with their JSON form. */
     static void writeVectors(Path dir) throws IOException {
         List<Column> all = new ArrayList<>();
         for (ColumnType t : ColumnType.values()) {
@@ -56,7 +56,7 @@ class TestVectorsTest {
         Object[] r2 = new Object[all.size()];
         Object[] r3 = {false, (short) 0, (short) 1, 0, 7, 0L, 0L, -1L, Float.NaN, Double.NEGATIVE_INFINITY, null, "a",
             null, "b", null, new byte[] {42}};
-        for (int codec : new int[] {0, 1}) {
+        for (int codec : new int[] {0, 1, 2}) {
             String name = "types_codec" + codec;
             WireEncoder enc = new WireEncoder(AnswerKind.NODES, "", "", 0, 0, all)
                     .codec(codec);

@@ -21,10 +21,12 @@ import java.util.zip.ZipException;
 
 /**
  * Decodes one answer in the wire format (docs/wire-format.md) incrementally from a stream: header first, then one
- * row at a time, never holding the whole answer. The body is inflated through {@link InflaterInputStream} into a
- * 64 KiB buffer, and the CRC-32 is computed over that buffer as it fills. After the end-of-rows marker the decoder
- * checks that the zlib stream ends exactly at {@code body_len}, and the trailer's magic, row count and CRC-32; any
- * mismatch, short read or garbage is a {@link CorruptAnswerException}. Not thread-safe: one decoder per answer.
+ * row at a time, never holding the whole answer. A zlib body (codec 1) is inflated through
+ * {@link InflaterInputStream}, a zstd body (codec 2, one frame) is decompressed through {@link ZstdFrameInput}, into
+ * a 64 KiB buffer, and the CRC-32 is computed over that buffer as it fills. After the end-of-rows marker the decoder
+ * checks that the zlib stream or zstd frame ends exactly at {@code body_len}, and the trailer's magic, row count and
+ * CRC-32; any mismatch, short read or garbage is a {@link CorruptAnswerException}. Not thread-safe: one decoder per
+ * answer.
  */
 public final class AnswerDecoder implements Closeable {
     public static final int HEADER_LENGTH = 16;
@@ -34,6 +36,7 @@ public final class AnswerDecoder implements Closeable {
     static final int VERSION = 1;
     static final int CODEC_NONE = 0;
     static final int CODEC_ZLIB = 1;
+    static final int CODEC_ZSTD = 2;
 
     private static final int BUFFER = 1 << 16;
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
@@ -49,6 +52,7 @@ public final class AnswerDecoder implements Closeable {
 
     private BodyInput body;
     private Inflater inflater;
+    private ZstdFrameInput zstd;
     private InputStream content;
     private AnswerHeader header;
     private ColumnType[] types;
@@ -79,7 +83,7 @@ public final class AnswerDecoder implements Closeable {
             throw new CorruptAnswerException("unsupported wire format version " + (h[4] & 0xFF));
         }
         int codec = h[5] & 0xFF;
-        if (codec != CODEC_NONE && codec != CODEC_ZLIB) {
+        if (codec != CODEC_NONE && codec != CODEC_ZLIB && codec != CODEC_ZSTD) {
             throw new CorruptAnswerException("unsupported codec " + codec);
         }
         long bodyLength = (long) LONG.get(h, 8);
@@ -94,6 +98,9 @@ public final class AnswerDecoder implements Closeable {
         if (codec == CODEC_ZLIB) {
             inflater = new Inflater();
             content = new InflaterInputStream(body, inflater, BUFFER);
+        } else if (codec == CODEC_ZSTD) {
+            zstd = new ZstdFrameInput(body);
+            content = zstd;
         } else {
             content = body;
         }
@@ -101,8 +108,10 @@ public final class AnswerDecoder implements Closeable {
         if (kind == null) {
             throw new CorruptAnswerException("unknown answer kind " + (buf[pos - 1] & 0xFF));
         }
-        String folder = string(Integer.MAX_VALUE);
-        String tag = string(Integer.MAX_VALUE);
+        // Paths and tag names are String255 (at most 1020 UTF-8 bytes); the generous limit only keeps a corrupt length
+        // from allocating up to 2 GiB before the CRC-32 could tell.
+        String folder = string(1 << 16);
+        String tag = string(1 << 16);
         long validSince = i64();
         long validUntil = i64();
         int ncols = u16();
@@ -170,6 +179,9 @@ public final class AnswerDecoder implements Closeable {
     public void close() throws IOException {
         if (inflater != null) {
             inflater.end();
+        }
+        if (zstd != null) {
+            zstd.close();
         }
         raw.close();
     }
@@ -314,6 +326,10 @@ public final class AnswerDecoder implements Closeable {
         }
         if (inflater != null && (!inflater.finished() || inflater.getRemaining() > 0 || body.remaining() > 0)) {
             throw new CorruptAnswerException("the zlib stream ends " + (inflater.getRemaining() + body.remaining())
+                    + " bytes before body_len");
+        }
+        if (zstd != null && (!zstd.frameFinished() || zstd.leftover() > 0 || body.remaining() > 0)) {
+            throw new CorruptAnswerException("the zstd frame ends " + (zstd.leftover() + body.remaining())
                     + " bytes before body_len");
         }
         byte[] t = readRaw(TRAILER_LENGTH, "trailer");

@@ -1,5 +1,6 @@
 package io.outpost.client.testing;
 
+import com.github.luben.zstd.ZstdOutputStream;
 import io.outpost.client.AnswerKind;
 import io.outpost.client.Column;
 import io.outpost.client.ColumnType;
@@ -21,6 +22,7 @@ import java.util.zip.DeflaterOutputStream;
 public final class WireEncoder {
     public static final int CODEC_NONE = 0;
     public static final int CODEC_ZLIB = 1;
+    public static final int CODEC_ZSTD = 2;
 
     private final AnswerKind kind;
     private final String folder;
@@ -76,8 +78,12 @@ public final class WireEncoder {
             ByteArrayOutputStream bodyBytes = new ByteArrayOutputStream();
             CRC32 crc = new CRC32();
             Deflater deflater = new Deflater(5);
-            OutputStream target = codec == CODEC_ZLIB ? new DeflaterOutputStream(bodyBytes, deflater, 1 << 16)
-                    : bodyBytes;
+            // zstd: one frame, level 3 (zstd's default).
+            OutputStream target = switch (codec) {
+                case CODEC_ZLIB -> new DeflaterOutputStream(bodyBytes, deflater, 1 << 16);
+                case CODEC_ZSTD -> new ZstdOutputStream(bodyBytes, 3);
+                default -> bodyBytes;
+            };
             DataOutputStream content = new DataOutputStream(new java.util.zip.CheckedOutputStream(
                     new java.io.BufferedOutputStream(target, 1 << 16), crc));
             content.writeByte(kind.code());
@@ -112,6 +118,8 @@ public final class WireEncoder {
             content.flush();
             if (target instanceof DeflaterOutputStream d) {
                 d.finish();
+            } else if (target instanceof ZstdOutputStream z) {
+                z.close(); // ends the frame; closing a ByteArrayOutputStream does nothing
             }
             deflater.end();
             byte[] body = bodyBytes.toByteArray();
