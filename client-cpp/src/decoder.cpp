@@ -1,9 +1,11 @@
 // Incremental decoder; see decoder.h and docs/wire-format.md.
 //
-// Bytes go through three states (header, body, trailer). Body bytes are inflated into `buf_`, a window of
-// decompressed content that holds at most one chunk plus an unfinished row; whole rows are parsed out of it
-// and handed to the sink. The CRC-32 is computed over the decompressed bytes as they come out of inflate.
+// Bytes go through three states (header, body, trailer). Body bytes are decompressed (codec 1: zlib inflate,
+// codec 2: zstd) into `buf_`, a window of decompressed content that holds at most one chunk plus an unfinished
+// row; whole rows are parsed out of it and handed to the sink. The CRC-32 is computed over the decompressed bytes
+// as they come out of the decompressor.
 #include <zlib.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -52,6 +54,27 @@ private:
     bool initialised_ = false;
 };
 
+/// Owns one zstd decompression stream (RAII).
+class ZstdStream {
+public:
+    ZstdStream() = default;
+    ZstdStream(const ZstdStream&) = delete;
+    ZstdStream& operator=(const ZstdStream&) = delete;
+    ~ZstdStream() { ZSTD_freeDStream(ds_); }  // accepts nullptr
+    bool init() {
+        if (!ds_) ds_ = ZSTD_createDStream();
+        return ds_ && !ZSTD_isError(ZSTD_DCtx_reset(ds_, ZSTD_reset_session_only));
+    }
+    ZSTD_DStream* get() { return ds_; }
+
+private:
+    ZSTD_DStream* ds_ = nullptr;
+};
+
+/// The 4 bytes every zstd frame starts with (0xFD2FB528, little-endian). Checked by the decoder itself because
+/// libzstd would also accept skippable frames, and a codec-2 body is exactly one zstd frame.
+constexpr unsigned char kZstdMagic[4] = {0x28, 0xB5, 0x2F, 0xFD};
+
 enum class Parse { Ok, More, Bad };
 
 /// Bounds-checked reader over the decompressed window. Running past the end records how many bytes
@@ -91,7 +114,8 @@ struct StreamDecoder::Impl {
     std::uint64_t bodySeen = 0;
     std::uint64_t bytesSeen = 0;
     Inflater inflater;
-    bool streamEnded = false;
+    ZstdStream zstd;
+    bool streamEnded = false;          // the deflate stream / the zstd frame is complete
 
     std::vector<unsigned char> buf;
     std::size_t rpos = 0, wpos = 0;
@@ -116,6 +140,8 @@ struct StreamDecoder::Impl {
     bool readHeader();
     bool readTrailer();
     bool body(const unsigned char* data, std::size_t size);
+    bool inflateBody(const unsigned char* data, std::size_t size);
+    bool zstdBody(const unsigned char* data, std::size_t size);
     bool append(const unsigned char* data, std::size_t size);
     void makeRoom(std::size_t atLeast);
     bool parse();
@@ -160,10 +186,11 @@ bool StreamDecoder::Impl::readHeader() {
     if (std::memcmp(fixed, "OUTP", 4) != 0) return corrupt("header magic is not OUTP");
     if (fixed[4] != 1) return corrupt("format version " + std::to_string(fixed[4]) + ", this client reads version 1");
     codec = fixed[5];
-    if (codec > 1) return corrupt("unknown codec " + std::to_string(codec));
+    if (codec > 2) return corrupt("unknown codec " + std::to_string(codec));
     bodyLen = be64(fixed + 8);
     if (bodyLen > (std::uint64_t(1) << 62)) return corrupt("body_len " + std::to_string(bodyLen) + " is impossible");
     if (codec == 1 && !inflater.init()) return fail(ErrorCode::Protocol, "zlib inflateInit failed");
+    if (codec == 2 && !zstd.init()) return fail(ErrorCode::Protocol, "zstd: cannot create a decompression stream");
     buf.resize(kChunk + kChunk / 4);
     state = State::Body;
     if (bodyLen == 0) return corrupt("empty body");
@@ -216,47 +243,94 @@ bool StreamDecoder::Impl::body(const unsigned char* data, std::size_t size) {
             data += take;
             size -= take;
         }
-    } else {
-        z_stream& zs = inflater.stream();
-        zs.next_in = const_cast<unsigned char*>(data);
-        zs.avail_in = static_cast<uInt>(size);
-        while (!streamEnded) {
-            makeRoom(kChunk / 4);
-            unsigned char* out = buf.data() + wpos;
-            std::size_t room = buf.size() - wpos;
-            zs.next_out = out;
-            zs.avail_out = static_cast<uInt>(room);
-            int rc = inflate(&zs, Z_NO_FLUSH);
-            std::size_t produced = room - zs.avail_out;
-            if (produced > 0) {
-                crc = static_cast<std::uint32_t>(crc32(crc, out, static_cast<uInt>(produced)));
-                wpos += produced;
-                if (!parse()) return false;
-            }
-            if (rc == Z_STREAM_END) {
-                streamEnded = true;
-                if (zs.avail_in != 0 || bodySeen != bodyLen) {
-                    return corrupt("deflate stream ends " + std::to_string(bodyLen - bodySeen + zs.avail_in) +
-                                   " bytes before body_len " + std::to_string(bodyLen));
-                }
-                break;
-            }
-            if (rc == Z_BUF_ERROR || (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0)) break;  // wants input
-            if (rc != Z_OK) {
-                return corrupt(std::string("zlib: ") + (zs.msg ? zs.msg : "inflate error " + std::to_string(rc)) +
-                               " at body byte " + std::to_string(bodySeen - zs.avail_in));
-            }
-        }
-        if (streamEnded && zs.avail_in != 0) {
-            return corrupt("bytes after the end of the deflate stream");
-        }
+    } else if (!(codec == 1 ? inflateBody(data, size) : zstdBody(data, size))) {
+        return false;
     }
     if (bodySeen == bodyLen) {
         if (codec == 1 && !streamEnded) return corrupt("deflate stream does not end at body_len " + std::to_string(bodyLen));
+        if (codec == 2 && !streamEnded) {
+            return corrupt("zstd frame does not end at body_len " + std::to_string(bodyLen) + " (truncated frame)");
+        }
         if (content != Content::End) return corrupt("content ends without the end marker" + at());
         state = State::Trailer;
     }
     return true;
+}
+
+// `size` body bytes, already counted in bodySeen.
+bool StreamDecoder::Impl::inflateBody(const unsigned char* data, std::size_t size) {
+    z_stream& zs = inflater.stream();
+    zs.next_in = const_cast<unsigned char*>(data);
+    zs.avail_in = static_cast<uInt>(size);
+    while (!streamEnded) {
+        makeRoom(kChunk / 4);
+        unsigned char* out = buf.data() + wpos;
+        std::size_t room = buf.size() - wpos;
+        zs.next_out = out;
+        zs.avail_out = static_cast<uInt>(room);
+        int rc = inflate(&zs, Z_NO_FLUSH);
+        std::size_t produced = room - zs.avail_out;
+        if (produced > 0) {
+            crc = static_cast<std::uint32_t>(crc32(crc, out, static_cast<uInt>(produced)));
+            wpos += produced;
+            if (!parse()) return false;
+        }
+        if (rc == Z_STREAM_END) {
+            streamEnded = true;
+            if (zs.avail_in != 0 || bodySeen != bodyLen) {
+                return corrupt("deflate stream ends " + std::to_string(bodyLen - bodySeen + zs.avail_in) +
+                               " bytes before body_len " + std::to_string(bodyLen));
+            }
+            break;
+        }
+        if (rc == Z_BUF_ERROR || (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0)) break;  // wants input
+        if (rc != Z_OK) {
+            return corrupt(std::string("zlib: ") + (zs.msg ? zs.msg : "inflate error " + std::to_string(rc)) +
+                           " at body byte " + std::to_string(bodySeen - zs.avail_in));
+        }
+    }
+    if (streamEnded && zs.avail_in != 0) {
+        return corrupt("bytes after the end of the deflate stream");
+    }
+    return true;
+}
+
+// `size` body bytes, already counted in bodySeen. The body must be exactly one zstd frame: it starts with the
+// frame magic, ZSTD_decompressStream reports the frame complete (returns 0) exactly when its last byte is
+// consumed, and that byte is the last of the body. libzstd checks the frame itself (block structure, the
+// content size and XXH64 checksum when the frame has them); the CRC-32 and row count in the trailer follow.
+bool StreamDecoder::Impl::zstdBody(const unsigned char* data, std::size_t size) {
+    const std::uint64_t first = bodySeen - size;  // body offset of data[0]
+    for (std::uint64_t i = first; i < 4 && i < bodySeen; ++i) {
+        if (data[i - first] != kZstdMagic[i]) return corrupt("codec 2 body does not start with a zstd frame magic");
+    }
+    if (streamEnded) return size == 0 || corrupt("bytes after the end of the zstd frame");
+    ZSTD_inBuffer in{data, size, 0};
+    for (;;) {
+        makeRoom(kChunk / 4);
+        unsigned char* out = buf.data() + wpos;
+        ZSTD_outBuffer ob{out, buf.size() - wpos, 0};
+        std::size_t rc = ZSTD_decompressStream(zstd.get(), &ob, &in);
+        if (ZSTD_isError(rc)) {
+            return corrupt(std::string("zstd: ") + ZSTD_getErrorName(rc) + " at body byte " +
+                           std::to_string(first + in.pos));
+        }
+        if (ob.pos > 0) {
+            crc = static_cast<std::uint32_t>(crc32(crc, out, static_cast<uInt>(ob.pos)));
+            wpos += ob.pos;
+            if (!parse()) return false;
+        }
+        if (rc == 0) {  // frame complete and fully flushed
+            streamEnded = true;
+            if (in.pos != in.size || bodySeen != bodyLen) {
+                return corrupt("zstd frame ends " + std::to_string(bodyLen - bodySeen + (in.size - in.pos)) +
+                               " bytes before body_len " + std::to_string(bodyLen));
+            }
+            return true;
+        }
+        // All input consumed and the output not filled: zstd holds nothing back, it needs more input.
+        if (in.pos == in.size && ob.pos < ob.size) return true;
+    }
 }
 
 bool StreamDecoder::Impl::readString(Cursor& c, std::string& out, bool& bad) {

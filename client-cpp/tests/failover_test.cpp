@@ -155,6 +155,26 @@ TEST(Failover, CorruptAnswerGetsSoftThenHardRefreshThenFailover) {
               log.lines());
 }
 
+TEST(Failover, CorruptZstdFrameIsRefreshedThenFailsOver) {
+    FakeServer corrupt([](const Request& r) {
+        Response resp = fakeService(r);
+        EXPECT_EQ(2, resp.body.at(5));  // codec 2
+        resp.body[resp.body.size() - 16 - 3] ^= 0x40;  // inside the last zstd block
+        return resp;
+    });
+    FakeServer good(serviceHandler());
+    EventLog log;
+    Client client = make(config({corrupt.url(), good.url()}, {}, log));
+    auto t = client.get(kPath);
+    ASSERT_TRUE(t) << t.error().describe();
+    EXPECT_EQ(3u, corrupt.requests().size());  // plain, max-age=0, no-cache
+    EXPECT_EQ((std::vector<std::string>{"corrupt direct->" + corrupt.url(),
+                                        "corrupt direct->" + corrupt.url() + " [max-age=0]",
+                                        "corrupt direct->" + corrupt.url() + " [no-cache]",
+                                        "corrupt direct->" + corrupt.url(), "success direct->" + good.url()}),
+              log.lines());
+}
+
 TEST(Failover, TruncatedAnswerIsRefreshedOnTheSameRoute) {
     std::atomic<int> calls{0};
     FakeServer flaky([&calls](const Request& r) {

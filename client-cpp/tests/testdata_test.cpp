@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "encoder.h"
@@ -163,16 +164,20 @@ TEST(Testdata, EncoderVectorsMatchTheirJson) {
                                          std::int64_t(INT64_MIN), true});
     outpost::testing::addIov(t, 8, 5, 6, {std::numeric_limits<float>::infinity(), std::numeric_limits<double>::quiet_NaN(),
                                  std::monostate{}, Blob{std::string("ab")}, std::int64_t(-1), std::monostate{}});
-    std::string bin = outpost::testing::encode(t);
     json j = json::parse(toJson(t).dump());  // through text, as from a file
-    auto got = decode(bin.data(), bin.size());
-    ASSERT_TRUE(got) << got.error().message;
-    expectMatches(j, *got);
+    for (int codec : {0, 1, 2}) {
+        SCOPED_TRACE("codec " + std::to_string(codec));
+        std::string bin = outpost::testing::encode(t, codec);
+        auto got = decode(bin.data(), bin.size());
+        ASSERT_TRUE(got) << got.error().message;
+        expectMatches(j, *got);
+    }
 }
 
 TEST(Testdata, EveryVectorDecodesToItsJson) {
     fs::path dir = OUTPOST_TESTDATA_DIR;
     int n = 0;
+    std::map<int, int> perCodec;  // codec byte -> vectors
     if (fs::is_directory(dir)) {
         for (const auto& entry : fs::directory_iterator(dir)) {
             if (entry.path().extension() != ".bin") continue;
@@ -182,6 +187,8 @@ TEST(Testdata, EveryVectorDecodesToItsJson) {
             ASSERT_TRUE(fs::exists(expected)) << "no " << expected << " next to " << entry.path();
             std::string bin = readFile(entry.path());
             json want = json::parse(readFile(expected));
+            ASSERT_GE(bin.size(), 6u);
+            ++perCodec[static_cast<unsigned char>(bin[5])];
             auto got = decode(bin.data(), bin.size());
             ASSERT_TRUE(got) << got.error().message;
             expectMatches(want, *got);
@@ -189,5 +196,7 @@ TEST(Testdata, EveryVectorDecodesToItsJson) {
         }
     }
     if (n == 0) GTEST_SKIP() << "no *.bin vectors in " << dir << " yet (the Java side generates them)";
-    std::cout << "[          ] " << n << " testdata vectors decoded\n";
+    std::cout << "[          ] " << n << " testdata vectors decoded (by codec:";
+    for (auto [codec, count] : perCodec) std::cout << " " << codec << "=" << count;
+    std::cout << ")\n";
 }

@@ -1,10 +1,10 @@
 // Incremental decoder of the native wire format (docs/wire-format.md).
 //
-// Feed it the bytes of one answer as they arrive; it inflates them (zlib) chunk by chunk, parses whole rows
-// out of a small window and hands each row to a RowSink, so a 100 MB answer is never held whole. It checks
-// everything the contract lists: header magic and version, codec, exact size, a deflate stream ending exactly
-// at body_len, the end marker, row count, CRC-32 of the content and trailer magic. Any mismatch is an
-// ErrorCode::Corrupt error whose message says what and at which byte offset.
+// Feed it the bytes of one answer as they arrive; it decompresses them (codec 0 none, 1 zlib, 2 zstd) chunk by
+// chunk, parses whole rows out of a small window and hands each row to a RowSink, so a 100 MB answer is never
+// held whole. It checks everything the contract lists: header magic and version, codec, exact size, a deflate
+// stream or a single zstd frame ending exactly at body_len, the end marker, row count, CRC-32 of the content and
+// trailer magic. Any mismatch is an ErrorCode::Corrupt error whose message says what and at which byte offset.
 #pragma once
 
 #include <cstddef>

@@ -3,9 +3,13 @@
 #pragma once
 
 #include <zlib.h>
+#include <zstd.h>
 
 #include <cstdint>
+#include <optional>
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -79,17 +83,55 @@ inline std::string contentHeader(const AnswerHeader& h) {
     return c;
 }
 
+/// How codec 2 bodies are made. The server (zstd-jni's ZstdOutputStream) writes a streamed frame: no content
+/// size in the frame header, no checksum. `contentSize` puts the size in the frame header (as ZSTD_compress()
+/// does), `checksum` adds the frame's XXH64 content checksum.
+struct ZstdFrame {
+    bool contentSize = false;
+    bool checksum = false;
+};
+
+inline std::string zstdCompress(const std::string& content, int level, ZstdFrame how = {}) {
+    std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+    if (!cctx) throw std::runtime_error("ZSTD_createCCtx failed");
+    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level);
+    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, how.checksum ? 1 : 0);
+    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_contentSizeFlag, how.contentSize ? 1 : 0);
+    if (how.contentSize) ZSTD_CCtx_setPledgedSrcSize(cctx.get(), content.size());
+    // Streamed in 64 KB pieces like the server, so multi-block frames are the normal case.
+    std::string body(ZSTD_compressBound(content.size()) + 64, '\0');
+    ZSTD_outBuffer out{&body[0], body.size(), 0};
+    for (std::size_t off = 0;;) {
+        std::size_t take = std::min<std::size_t>(64 * 1024, content.size() - off);
+        bool last = off + take == content.size();
+        ZSTD_inBuffer in{content.data() + off, take, 0};
+        std::size_t rc;
+        do {
+            rc = ZSTD_compressStream2(cctx.get(), &out, &in, last ? ZSTD_e_end : ZSTD_e_continue);
+            if (ZSTD_isError(rc)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(rc));
+        } while (last ? rc != 0 : in.pos < in.size);
+        off += take;
+        if (last) break;
+    }
+    body.resize(out.pos);
+    return body;
+}
+
 /// Wraps finished content (rows and end marker included) into header + body + trailer.
-inline std::string frame(const std::string& content, std::uint64_t rows, int codec = 1, int level = 6) {
+/// `level` defaults to the codec's default level (zlib 6, zstd 3).
+inline std::string frame(const std::string& content, std::uint64_t rows, int codec = 1,
+                         std::optional<int> level = std::nullopt, ZstdFrame how = {}) {
     std::string body;
     if (codec == 1) {
         uLongf len = compressBound(static_cast<uLong>(content.size()));
         body.resize(len);
         if (compress2(reinterpret_cast<Bytef*>(&body[0]), &len, reinterpret_cast<const Bytef*>(content.data()),
-                      static_cast<uLong>(content.size()), level) != Z_OK) {
+                      static_cast<uLong>(content.size()), level.value_or(6)) != Z_OK) {
             throw std::runtime_error("compress2 failed");
         }
         body.resize(len);
+    } else if (codec == 2) {
+        body = zstdCompress(content, level.value_or(ZSTD_CLEVEL_DEFAULT), how);
     } else {
         body = content;
     }
@@ -105,11 +147,16 @@ inline std::string frame(const std::string& content, std::uint64_t rows, int cod
     return out;
 }
 
-inline std::string encode(const Table& t, int codec = 1) {
+/// The content of a table: header, rows, end marker.
+inline std::string content(const Table& t) {
     std::string c = contentHeader(t.header);
     for (const auto& r : t.rows) putRow(c, t.header.columns, r.values);
     c += '\x00';
-    return frame(c, t.rows.size(), codec);
+    return c;
+}
+
+inline std::string encode(const Table& t, int codec = 1, ZstdFrame how = {}) {
+    return frame(content(t), t.rows.size(), codec, std::nullopt, how);
 }
 
 /// An iovs table with columns channel, since, until, then the given payload columns.

@@ -57,6 +57,9 @@ inline Table fakeBrowse(const std::string& folder, const std::string& tag, Key t
     return t;
 }
 
+/// The codec of the fake service's answers: zstd, the server's default (docs/wire-format.md).
+constexpr int kFakeCodec = 2;
+
 inline Response fakeService(const Request& r, int maxAge = 60) {
     auto parts = splitPath(r.path);
     auto folderFrom = [&](std::size_t i) {
@@ -66,17 +69,17 @@ inline Response fakeService(const Request& r, int maxAge = 60) {
     };
     if (parts.size() < 3 || parts[0] != "v1" || parts[1] != "bin") return Response::problem(404, "no such path");
     const std::string& what = parts[2];
-    if (what == "nodes") return Response::binary(encode(fakeNodes()), maxAge);
+    if (what == "nodes") return Response::binary(encode(fakeNodes(), kFakeCodec), maxAge);
     if (what == "browse" && parts.size() >= 8) {
         Key t1 = std::atoll(parts[4].c_str()), t2 = std::atoll(parts[5].c_str());
         std::string folder = folderFrom(8);
         if (folder != "/DEMO/F" && folder != "/DEMO/R") return Response::problem(404, "unknown folder " + folder);
-        return Response::binary(encode(fakeBrowse(folder, parts[3], t1, t2, ChannelSelection::parse(parts[6]))), maxAge);
+        return Response::binary(encode(fakeBrowse(folder, parts[3], t1, t2, ChannelSelection::parse(parts[6])), kFakeCodec), maxAge);
     }
     if (what == "at" && parts.size() >= 6) {
         Key t = std::atoll(parts[4].c_str());
         Table b = fakeBrowse(folderFrom(6), parts[3], t, t, ChannelSelection::parse(parts[5]));
-        return Response::binary(encode(b), maxAge);
+        return Response::binary(encode(b, kFakeCodec), maxAge);
     }
     if (what == "count" && parts.size() >= 7) {
         Key t1 = std::atoll(parts[4].c_str()), t2 = std::atoll(parts[5].c_str());
@@ -89,7 +92,7 @@ inline Response fakeService(const Request& r, int maxAge = 60) {
         Row row;
         row.values = {std::int64_t(b.rows.size())};
         c.rows.push_back(row);
-        return Response::binary(encode(c), maxAge);
+        return Response::binary(encode(c, kFakeCodec), maxAge);
     }
     if (what == "channels") {
         Table c;
@@ -102,7 +105,7 @@ inline Response fakeService(const Request& r, int maxAge = 60) {
             row.values = {std::int64_t(i), "ch" + std::to_string(i), std::string("")};
             c.rows.push_back(row);
         }
-        return Response::binary(encode(c), maxAge);
+        return Response::binary(encode(c, kFakeCodec), maxAge);
     }
     if (what == "tags" || what == "tag") {
         Table c;
@@ -115,7 +118,7 @@ inline Response fakeService(const Request& r, int maxAge = 60) {
         row.values = {std::string(what == "tag" ? parts[3] : "F-v1"), c.header.folder, std::string("standard"),
                       std::string("locked"), std::string("d"), std::string("2026-01-01T00:00:00Z")};
         c.rows.push_back(row);
-        return Response::binary(encode(c), maxAge);
+        return Response::binary(encode(c, kFakeCodec), maxAge);
     }
     return Response::problem(404, "no such query " + r.path);
 }
