@@ -238,12 +238,19 @@ public final class LoaderCli {
 
     public static void main(String[] args) {
         CommandLine cl = new CommandLine(new LoaderCli());
+        System.exit(configure(cl).execute(args));
+    }
+
+    /** Exit codes: 0 done, 2 the input or request was wrong (nothing written), 1 anything else (e.g. database down). */
+    static CommandLine configure(CommandLine cl) {
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("outpost-loader: " + e.getMessage());
-            return e instanceof io.outpost.store.StoreException se
-                    && se.kind().category() != io.outpost.store.StoreException.Category.UNAVAILABLE ? 2 : 1;
+            boolean badInput = e instanceof IllegalArgumentException || e instanceof java.nio.file.NoSuchFileException
+                    || e instanceof io.outpost.store.StoreException se
+                    && se.kind().category() != io.outpost.store.StoreException.Category.UNAVAILABLE;
+            return badInput ? 2 : 1;
         });
-        System.exit(cl.execute(args));
+        return cl;
     }
 
     static long key(String s) {
