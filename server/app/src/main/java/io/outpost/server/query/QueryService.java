@@ -8,6 +8,7 @@ import io.outpost.server.encode.BinaryEncoder;
 import io.outpost.server.encode.Column;
 import io.outpost.server.encode.JsonEncoder;
 import io.outpost.server.encode.Kind;
+import io.outpost.server.encode.PipelinedEncoder;
 import io.outpost.server.encode.TableEncoder;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
@@ -44,6 +45,13 @@ public class QueryService {
     private final BinaryEncoder.Codec codec;
     private final int compressionLevel;
     private final Timer queryTimer;
+    /** Encoders of browse answers run here, overlapping the database read (one thread per core). */
+    private final java.util.concurrent.ExecutorService encoders = java.util.concurrent.Executors.newFixedThreadPool(
+            Runtime.getRuntime().availableProcessors(), r -> {
+                Thread t = new Thread(r, "outpost-encoder");
+                t.setDaemon(true);
+                return t;
+            });
 
     public QueryService(IovStore store, OutpostProperties props, MeterRegistry registry) {
         this.store = store;
@@ -146,11 +154,19 @@ public class QueryService {
             return done(e, hint[0], hint[1], openEnded[0], locked(r), generation);
         }
         e.begin(Kind.IOVS, folder.path(), tagLabel(q), 0, 0, columns);
-        IovStore.ReadResult r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), iov -> {
-            openEnded[0] |= iov.isOpenEnded();
-            e.row(values(iov));
-        }, false);
-        return done(e, 0, 0, openEnded[0], locked(r), generation);
+        PipelinedEncoder pipe = new PipelinedEncoder(e, encoders);
+        IovStore.ReadResult r;
+        try {
+            r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), iov -> {
+                openEnded[0] |= iov.isOpenEnded();
+                pipe.row(values(iov));
+            }, false);
+        } catch (RuntimeException failed) {
+            pipe.abandon();
+            throw failed;
+        }
+        byte[] body = pipe.finish();
+        return new Answer(body, e.contentType(), e.rows(), 0, 0, openEnded[0], locked(r), generation, null);
     }
 
     private static boolean locked(IovStore.ReadResult r) {
