@@ -45,6 +45,9 @@ public class QueryService {
     private final BinaryEncoder.Codec codec;
     private final int compressionLevel;
     private final Timer queryTimer;
+    /** Channels covered by a selection, per folder generation: saves a query on every at-time answer. */
+    private final com.github.benmanes.caffeine.cache.Cache<String, Long> channelCounts =
+            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(10_000).build();
     /** Encoders of browse answers run here, overlapping the database read (one thread per core). */
     private final java.util.concurrent.ExecutorService encoders = java.util.concurrent.Executors.newFixedThreadPool(
             Runtime.getRuntime().availableProcessors(), r -> {
@@ -144,8 +147,12 @@ public class QueryService {
         if (q.op() == Op.AT) {
             // At most one row per channel: held until the validity range, which goes in the header, is known.
             List<Iov> rows = new ArrayList<>();
-            IovStore.ReadResult r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), rows::add, true);
-            long[] hint = validity(q.t1(), rows, r.selectedChannels());
+            String countKey = folder.path() + " " + generation + " " + ChannelSpelling.format(q.channels());
+            Long known = channelCounts.getIfPresent(countKey);
+            IovStore.ReadResult r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), rows::add, known == null);
+            long selected = known != null ? known : r.selectedChannels();
+            channelCounts.put(countKey, selected);
+            long[] hint = validity(q.t1(), rows, selected);
             e.begin(Kind.IOVS, folder.path(), tagLabel(q), hint[0], hint[1], columns);
             for (Iov iov : rows) {
                 openEnded[0] |= iov.isOpenEnded();
