@@ -9,7 +9,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.zip.Deflater;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FrontierThroughSquidTest {
-    private Path db;
+    private SiteCache site;
     private OutpostServer outpost;
     private SquidProcess squid;
     private HttpClient client;
@@ -33,22 +32,16 @@ class FrontierThroughSquidTest {
     @BeforeAll
     void start() {
         Assumptions.assumeTrue(SquidProcess.installed(), SquidProcess.NOT_INSTALLED);
-        db = TestData.freshDatabase("frontier-squid");
-        try (IovStore store = TestData.open(db)) {
-            TestData.writeCond(store);
-        }
-        outpost = OutpostServer.start(db, 0);
-        squid = SquidProcess.start("frontier", "--outpost", outpost.baseUrl());
+        site = SiteCache.start("frontier-squid", TestData::writeCond);
+        outpost = site.outpost;
+        squid = site.squid;
         client = squid.client();
     }
 
     @AfterAll
     void stop() {
-        if (squid != null) {
-            squid.close();
-        }
-        if (outpost != null) {
-            outpost.close();
+        if (site != null) {
+            site.close();
         }
     }
 

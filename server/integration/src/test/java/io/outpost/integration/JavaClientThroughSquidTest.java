@@ -9,7 +9,6 @@ import io.outpost.client.Keys;
 import io.outpost.client.Order;
 import io.outpost.client.OutpostClient;
 import io.outpost.store.IovStore;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -24,28 +23,22 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class JavaClientThroughSquidTest {
-    private Path db;
+    private SiteCache site;
     private OutpostServer outpost;
     private SquidProcess squid;
 
     @BeforeAll
     void start() {
         Assumptions.assumeTrue(SquidProcess.installed(), SquidProcess.NOT_INSTALLED);
-        db = TestData.freshDatabase("java-client");
-        try (IovStore store = TestData.open(db)) {
-            TestData.writeCond(store);
-        }
-        outpost = OutpostServer.start(db, 0);
-        squid = SquidProcess.start("javaclient", "--outpost", outpost.baseUrl());
+        site = SiteCache.start("java-client", TestData::writeCond);
+        outpost = site.outpost;
+        squid = site.squid;
     }
 
     @AfterAll
     void stop() {
-        if (squid != null) {
-            squid.close();
-        }
-        if (outpost != null) {
-            outpost.close();
+        if (site != null) {
+            site.close();
         }
     }
 

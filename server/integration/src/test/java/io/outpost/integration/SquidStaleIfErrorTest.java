@@ -8,7 +8,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -22,6 +21,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SquidStaleIfErrorTest {
+    private SiteCache site;
     private OutpostServer outpost;
     private SquidProcess squid;
     private HttpClient client;
@@ -30,23 +30,17 @@ class SquidStaleIfErrorTest {
     @BeforeAll
     void start() {
         Assumptions.assumeTrue(SquidProcess.installed(), SquidProcess.NOT_INSTALLED);
-        Path db = TestData.freshDatabase("stale");
-        try (IovStore store = TestData.open(db)) {
-            TestData.writeCond(store);
-        }
-        outpost = OutpostServer.start(db, 0, "--outpost.caching.open-ended-max-age=1s");
+        site = SiteCache.start("stale", TestData::writeCond, "--outpost.caching.open-ended-max-age=1s");
+        outpost = site.outpost;
+        squid = site.squid;
         base = outpost.baseUrl();
-        squid = SquidProcess.start("stale", "--outpost", base);
         client = squid.client();
     }
 
     @AfterAll
     void stop() {
-        if (squid != null) {
-            squid.close();
-        }
-        if (outpost != null) {
-            outpost.close();
+        if (site != null) {
+            site.close();
         }
     }
 
