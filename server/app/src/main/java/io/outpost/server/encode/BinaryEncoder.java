@@ -56,7 +56,7 @@ public final class BinaryEncoder implements TableEncoder {
     public BinaryEncoder(Codec c, int level) {
         buffer.write(new byte[HEADER], 0, HEADER);
         codec = c.code;
-        deflater = new Deflater(c == Codec.ZLIB ? level : 0);
+        deflater = c == Codec.ZLIB ? new Deflater(level) : null;
         OutputStream deflating = switch (c) {
             case NONE -> new java.io.FilterOutputStream(buffer) {
                 @Override
@@ -172,7 +172,9 @@ public final class BinaryEncoder implements TableEncoder {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            deflater.end();
+            if (deflater != null) {
+                deflater.end();
+            }
         }
         int bodyLength = buffer.size() - HEADER;
         ByteBuffer trailer = ByteBuffer.allocate(16).putLong(rows).putInt((int) crc.getValue()).put(END_MAGIC);
