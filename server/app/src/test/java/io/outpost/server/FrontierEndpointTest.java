@@ -3,11 +3,8 @@ package io.outpost.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.server.support.RunningService;
-import java.io.ByteArrayOutputStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
-import java.util.zip.Deflater;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,17 +23,9 @@ class FrontierEndpointTest {
         svc.close();
     }
 
-    /** The Frontier client's p1 encoding: zlib level 9, base64 with + / = replaced by . - _. */
-    static String p1(String sql) {
-        Deflater d = new Deflater(9);
-        d.setInput(sql.getBytes(StandardCharsets.US_ASCII));
-        d.finish();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] buf = new byte[4096];
-        while (!d.finished()) {
-            out.write(buf, 0, d.deflate(buf));
-        }
-        return Base64.getEncoder().encodeToString(out.toByteArray()).replace('+', '.').replace('/', '-').replace('=', '_');
+    /** The Frontier client's encoding of p1 (zlib, URL-safe base64 variant), as the servlet's own codec writes it. */
+    private static String p1(String sql) {
+        return io.outpost.frontier.P1Codec.encode(sql);
     }
 
     @Test

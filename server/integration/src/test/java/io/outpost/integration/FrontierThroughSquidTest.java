@@ -3,15 +3,12 @@ package io.outpost.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.store.IovStore;
-import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
-import java.util.zip.Deflater;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,17 +42,9 @@ class FrontierThroughSquidTest {
         }
     }
 
-    /** frontier_client's encoding of p1: zlib level 9, base64 with + / = replaced by . - _. */
+    /** The Frontier client's encoding of p1 (zlib, URL-safe base64 variant), as the servlet's own codec writes it. */
     private static String p1(String sql) {
-        Deflater d = new Deflater(9);
-        d.setInput(sql.getBytes(StandardCharsets.US_ASCII));
-        d.finish();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] buf = new byte[4096];
-        while (!d.finished()) {
-            out.write(buf, 0, d.deflate(buf));
-        }
-        return Base64.getEncoder().encodeToString(out.toByteArray()).replace('+', '.').replace('/', '-').replace('=', '_');
+        return io.outpost.frontier.P1Codec.encode(sql);
     }
 
     private HttpResponse<String> get(String path) throws Exception {
