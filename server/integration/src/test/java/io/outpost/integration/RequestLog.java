@@ -50,11 +50,38 @@ public final class RequestLog {
                 @Override
                 protected void doFilterInternal(HttpServletRequest req, HttpServletResponse resp, FilterChain chain)
                         throws ServletException, IOException {
+                    // Recorded when the servlet starts its body (status and headers are final then), so the entry
+                    // exists before the client can have the whole answer; bodiless answers are recorded at the end.
+                    java.util.concurrent.atomic.AtomicBoolean recorded = new java.util.concurrent.atomic.AtomicBoolean();
+                    Runnable record = () -> {
+                        if (recorded.compareAndSet(false, true)) {
+                            log.entries.add(new Entry(req.getRequestURI(), resp.getStatus(), req.getHeader("Via"),
+                                    req.getHeader("X-Forwarded-For"), req.getHeader("If-Modified-Since"), System.nanoTime()));
+                        }
+                    };
+                    jakarta.servlet.http.HttpServletResponseWrapper wrapped = new jakarta.servlet.http.HttpServletResponseWrapper(resp) {
+                        @Override
+                        public jakarta.servlet.ServletOutputStream getOutputStream() throws IOException {
+                            record.run();
+                            return super.getOutputStream();
+                        }
+
+                        @Override
+                        public java.io.PrintWriter getWriter() throws IOException {
+                            record.run();
+                            return super.getWriter();
+                        }
+
+                        @Override
+                        public void flushBuffer() throws IOException {
+                            record.run();
+                            super.flushBuffer();
+                        }
+                    };
                     try {
-                        chain.doFilter(req, resp);
+                        chain.doFilter(req, wrapped);
                     } finally {
-                        log.entries.add(new Entry(req.getRequestURI(), resp.getStatus(), req.getHeader("Via"),
-                                req.getHeader("X-Forwarded-For"), req.getHeader("If-Modified-Since"), System.nanoTime()));
+                        record.run();
                     }
                 }
             };
