@@ -1,37 +1,21 @@
 package io.outpost.server.encode;
 
 import io.outpost.store.model.StorageType;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.zip.CRC32;
-import java.util.zip.Deflater;
-import java.util.zip.DeflaterOutputStream;
 
 /**
- * The binary answer of docs/wire-format.md: 16-byte header, zlib-compressed content, 16-byte trailer with the
- * row count and the CRC-32 of the uncompressed content. Rows are compressed as they are written.
+ * The binary answer of docs/wire-format.md: 16-byte header, compressed content, 16-byte trailer with the row count
+ * and the CRC-32 of the uncompressed content. Rows are encoded into a chunk buffer that is checksummed and
+ * compressed every {@value #CHUNK} bytes, so a large answer is held once, compressed.
  */
 public final class BinaryEncoder implements TableEncoder {
     public static final String CONTENT_TYPE = "application/vnd.outpost.table";
     static final byte[] MAGIC = "OUTP".getBytes(StandardCharsets.US_ASCII);
     static final byte[] END_MAGIC = "PTUO".getBytes(StandardCharsets.US_ASCII);
     static final int HEADER = 16;
-    public static final int UNCOMPRESSED = -1;
-
-    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(8192);
-    private final Deflater deflater;
-    private final CRC32 crc = new CRC32();
-    private final DataOutputStream out;
-    private List<Column> columns;
-    private long rows;
-
-    private final int codec;
+    static final int CHUNK = 128 * 1024;
 
     /** The compression of the body, as the header's codec byte. */
     public enum Codec {
@@ -48,140 +32,125 @@ public final class BinaryEncoder implements TableEncoder {
         }
     }
 
-    /** A zlib encoder at {@code level} 0–9, or {@link #UNCOMPRESSED} for codec 0. */
-    public BinaryEncoder(int level) {
-        this(level == UNCOMPRESSED ? Codec.NONE : Codec.ZLIB, level);
-    }
+    private final Codec codec;
+    private final int level;
+    private final GrowableBytes content = new GrowableBytes(16 * 1024);
+    private final GrowableBytes answer = new GrowableBytes(16 * 1024);
+    private final CRC32 crc = new CRC32();
+    /** Taken at the first chunk, so that an answer that fails before any output holds no native resources. */
+    private BodyCompressor compressor;
+    private StorageType[] types;
+    private long rows;
 
-    public BinaryEncoder(Codec c, int level) {
-        buffer.write(new byte[HEADER], 0, HEADER);
-        codec = c.code;
-        deflater = c == Codec.ZLIB ? new Deflater(level) : null;
-        OutputStream deflating = switch (c) {
-            case NONE -> new java.io.FilterOutputStream(buffer) {
-                @Override
-                public void write(byte[] b, int off, int len) throws IOException {
-                    out.write(b, off, len);
-                }
-            };
-            case ZLIB -> new DeflaterOutputStream(buffer, deflater, 32 * 1024);
-            case ZSTD -> zstd(buffer, level);
-        };
-        OutputStream checked = new OutputStream() {
-            @Override
-            public void write(int b) throws IOException {
-                crc.update(b);
-                deflating.write(b);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                crc.update(b, off, len);
-                deflating.write(b, off, len);
-            }
-
-            @Override
-            public void close() throws IOException {
-                deflating.close();
-            }
-        };
-        out = new DataOutputStream(new java.io.BufferedOutputStream(checked, 16 * 1024));
-    }
-
-    private static OutputStream zstd(OutputStream to, int level) {
-        try {
-            com.github.luben.zstd.ZstdOutputStream z = new com.github.luben.zstd.ZstdOutputStream(to, level);
-            z.setCloseFrameOnFlush(false);
-            return z;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    public BinaryEncoder(Codec codec, int level) {
+        this.codec = codec;
+        this.level = level;
+        answer.size(HEADER);
     }
 
     @Override
     public void begin(Kind kind, String folder, String tag, long validSince, long validUntil, List<Column> columns) {
-        this.columns = columns;
-        try {
-            out.writeByte(kind.code());
-            writeString(folder);
-            writeString(tag);
-            out.writeLong(validSince);
-            out.writeLong(validUntil);
-            out.writeShort(columns.size());
-            for (Column c : columns) {
-                writeString(c.name());
-                out.writeByte(c.type().ordinal());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        types = new StorageType[columns.size()];
+        content.u8(kind.code());
+        string(folder);
+        string(tag);
+        content.i64(validSince);
+        content.i64(validUntil);
+        content.i16(columns.size());
+        for (int i = 0; i < types.length; i++) {
+            Column c = columns.get(i);
+            types[i] = c.type();
+            string(c.name());
+            content.u8(c.type().ordinal());
         }
     }
 
     @Override
     public void row(Object[] values) {
-        try {
-            out.writeByte(1);
-            int n = columns.size();
-            byte[] nulls = new byte[(n + 7) / 8];
-            for (int i = 0; i < n; i++) {
+        content.u8(1);
+        int n = types.length;
+        for (int b = 0; b < n; b += 8) {
+            int bits = 0;
+            for (int i = b; i < Math.min(n, b + 8); i++) {
                 if (values[i] == null) {
-                    nulls[i / 8] |= (byte) (1 << (i % 8));
+                    bits |= 1 << (i - b);
                 }
             }
-            out.write(nulls);
-            for (int i = 0; i < n; i++) {
-                if (values[i] != null) {
-                    writeValue(columns.get(i).type(), values[i]);
-                }
+            content.u8(bits);
+        }
+        for (int i = 0; i < n; i++) {
+            if (values[i] != null) {
+                value(types[i], values[i]);
             }
-            rows++;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        }
+        rows++;
+        if (content.size() >= CHUNK) {
+            flush(false);
         }
     }
 
-    private void writeValue(StorageType type, Object v) throws IOException {
+    private void value(StorageType type, Object v) {
         switch (type) {
-            case BOOL -> out.writeByte((Boolean) v ? 1 : 0);
-            case UCHAR -> out.writeByte(((Number) v).intValue());
-            case INT16, UINT16 -> out.writeShort(((Number) v).intValue());
-            case INT32, UINT32 -> out.writeInt((int) ((Number) v).longValue());
-            case UINT63, INT64 -> out.writeLong(((Number) v).longValue());
-            case FLOAT -> out.writeFloat(((Number) v).floatValue());
-            case DOUBLE -> out.writeDouble(((Number) v).doubleValue());
-            case STRING255, STRING4K, STRING64K, STRING16M -> writeString((String) v);
+            case BOOL -> content.u8((Boolean) v ? 1 : 0);
+            case UCHAR -> content.u8(((Number) v).intValue());
+            case INT16, UINT16 -> content.i16(((Number) v).intValue());
+            case INT32, UINT32 -> content.i32((int) ((Number) v).longValue());
+            case UINT63, INT64 -> content.i64(((Number) v).longValue());
+            case FLOAT -> content.i32(Float.floatToIntBits(((Number) v).floatValue()));
+            case DOUBLE -> content.i64(Double.doubleToLongBits(((Number) v).doubleValue()));
+            case STRING255, STRING4K, STRING64K, STRING16M -> string((String) v);
             case BLOB64K, BLOB16M -> {
                 byte[] b = (byte[]) v;
-                out.writeInt(b.length);
-                out.write(b);
+                content.i32(b.length);
+                content.bytes(b);
             }
         }
     }
 
-    private void writeString(String s) throws IOException {
+    private void string(String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(b.length);
-        out.write(b);
+        content.i32(b.length);
+        content.bytes(b);
+    }
+
+    private void flush(boolean last) {
+        if (compressor == null) {
+            compressor = BodyCompressor.of(codec, level);
+        }
+        crc.update(content.array(), 0, content.size());
+        compressor.compress(content.array(), 0, content.size(), last, answer);
+        content.clear();
     }
 
     @Override
     public byte[] finish() {
+        content.u8(0);
+        boolean completed = false;
         try {
-            out.writeByte(0);
-            out.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            flush(true);
+            completed = true;
         } finally {
-            if (deflater != null) {
-                deflater.end();
-            }
+            compressor.release(completed);
+            compressor = null;
         }
-        int bodyLength = buffer.size() - HEADER;
-        ByteBuffer trailer = ByteBuffer.allocate(16).putLong(rows).putInt((int) crc.getValue()).put(END_MAGIC);
-        buffer.write(trailer.array(), 0, 16);
-        byte[] all = buffer.toByteArray();
-        ByteBuffer.wrap(all, 0, HEADER).put(MAGIC).put((byte) 1).put((byte) codec).putShort((short) 0).putLong(bodyLength);
+        long bodyLength = answer.size() - HEADER;
+        answer.i64(rows);
+        answer.i32((int) crc.getValue());
+        answer.bytes(END_MAGIC);
+        byte[] all = answer.toArray();
+        System.arraycopy(MAGIC, 0, all, 0, 4);
+        all[4] = 1;
+        all[5] = (byte) codec.code;
+        java.nio.ByteBuffer.wrap(all).putLong(8, bodyLength);
         return all;
+    }
+
+    @Override
+    public void abandon() {
+        if (compressor != null) {
+            compressor.release(false);
+            compressor = null;
+        }
     }
 
     @Override

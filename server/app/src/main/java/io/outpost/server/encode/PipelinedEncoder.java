@@ -29,8 +29,12 @@ public final class PipelinedEncoder {
                 }
                 return encoder.finish();
             } catch (InterruptedException e) {
+                encoder.abandon();
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("encoder interrupted", e);
+            } catch (RuntimeException | Error e) {
+                encoder.abandon();
+                throw e;
             }
         }, executor);
     }

@@ -17,5 +17,9 @@ public interface TableEncoder {
 
     long rows();
 
+    /** Frees what an unfinished encoder holds (after a failed read); the encoder is unusable afterwards. */
+    default void abandon() {
+    }
+
     String contentType();
 }
