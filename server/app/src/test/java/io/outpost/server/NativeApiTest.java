@@ -156,6 +156,22 @@ class NativeApiTest {
     }
 
     @Test
+    void noStoreRequestsAreAnsweredButNotKept() throws Exception {
+        String path = "/v1/bin/at/HEAD/" + (T + 7) + "/all/DEMO/Calo/Pedestals";
+        double loads = svc.metric("outpost_cache_loads_total");
+        HttpResponse<byte[]> first = svc.get(path, "Cache-Control", "no-store");
+        HttpResponse<byte[]> second = svc.get(path, "Cache-Control", "no-store");
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(second.body()).isEqualTo(first.body());
+        assertThat(second.headers().firstValue("ETag")).isEqualTo(first.headers().firstValue("ETag"));
+        // neither answer was kept: an ordinary request loads it once more, and only then is it kept
+        HttpResponse<byte[]> plain = svc.get(path);
+        assertThat(plain.body()).isEqualTo(first.body());
+        svc.get(path);
+        assertThat(svc.metric("outpost_cache_loads_total") - loads).isEqualTo(3.0);
+    }
+
+    @Test
     void maxStaleRequestsAreOfferedStaleIfError() throws Exception {
         HttpResponse<byte[]> r = svc.get("/v1/json/at/HEAD/" + T + "/all/DEMO/Calo/Pedestals", "Cache-Control", "max-stale=3600");
         assertThat(r.headers().firstValue("Cache-Control")).hasValue("public, max-age=300, stale-if-error=86400");

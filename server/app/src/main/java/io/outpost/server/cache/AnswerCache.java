@@ -81,6 +81,12 @@ public class AnswerCache {
         return load(key, mine, loader);
     }
 
+    /** Computes an answer that is not kept (the request said no-store); counted as a load. */
+    public Answer loadWithoutStoring(Supplier<Answer> loader) {
+        loads.increment();
+        return loader.get();
+    }
+
     private Answer load(String key, CompletableFuture<Answer> mine, Supplier<Answer> loader) {
         loads.increment();
         try {

@@ -149,8 +149,11 @@ public class NativeApiServlet extends HttpServlet {
         }
         Catalog.Entry node = entry;
         String folder = catalogWide ? "" : q.path();
-        Answer a = cache.get(canonical, generation, () -> withHeaders(q, folder,
-                service.load(q, node == null ? null : node.node(), generation), etag, modified), maxWaitMillis);
+        java.util.function.Supplier<Answer> loader = () -> withHeaders(q, folder,
+                service.load(q, node == null ? null : node.node(), generation), etag, modified);
+        // A request's "no-store" (RFC 9111 5.2.1.5) keeps its answer out of the memory cache: a one-off read must
+        // not evict the answers other jobs share.
+        Answer a = forbidsStoring(req) ? cache.loadWithoutStoring(loader) : cache.get(canonical, generation, loader, maxWaitMillis);
         serve(a, req, resp);
     }
 
@@ -204,6 +207,11 @@ public class NativeApiServlet extends HttpServlet {
         } catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    private static boolean forbidsStoring(HttpServletRequest req) {
+        String cc = req.getHeader("Cache-Control");
+        return cc != null && cc.toLowerCase(Locale.ROOT).contains("no-store");
     }
 
     private static boolean allowsStale(HttpServletRequest req) {
