@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -39,6 +40,8 @@ public final class Environment implements AutoCloseable {
     private final String password;
     private final IovStore store;
     private final Map<String, String> description = new LinkedHashMap<>();
+    /** Proxied mode's distinct keys, shared by all targets; random start against a running service that may have seen some. */
+    private final AtomicLong distinctKeys = new AtomicLong();
     private ConfigurableApplicationContext service;
     private String outpostUrl;
     private ServiceMetrics metrics;
@@ -46,6 +49,9 @@ public final class Environment implements AutoCloseable {
 
     private Environment(Options o, String jdbcUrl, String user, String password) {
         this.options = o;
+        if (o.outpostUrl() != null) {
+            distinctKeys.set(ThreadLocalRandom.current().nextLong(1L << 40));
+        }
         this.jdbcUrl = Loopback.requireJdbc(jdbcUrl);
         this.user = user;
         this.password = password;
@@ -157,11 +163,10 @@ public final class Environment implements AutoCloseable {
     }
 
     public Target target(Mode mode, Duration timeout) throws IOException, InterruptedException {
-        long distinctStart = options.outpostUrl() == null ? 0 : ThreadLocalRandom.current().nextLong(1L << 40);
         return switch (mode) {
             case DIRECT -> new DirectTarget(store);
-            case PROXIED -> new HttpTarget(mode, outpostUrl(), null, timeout, distinctStart);
-            case CACHED -> new HttpTarget(mode, outpostUrl(), squid().address(), timeout, 0);
+            case PROXIED -> new HttpTarget(mode, outpostUrl(), null, timeout, distinctKeys);
+            case CACHED -> new HttpTarget(mode, outpostUrl(), squid().address(), timeout, distinctKeys);
         };
     }
 

@@ -9,11 +9,17 @@ import java.util.Locale;
 
 /** Runs workloads × modes × client counts (and the ATLAS model) in an environment, within a time limit. */
 public final class LoadRun {
-    /** What to run. An empty {@code atlasModes} skips the ATLAS model. */
+    /**
+     * What to run. An empty {@code atlasModes} skips the ATLAS model. Before the steps of a workload in a mode, a
+     * warm-up of at most {@code warmup} (zero: none) at the largest client count lets the JIT compile the paths
+     * being measured and fills Squid in cached mode; it is not measured, but its requests and failures are reported.
+     */
     public record Plan(List<Workload> workloads, List<Mode> modes, List<Integer> clients, double scale,
-                       long requestsPerStep, Duration stepDuration, Duration requestTimeout, List<Mode> atlasModes,
-                       AtlasModel.Params atlas, Duration timeLimit, boolean progress) {
+                       long requestsPerStep, Duration stepDuration, Duration warmup, Duration requestTimeout,
+                       List<Mode> atlasModes, AtlasModel.Params atlas, Duration timeLimit, boolean progress) {
     }
+
+    static final long WARMUP_MAX_REQUESTS = 1_000_000;
 
     private LoadRun() {
     }
@@ -34,6 +40,9 @@ public final class LoadRun {
             WorkloadPlan plan = WorkloadPlan.of(w, p.scale());
             for (Mode m : p.modes()) {
                 try (Target target = env.target(m, p.requestTimeout())) {
+                    if (!p.warmup().isZero() && System.nanoTime() < limit) {
+                        notes.add(warmUp(env, target, plan, p));
+                    }
                     for (int c : p.clients()) {
                         if (System.nanoTime() > limit) {
                             notes.add("skipped " + w.label() + "/" + m.label() + " c=" + c + ": time limit " + p.timeLimit() + " reached");
@@ -72,6 +81,22 @@ public final class LoadRun {
         envDesc.put("bounds", "per step: " + p.requestsPerStep() + " requests or " + p.stepDuration().toSeconds()
                 + " s; request time-out " + p.requestTimeout().toSeconds() + " s; whole run " + p.timeLimit().toSeconds() + " s");
         return new RunReport("outpost-loadtest", started, command, p.scale(), envDesc, steps, Targets.evaluate(steps), notes);
+    }
+
+    /** Runs the warm-up and describes it in one line (its failures are listed by class, never dropped). */
+    private static String warmUp(Environment env, Target target, WorkloadPlan plan, Plan p) throws InterruptedException {
+        int clients = p.clients().stream().max(Integer::compare).orElse(1);
+        Long before = dbCounter(env, target.mode());
+        // Bounded by time only (and a generous request cap): a short step must not end the warm-up before the JIT is done.
+        StepResult w = ClosedLoopRun.run(target, plan, clients, WARMUP_MAX_REQUESTS, p.warmup(), false);
+        Long db = dbDelta(env, target.mode(), before, w);
+        String line = String.format(Locale.ROOT, "warm-up %s/%s (not measured): %d requests at %d clients in %.1f s, %d failed%s%s",
+                w.workload(), w.mode(), w.requests(), clients, w.elapsedSeconds(), w.failed(),
+                w.failures().isEmpty() ? "" : " " + w.failures(), db == null ? "" : ", " + db + " database queries");
+        if (p.progress()) {
+            System.err.println("  " + line);
+        }
+        return line;
     }
 
     private static Long dbCounter(Environment env, Mode m) {

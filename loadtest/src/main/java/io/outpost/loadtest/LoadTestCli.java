@@ -65,10 +65,13 @@ public final class LoadTestCli implements Callable<Integer> {
         @Option(names = "--clients", defaultValue = "1,4,16", split = ",",
                 description = "concurrent clients, one step per value. Default: ${DEFAULT-VALUE}")
         List<Integer> clients;
-        @Option(names = "--requests", defaultValue = "400", description = "at most this many requests per step. Default: ${DEFAULT-VALUE}")
+        @Option(names = "--requests", defaultValue = "2000", description = "at most this many requests per step. Default: ${DEFAULT-VALUE}")
         long requests;
         @Option(names = "--step-seconds", defaultValue = "10", description = "at most this long per step. Default: ${DEFAULT-VALUE}")
         long stepSeconds;
+        @Option(names = "--warmup-seconds", defaultValue = "5",
+                description = "unmeasured warm-up of this long before each workload and mode (0: none). Default: ${DEFAULT-VALUE}")
+        long warmupSeconds;
         @Option(names = "--timeout-seconds", defaultValue = "30", description = "time-out of one request. Default: ${DEFAULT-VALUE}")
         long timeoutSeconds;
         @Option(names = "--time-limit-seconds", defaultValue = "900",
@@ -100,8 +103,11 @@ public final class LoadTestCli implements Callable<Integer> {
             if (requests < 1 || stepSeconds < 1 || timeoutSeconds < 1 || scale <= 0) {
                 throw new IllegalArgumentException("--requests, --step-seconds, --timeout-seconds and --scale must be positive");
             }
+            if (warmupSeconds < 0) {
+                throw new IllegalArgumentException("--warmup-seconds must not be negative");
+            }
             return new LoadRun.Plan(workloads, modes, clients, scale, requests, Duration.ofSeconds(stepSeconds),
-                    Duration.ofSeconds(timeoutSeconds), atlasModes, atlas(), Duration.ofSeconds(timeLimitSeconds), progress);
+                    Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(timeoutSeconds), atlasModes, atlas(), Duration.ofSeconds(timeLimitSeconds), progress);
         }
     }
 

@@ -35,8 +35,12 @@ class EndToEndTest {
     }
 
     static LoadRun.Plan plan(List<Mode> modes, List<Mode> atlasModes) {
+        return plan(modes, atlasModes, Duration.ZERO);
+    }
+
+    static LoadRun.Plan plan(List<Mode> modes, List<Mode> atlasModes, Duration warmup) {
         return new LoadRun.Plan(List.of(Workload.SMALL_QUERIES, Workload.LIKE_LUIS_1IOV), modes, List.of(1, 3), 0.01,
-                40, Duration.ofSeconds(20), Duration.ofSeconds(20), atlasModes,
+                40, Duration.ofSeconds(20), warmup, Duration.ofSeconds(20), atlasModes,
                 new AtlasModel.Params(3, Duration.ofMillis(100), Duration.ofMillis(300), 2, Duration.ofSeconds(5), 0.01),
                 Duration.ofMinutes(2), false);
     }
@@ -62,6 +66,20 @@ class EndToEndTest {
     }
 
     @Test
+    void warmUpIsReportedButNotMeasured() throws Exception {
+        RunReport r = LoadRun.run(env, plan(List.of(Mode.PROXIED), List.of(), Duration.ofSeconds(1)), "test");
+        assertThat(r.steps()).hasSize(2 * 2).allSatisfy(s -> assertThat(s.requests()).isEqualTo(40));
+        // one warm-up per workload, at the largest client count; it runs for its time, and every request is counted:
+        // each of them a distinct URL, so a database query in the service
+        assertThat(r.notes()).filteredOn(n -> n.startsWith("warm-up")).hasSize(2).allSatisfy(n -> {
+            var m = java.util.regex.Pattern.compile("(\\d+) requests at 3 clients in [0-9.]+ s, 0 failed, (\\d+) database queries")
+                    .matcher(n);
+            assertThat(m.find()).as(n).isTrue();
+            assertThat(Long.parseLong(m.group(1))).isPositive().isEqualTo(Long.parseLong(m.group(2)));
+        });
+    }
+
+    @Test
     void cachedRunThroughSquidHitsTheCache() throws Exception {
         assumeTrue(SquidProcess.binary().isPresent(),
                 "squid is not installed (apt-get install squid): skipping the cached-mode test");
@@ -82,7 +100,7 @@ class EndToEndTest {
     void atlasModelFetchesEverySnapshotInTime() throws Exception {
         env.populate(Workload.ATLAS_PROMPT, 0.01);
         RunReport r = LoadRun.run(env, new LoadRun.Plan(List.of(), List.of(), List.of(1), 0.01, 1, Duration.ofSeconds(1),
-                Duration.ofSeconds(20), List.of(Mode.PROXIED), plan(List.of(), List.of()).atlas(), Duration.ofMinutes(2), false), "test");
+                Duration.ZERO, Duration.ofSeconds(20), List.of(Mode.PROXIED), plan(List.of(), List.of()).atlas(), Duration.ofMinutes(2), false), "test");
         StepResult s = r.steps().getFirst();
         assertThat(s.atlas().snapshots()).isEqualTo(6);
         assertThat(s.atlas().inDeadline()).isEqualTo(6);

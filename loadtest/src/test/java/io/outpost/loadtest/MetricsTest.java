@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.net.ConnectException;
 import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -69,15 +68,26 @@ class MetricsTest {
     }
 
     @Test
-    void wireFrameIsChecked() {
-        byte[] body = {1, 2, 3};
-        ByteBuffer b = ByteBuffer.allocate(32 + body.length);
-        b.putInt(0x4F555450).put((byte) 1).put((byte) 0).putShort((short) 0).putLong(body.length).put(body)
-                .putLong(42).putInt(0).putInt(0x5054554F);
-        assertThat(HttpTarget.checkFrame(b.array())).isEqualTo(42);
-        byte[] truncated = java.util.Arrays.copyOf(b.array(), b.array().length - 1);
-        assertThatThrownBy(() -> HttpTarget.checkFrame(truncated)).isInstanceOfSatisfying(Failure.FailedRequest.class,
-                f -> assertThat(f.failure()).isEqualTo(Failure.CORRUPT));
+    void answersAreDecodedWholeAndCorruptionIsClassified() throws Exception {
+        byte[] answer = java.nio.file.Files.readAllBytes(testdata("iovs_likeluis_2000.bin"));
+        assertThat(HttpTarget.decodeAll(new java.io.ByteArrayInputStream(answer), answer.length)).isEqualTo(2000);
+        byte[] truncated = java.util.Arrays.copyOf(answer, answer.length - 1);
+        assertThatThrownBy(() -> HttpTarget.decodeAll(new java.io.ByteArrayInputStream(truncated), answer.length))
+                .isInstanceOf(java.io.IOException.class);
+        byte[] flipped = answer.clone();
+        flipped[answer.length / 2] ^= 0x40;
+        assertThatThrownBy(() -> HttpTarget.decodeAll(new java.io.ByteArrayInputStream(flipped), answer.length))
+                .isInstanceOf(io.outpost.client.internal.CorruptAnswerException.class);
+    }
+
+    private static java.nio.file.Path testdata(String name) {
+        for (java.nio.file.Path d = java.nio.file.Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            java.nio.file.Path f = d.resolve("testdata").resolve(name);
+            if (java.nio.file.Files.exists(f)) {
+                return f;
+            }
+        }
+        throw new IllegalStateException("testdata/" + name + " not found above the working directory");
     }
 
     @Test
