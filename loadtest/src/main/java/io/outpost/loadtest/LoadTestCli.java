@@ -34,8 +34,10 @@ public final class LoadTestCli implements Callable<Integer> {
 
     /** Where the data lives and where the service runs. */
     static final class Target {
-        @Option(names = "--db", defaultValue = "sqlite", description = "sqlite (a fresh file under --out) or postgres "
-                + "(a PostgreSQL started for the run, from the embedded binaries). Default: ${DEFAULT-VALUE}")
+        // Direct access means a database server, as in the seed studies (a remote Oracle): PostgreSQL by default.
+        // SQLite is an in-process library, so its "direct" mode has no server or network at all.
+        @Option(names = "--db", defaultValue = "postgres", description = "postgres (a PostgreSQL server started for the "
+                + "run, from the embedded binaries) or sqlite (an in-process file under --out). Default: ${DEFAULT-VALUE}")
         String db;
         @Option(names = "--db-url", description = "use this existing database instead (loopback JDBC URL or SQLite file); "
                 + "workloads already in it are not populated again")
@@ -65,11 +67,11 @@ public final class LoadTestCli implements Callable<Integer> {
         @Option(names = "--clients", defaultValue = "1,4,16", split = ",",
                 description = "concurrent clients, one step per value. Default: ${DEFAULT-VALUE}")
         List<Integer> clients;
-        @Option(names = "--requests", defaultValue = "2000", description = "at most this many requests per step. Default: ${DEFAULT-VALUE}")
+        @Option(names = "--requests", defaultValue = "20000", description = "at most this many requests per step. Default: ${DEFAULT-VALUE}")
         long requests;
         @Option(names = "--step-seconds", defaultValue = "10", description = "at most this long per step. Default: ${DEFAULT-VALUE}")
         long stepSeconds;
-        @Option(names = "--warmup-seconds", defaultValue = "5",
+        @Option(names = "--warmup-seconds", defaultValue = "10",
                 description = "unmeasured warm-up of this long before each workload and mode (0: none). Default: ${DEFAULT-VALUE}")
         long warmupSeconds;
         @Option(names = "--timeout-seconds", defaultValue = "30", description = "time-out of one request. Default: ${DEFAULT-VALUE}")
