@@ -21,6 +21,16 @@ public final class ClosedLoopRun {
     public static StepResult run(Target target, WorkloadPlan plan, int clients, long maxRequests, Duration maxDuration,
                                  boolean progress) throws InterruptedException {
         StepRecorder rec = new StepRecorder();
+        double elapsed = slice(target, plan, clients, maxRequests, maxDuration, progress, rec);
+        return rec.result(plan.workload().label(), target.mode(), clients, elapsed);
+    }
+
+    /**
+     * Like {@link #run}, recording into {@code rec} (which may hold earlier slices of the same step); returns the
+     * seconds this slice took.
+     */
+    public static double slice(Target target, WorkloadPlan plan, int clients, long maxRequests, Duration maxDuration,
+                               boolean progress, StepRecorder rec) throws InterruptedException {
         AtomicLong tickets = new AtomicLong();
         long start = System.nanoTime();
         long deadline = start + maxDuration.toNanos();
@@ -58,7 +68,6 @@ public final class ClosedLoopRun {
                 pool.awaitTermination(10, TimeUnit.SECONDS);
             }
         }
-        double elapsed = (System.nanoTime() - start) / 1e9;
-        return rec.result(plan.workload().label(), target.mode(), clients, elapsed);
+        return (System.nanoTime() - start) / 1e9;
     }
 }

@@ -30,8 +30,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 public final class Environment implements AutoCloseable {
     /** How to set the environment up. {@code db}: sqlite or postgres (ignored when dbUrl is set). */
+    /** {@code splitCores}: give a PostgreSQL started for the run its own CPUs ({@link CoreSplit}). */
     public record Options(String db, String dbUrl, String dbUser, String dbPassword, String outpostUrl, Path workDir,
-                          int readPool, boolean progress) {
+                          int readPool, boolean progress, boolean splitCores) {
     }
 
     private final Options options;
@@ -71,6 +72,9 @@ public final class Environment implements AutoCloseable {
             String url = PostgresServer.shared().createDatabase("loadtest");
             env = new Environment(o, url, "postgres", "");
             env.description.put("database", "PostgreSQL (embedded binaries, started for this run) " + url);
+            Optional<String> split = o.splitCores() ? CoreSplit.apply(PostgresServer.shared().pid()) : Optional.empty();
+            env.description.put("cores", split.orElse("shared by the database, the generator, the service and Squid ("
+                    + (o.splitCores() ? "fewer than 2 CPUs or no taskset" : "split disabled") + ")"));
         } else if ("sqlite".equalsIgnoreCase(o.db())) {
             Path file = o.workDir().resolve("loadtest.db").toAbsolutePath();
             for (String suffix : List.of("", "-wal", "-shm")) {
@@ -114,9 +118,27 @@ public final class Environment implements AutoCloseable {
                 System.err.printf(Locale.ROOT, "  populating %s (scale %s): %d/%d IOVs%n", w.label(), scale, n, total);
             }
         });
+        settle();
         description.put("populated " + w.label(), String.format(Locale.ROOT, "scale %s: %d folders x %d channels x %d IOVs"
                         + " = %d IOVs in %.1f s", scale, w.folders(scale), w.channels(scale), w.iovsPerChannel(scale),
                 total, (System.nanoTime() - t0) / 1e9));
+    }
+
+    /**
+     * After a bulk load, PostgreSQL gets what a DBA would run: VACUUM ANALYZE sets the rows' hint bits and the
+     * visibility map and refreshes the statistics. Without it, whichever mode runs first pays for that work
+     * (and competes with autovacuum), which skews the comparison.
+     */
+    private void settle() {
+        if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+            return;
+        }
+        try (var c = java.sql.DriverManager.getConnection(jdbcUrl, user, password); var st = c.createStatement()) {
+            c.setAutoCommit(true);
+            st.execute("VACUUM ANALYZE");
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("VACUUM ANALYZE after populating failed: " + e.getMessage(), e);
+        }
     }
 
     /** The Outpost URL, starting the service in-process on the first call unless one was given. */

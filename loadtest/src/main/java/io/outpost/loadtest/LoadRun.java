@@ -13,9 +13,10 @@ public final class LoadRun {
      * What to run. An empty {@code atlasModes} skips the ATLAS model. Before the steps of a workload in a mode, a
      * warm-up of at most {@code warmup} (zero: none) at the largest client count lets the JIT compile the paths
      * being measured and fills Squid in cached mode; it is not measured, but its requests and failures are reported.
+     * Each step is run as {@code slices} slices of its requests and duration, the modes taking turns.
      */
     public record Plan(List<Workload> workloads, List<Mode> modes, List<Integer> clients, double scale,
-                       long requestsPerStep, Duration stepDuration, Duration warmup, Duration requestTimeout,
+                       long requestsPerStep, Duration stepDuration, int slices, Duration warmup, Duration requestTimeout,
                        List<Mode> atlasModes, AtlasModel.Params atlas, Duration timeLimit, boolean progress) {
     }
 
@@ -38,23 +39,66 @@ public final class LoadRun {
         }
         for (Workload w : p.workloads()) {
             WorkloadPlan plan = WorkloadPlan.of(w, p.scale());
-            for (Mode m : p.modes()) {
-                try (Target target = env.target(m, p.requestTimeout())) {
+            List<Target> targets = new ArrayList<>();
+            try {
+                for (Mode m : p.modes()) {
+                    targets.add(env.target(m, p.requestTimeout()));
+                }
+                for (Target target : targets) {
                     if (!p.warmup().isZero() && System.nanoTime() < limit) {
                         notes.add(warmUp(env, target, plan, p));
                     }
-                    for (int c : p.clients()) {
-                        if (System.nanoTime() > limit) {
-                            notes.add("skipped " + w.label() + "/" + m.label() + " c=" + c + ": time limit " + p.timeLimit() + " reached");
-                            continue;
+                }
+                // The modes are measured side by side: each step is cut into slices, and at each client count the
+                // modes take turns slice by slice, so that a change in the machine's background load during the run
+                // affects the compared steps alike.
+                List<StepResult> measured = new ArrayList<>();
+                for (int c : p.clients()) {
+                    if (System.nanoTime() > limit) {
+                        notes.add("skipped " + w.label() + " c=" + c + ": time limit " + p.timeLimit() + " reached");
+                        continue;
+                    }
+                    int n = targets.size();
+                    StepRecorder[] recs = new StepRecorder[n];
+                    double[] seconds = new double[n];
+                    long[] dbQueries = new long[n];
+                    boolean[] dbKnown = new boolean[n];
+                    for (int i = 0; i < n; i++) {
+                        recs[i] = new StepRecorder();
+                        dbKnown[i] = true;
+                    }
+                    long perSlice = Math.max(1, p.requestsPerStep() / p.slices());
+                    Duration sliceTime = p.stepDuration().dividedBy(p.slices());
+                    for (int slice = 0; slice < p.slices(); slice++) {
+                        for (int i = 0; i < n; i++) {
+                            Target target = targets.get(i);
+                            long ok0 = recs[i].ok() + recs[i].failed();
+                            Long before = dbCounter(env, target.mode());
+                            seconds[i] += ClosedLoopRun.slice(target, plan, c, perSlice, sliceTime, p.progress(), recs[i]);
+                            Long delta = dbDelta(env, target.mode(), before, recs[i].ok() + recs[i].failed() - ok0);
+                            if (delta == null) {
+                                dbKnown[i] = false;
+                            } else {
+                                dbQueries[i] += delta;
+                            }
                         }
-                        Long before = dbCounter(env, m);
-                        StepResult r = ClosedLoopRun.run(target, plan, c, p.requestsPerStep(), p.stepDuration(), p.progress());
-                        steps.add(r.withDbQueries(dbDelta(env, m, before, r)));
+                    }
+                    for (int i = 0; i < n; i++) {
+                        StepResult r = recs[i].result(w.label(), targets.get(i).mode(), c, seconds[i])
+                                .withDbQueries(dbKnown[i] ? dbQueries[i] : null);
+                        measured.add(r);
                         if (p.progress()) {
                             System.err.println(oneLine(r));
                         }
                     }
+                }
+                // reported mode by mode
+                measured.sort(java.util.Comparator.comparingInt((StepResult r) -> p.modes().indexOf(Mode.parse(r.mode())))
+                        .thenComparingInt(r -> p.clients().indexOf(r.clients())));
+                steps.addAll(measured);
+            } finally {
+                for (Target t : targets) {
+                    t.close();
                 }
             }
         }
@@ -105,8 +149,12 @@ public final class LoadRun {
 
     /** Direct mode: one browse statement per request issued; otherwise the service's count of database loads. */
     private static Long dbDelta(Environment env, Mode m, Long before, StepResult r) {
+        return dbDelta(env, m, before, r.requests() - r.failures().getOrDefault(Failure.DEADLINE.name(), 0L));
+    }
+
+    private static Long dbDelta(Environment env, Mode m, Long before, long requestsIssued) {
         if (m == Mode.DIRECT) {
-            return r.requests() - r.failures().getOrDefault(Failure.DEADLINE.name(), 0L);
+            return requestsIssued;
         }
         Long after = env.serviceDatabaseLoads();
         return before == null || after == null ? null : after - before;

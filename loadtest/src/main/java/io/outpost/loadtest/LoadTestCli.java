@@ -52,11 +52,16 @@ public final class LoadTestCli implements Callable<Integer> {
         Path out;
         @Option(names = "--read-pool", defaultValue = "16", description = "JDBC read pool of the service and of the direct mode")
         int readPool;
+        @Option(names = "--split-cores", negatable = true, defaultValue = "true", fallbackValue = "true",
+                description = "give the PostgreSQL started for the run half of the CPUs and the generator, service and "
+                        + "Squid the other half, as separate machines would (--no-split-cores: all share them). "
+                        + "Default: ${DEFAULT-VALUE}")
+        boolean splitCores;
         @Option(names = "--quiet", description = "no progress display")
         boolean quiet;
 
         Environment.Options options() {
-            return new Environment.Options(db, dbUrl, dbUser, dbPassword, outpostUrl, out, readPool, !quiet);
+            return new Environment.Options(db, dbUrl, dbUser, dbPassword, outpostUrl, out, readPool, !quiet, splitCores);
         }
     }
 
@@ -71,6 +76,9 @@ public final class LoadTestCli implements Callable<Integer> {
         long requests;
         @Option(names = "--step-seconds", defaultValue = "10", description = "at most this long per step. Default: ${DEFAULT-VALUE}")
         long stepSeconds;
+        @Option(names = "--slices", defaultValue = "5",
+                description = "each step runs as this many slices, the modes taking turns slice by slice. Default: ${DEFAULT-VALUE}")
+        int slices;
         @Option(names = "--warmup-seconds", defaultValue = "10",
                 description = "unmeasured warm-up of this long before each workload and mode (0: none). Default: ${DEFAULT-VALUE}")
         long warmupSeconds;
@@ -105,10 +113,10 @@ public final class LoadTestCli implements Callable<Integer> {
             if (requests < 1 || stepSeconds < 1 || timeoutSeconds < 1 || scale <= 0) {
                 throw new IllegalArgumentException("--requests, --step-seconds, --timeout-seconds and --scale must be positive");
             }
-            if (warmupSeconds < 0) {
-                throw new IllegalArgumentException("--warmup-seconds must not be negative");
+            if (warmupSeconds < 0 || slices < 1 || slices > 100) {
+                throw new IllegalArgumentException("--warmup-seconds must not be negative, --slices must be 1 to 100");
             }
-            return new LoadRun.Plan(workloads, modes, clients, scale, requests, Duration.ofSeconds(stepSeconds),
+            return new LoadRun.Plan(workloads, modes, clients, scale, requests, Duration.ofSeconds(stepSeconds), slices,
                     Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(timeoutSeconds), atlasModes, atlas(), Duration.ofSeconds(timeLimitSeconds), progress);
         }
     }

@@ -22,7 +22,7 @@ class EndToEndTest {
         // Under target/ rather than a @TempDir: when the tests run as root, Squid runs as user proxy, which cannot
         // enter JUnit's owner-only temporary directories.
         dir = Path.of("target", "e2e-" + ProcessHandle.current().pid()).toAbsolutePath();
-        env = Environment.open(new Environment.Options("sqlite", null, null, null, null, dir, 4, false));
+        env = Environment.open(new Environment.Options("sqlite", null, null, null, null, dir, 4, false, false));
         env.populate(Workload.SMALL_QUERIES, 0.01);   // 2 folders x 500 channels x 50 IOVs
         env.populate(Workload.LIKE_LUIS_1IOV, 0.01);  // 100 channels
     }
@@ -40,7 +40,7 @@ class EndToEndTest {
 
     static LoadRun.Plan plan(List<Mode> modes, List<Mode> atlasModes, Duration warmup) {
         return new LoadRun.Plan(List.of(Workload.SMALL_QUERIES, Workload.LIKE_LUIS_1IOV), modes, List.of(1, 3), 0.01,
-                40, Duration.ofSeconds(20), warmup, Duration.ofSeconds(20), atlasModes,
+                40, Duration.ofSeconds(20), 2, warmup, Duration.ofSeconds(20), atlasModes,
                 new AtlasModel.Params(3, Duration.ofMillis(100), Duration.ofMillis(300), 2, Duration.ofSeconds(5), 0.01),
                 Duration.ofMinutes(2), false);
     }
@@ -99,7 +99,7 @@ class EndToEndTest {
     @Test
     void atlasModelFetchesEverySnapshotInTime() throws Exception {
         env.populate(Workload.ATLAS_PROMPT, 0.01);
-        RunReport r = LoadRun.run(env, new LoadRun.Plan(List.of(), List.of(), List.of(1), 0.01, 1, Duration.ofSeconds(1),
+        RunReport r = LoadRun.run(env, new LoadRun.Plan(List.of(), List.of(), List.of(1), 0.01, 1, Duration.ofSeconds(1), 1,
                 Duration.ZERO, Duration.ofSeconds(20), List.of(Mode.PROXIED), plan(List.of(), List.of()).atlas(), Duration.ofMinutes(2), false), "test");
         StepResult s = r.steps().getFirst();
         assertThat(s.atlas().snapshots()).isEqualTo(6);

@@ -105,6 +105,15 @@ public final class PostgresServer {
         return port;
     }
 
+    /** The postmaster's process id (first line of postmaster.pid); its server processes are its children. */
+    public long pid() {
+        try {
+            return Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).getFirst().trim());
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("cannot read the PostgreSQL server's pid: " + e.getMessage(), e);
+        }
+    }
+
     public String url(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
     }
