@@ -73,7 +73,7 @@ public final class Environment implements AutoCloseable {
             env = new Environment(o, url, "postgres", "");
             env.description.put("database", "PostgreSQL (embedded binaries, started for this run) " + url);
             Optional<String> split = o.splitCores() ? CoreSplit.apply(PostgresServer.shared().pid()) : Optional.empty();
-            env.description.put("cores", split.orElse("shared by the database, the generator, the service and Squid ("
+            env.description.put("cpu split", split.orElse("shared by the database, the generator, the service and Squid ("
                     + (o.splitCores() ? "fewer than 2 CPUs or no taskset" : "split disabled") + ")"));
         } else if ("sqlite".equalsIgnoreCase(o.db())) {
             Path file = o.workDir().resolve("loadtest.db").toAbsolutePath();
