@@ -174,8 +174,9 @@ public final class ReportWriter {
             h.append("<p>Note: ").append(esc(n)).append("</p>\n");
         }
         h.append("<p>How to read: <b>direct</b> = JDBC with the service's SQL; <b>proxied</b> = HTTP to Outpost with every URL "
-                + "distinct (its answer cache never hits); <b>cached</b> = through Squid, repeated URLs. Rates count successful "
-                + "requests per second of the step. MB are bytes delivered to the client: the compressed binary answer for HTTP, "
+                + "distinct and no-store (its answer cache neither answers nor keeps it); <b>cached</b> = through Squid, repeated "
+                + "URLs. Every mode decodes every row. Each mode was warmed up unmeasured first; at each client count the modes "
+                + "took turns in slices. Rates count successful requests per second of the step. MB are bytes delivered to the client: the compressed binary answer for HTTP, "
                 + "the decoded values for JDBC. DB queries: statements the generator issued (direct) or answers the service "
                 + "computed from the database (outpost_cache_loads_total).</p>\n");
         return h.append("</body></html>\n").toString();
