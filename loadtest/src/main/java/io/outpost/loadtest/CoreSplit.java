@@ -31,10 +31,19 @@ final class CoreSplit {
         List<Long> dbPids = new ArrayList<>();
         dbPids.add(databasePid);
         ProcessHandle.of(databasePid).ifPresent(p -> p.descendants().forEach(d -> dbPids.add(d.pid())));
-        for (long pid : dbPids) {
-            taskset(list(db), pid); // server processes forked later inherit the postmaster's CPUs
+        try {
+            for (long pid : dbPids) {
+                taskset(list(db), pid); // server processes forked later inherit the postmaster's CPUs
+            }
+            taskset(list(rest), ProcessHandle.current().pid()); // threads and processes started later inherit these
+        } catch (IllegalStateException e) {
+            // e.g. a container that forbids changing affinity: undo what was done, run with shared CPUs
+            for (long pid : dbPids) {
+                tryTaskset(list(cpus), pid);
+            }
+            System.err.println("outpost-loadtest: CPUs not split (" + e.getMessage() + "); all roles share them");
+            return Optional.empty();
         }
-        taskset(list(rest), ProcessHandle.current().pid()); // threads and processes started later inherit these
         return Optional.of("database server on CPUs " + list(db) + "; generator, service and Squid on CPUs " + list(rest));
     }
 
@@ -83,6 +92,14 @@ final class CoreSplit {
             }
         } catch (IOException e) {
             throw new IllegalStateException("taskset failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static void tryTaskset(String cpus, long pid) {
+        try {
+            run(List.of("taskset", "-a", "-p", "-c", cpus, Long.toString(pid)));
+        } catch (IOException e) {
+            // best effort
         }
     }
 
