@@ -130,8 +130,10 @@ public final class BinaryEncoder implements TableEncoder {
             flush(true);
             completed = true;
         } finally {
-            compressor.release(completed);
-            compressor = null;
+            if (compressor != null) {
+                compressor.release(completed);
+                compressor = null;
+            }
         }
         long bodyLength = answer.size() - HEADER;
         answer.i64(rows);
