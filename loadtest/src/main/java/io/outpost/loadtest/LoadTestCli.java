@@ -11,6 +11,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * outpost-loadtest: populate a database with a seed workload, run workloads in the direct, proxied and cached
@@ -106,15 +108,16 @@ public final class LoadTestCli implements Callable<Integer> {
                     atlasSnapshots, Duration.ofMillis(atlasDeadlineMs), atlasScale);
         }
 
-        LoadRun.Plan plan(List<Workload> workloads, List<Mode> modes, List<Mode> atlasModes, boolean progress) {
+        /** {@code cli}: the command being run, whose error stream reports a bad value. */
+        LoadRun.Plan plan(CommandLine cli, List<Workload> workloads, List<Mode> modes, List<Mode> atlasModes, boolean progress) {
             if (clients.stream().anyMatch(c -> c < 1 || c > 1000)) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "--clients must be between 1 and 1000");
+                throw new CommandLine.ParameterException(cli, "--clients must be between 1 and 1000");
             }
             if (requests < 1 || stepSeconds < 1 || timeoutSeconds < 1 || scale <= 0) {
-                throw new IllegalArgumentException("--requests, --step-seconds, --timeout-seconds and --scale must be positive");
+                throw new CommandLine.ParameterException(cli, "--requests, --step-seconds, --timeout-seconds and --scale must be positive");
             }
             if (warmupSeconds < 0 || slices < 1 || slices > 100) {
-                throw new IllegalArgumentException("--warmup-seconds must not be negative, --slices must be 1 to 100");
+                throw new CommandLine.ParameterException(cli, "--warmup-seconds must not be negative, --slices must be 1 to 100");
             }
             return new LoadRun.Plan(workloads, modes, clients, scale, requests, Duration.ofSeconds(stepSeconds), slices,
                     Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(timeoutSeconds), atlasModes, atlas(), Duration.ofSeconds(timeLimitSeconds), progress);
@@ -124,6 +127,8 @@ public final class LoadTestCli implements Callable<Integer> {
     @Command(name = "populate", mixinStandardHelpOptions = true,
             description = "Create and fill a workload's folders with random payloads through the bulk loader.")
     static final class Populate implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
         @Mixin
         Target target;
         @Option(names = "--workload", required = true, split = ",", description = "workload label(s), e.g. smallQueries")
@@ -133,6 +138,11 @@ public final class LoadTestCli implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            if (target.dbUrl == null && !"sqlite".equalsIgnoreCase(target.db)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "populate needs --db-url (an existing "
+                        + "database) or --db sqlite (a file under --out): the PostgreSQL started for a run is removed "
+                        + "when the run ends");
+            }
             try (Environment env = Environment.open(target.options())) {
                 for (String w : workloads) {
                     env.populate(Workload.parse(w), scale);
@@ -146,6 +156,8 @@ public final class LoadTestCli implements Callable<Integer> {
     @Command(name = "run", mixinStandardHelpOptions = true,
             description = "Run workloads in one mode or all three; atlasPrompt runs the ATLAS prompt-reconstruction model.")
     static final class Run implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
         @Mixin
         Target target;
         @Mixin
@@ -168,10 +180,10 @@ public final class LoadTestCli implements Callable<Integer> {
                 } else if (WorkloadPlan.SUPPORTED.contains(w)) {
                     ws.add(w);
                 } else {
-                    throw new IllegalArgumentException("workload " + s + " is not run by the load generator");
+                    throw new CommandLine.ParameterException(spec.commandLine(), "workload " + s + " is not run by the load generator");
                 }
             }
-            return execute(target, load.plan(ws, ms, atlas ? ms : List.of(), !target.quiet), "run");
+            return execute(target, load.plan(spec.commandLine(), ws, ms, atlas ? ms : List.of(), !target.quiet), "run");
         }
     }
 
@@ -179,6 +191,8 @@ public final class LoadTestCli implements Callable<Integer> {
             description = "The three-mode comparison on smallQueries and likeLuis1iov at small scale, plus the ATLAS model, "
                     + "with the report.")
     static final class Compare implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
         @Mixin
         Target target;
         @Mixin
@@ -192,7 +206,7 @@ public final class LoadTestCli implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             List<Mode> atlas = atlasModes.equals(List.of("none")) ? List.of() : modes(atlasModes);
-            return execute(target, load.plan(workloads.stream().map(Workload::parse).toList(), List.of(Mode.values()),
+            return execute(target, load.plan(spec.commandLine(), workloads.stream().map(Workload::parse).toList(), List.of(Mode.values()),
                     atlas, !target.quiet), "compare");
         }
     }
