@@ -49,48 +49,13 @@ public final class LoadRun {
                         notes.add(warmUp(env, target, plan, p));
                     }
                 }
-                // The modes are measured side by side: each step is cut into slices, and at each client count the
-                // modes take turns slice by slice, so that a change in the machine's background load during the run
-                // affects the compared steps alike.
                 List<StepResult> measured = new ArrayList<>();
                 for (int c : p.clients()) {
                     if (System.nanoTime() > limit) {
                         notes.add("skipped " + w.label() + " c=" + c + ": time limit " + p.timeLimit() + " reached");
                         continue;
                     }
-                    int n = targets.size();
-                    StepRecorder[] recs = new StepRecorder[n];
-                    double[] seconds = new double[n];
-                    long[] dbQueries = new long[n];
-                    boolean[] dbKnown = new boolean[n];
-                    for (int i = 0; i < n; i++) {
-                        recs[i] = new StepRecorder();
-                        dbKnown[i] = true;
-                    }
-                    long perSlice = Math.max(1, p.requestsPerStep() / p.slices());
-                    Duration sliceTime = p.stepDuration().dividedBy(p.slices());
-                    for (int slice = 0; slice < p.slices(); slice++) {
-                        for (int i = 0; i < n; i++) {
-                            Target target = targets.get(i);
-                            long ok0 = recs[i].ok() + recs[i].failed();
-                            Long before = dbCounter(env, target.mode());
-                            seconds[i] += ClosedLoopRun.slice(target, plan, c, perSlice, sliceTime, p.progress(), recs[i]);
-                            Long delta = dbDelta(env, target.mode(), before, recs[i].ok() + recs[i].failed() - ok0);
-                            if (delta == null) {
-                                dbKnown[i] = false;
-                            } else {
-                                dbQueries[i] += delta;
-                            }
-                        }
-                    }
-                    for (int i = 0; i < n; i++) {
-                        StepResult r = recs[i].result(w.label(), targets.get(i).mode(), c, seconds[i])
-                                .withDbQueries(dbKnown[i] ? dbQueries[i] : null);
-                        measured.add(r);
-                        if (p.progress()) {
-                            System.err.println(oneLine(r));
-                        }
-                    }
+                    measured.addAll(SideBySide.step(env, targets, plan, c, p));
                 }
                 // reported mode by mode
                 measured.sort(java.util.Comparator.comparingInt((StepResult r) -> p.modes().indexOf(Mode.parse(r.mode())))
@@ -143,7 +108,7 @@ public final class LoadRun {
         return line;
     }
 
-    private static Long dbCounter(Environment env, Mode m) {
+    static Long dbCounter(Environment env, Mode m) {
         return m == Mode.DIRECT ? null : env.serviceDatabaseLoads();
     }
 
@@ -152,7 +117,7 @@ public final class LoadRun {
         return dbDelta(env, m, before, r.requests() - r.failures().getOrDefault(Failure.DEADLINE.name(), 0L));
     }
 
-    private static Long dbDelta(Environment env, Mode m, Long before, long requestsIssued) {
+    static Long dbDelta(Environment env, Mode m, Long before, long requestsIssued) {
         if (m == Mode.DIRECT) {
             return requestsIssued;
         }
