@@ -42,7 +42,7 @@ public final class IovWriter {
                 throw StoreException.badArgument(where + ": channel id must be between 0 and " + Channel.MAX_ID);
             }
             if (o.userTag() != null && !folder.isMultiVersion()) {
-                throw StoreException.badArgument(where + ": '" + folder.path()
+                throw new StoreException(StoreException.Kind.FOLDER_IS_SINGLE_VERSION, where + ": '" + folder.path()
                         + "' is single-version and cannot store into user tag '" + o.userTag() + "'");
             }
             if (o.userTag() == null && o.userTagOnly()) {
