@@ -120,6 +120,8 @@ class NativeApiTest {
             {"/v1/json/at/NO-SUCH/1/all/DEMO/Calo/Gains", 404, "no tag"},
             {"/v1/json/at/GAINS-v1/1/all/DEMO/Calo/Pedestals", 404, "single-version"},
             {"/v1/json/count/HEAD/0/9/name:nope/DEMO/DCS/HV", 404, "no channel named"},
+            {"/v1/json/tag/HEAD/DEMO/Calo/Gains", 400, "HEAD is not a tag"},
+            {"/v1/json/tag/GAINS-v1/DEMO/Calo/Pedestals", 404, "not '/DEMO/Calo/Pedestals' or one of its parents"},
             {"/v1/json/at/HEAD/1/name:nope/DEMO/DCS/HV", 404, "no channel named"},
             {"/v1/xml/at/HEAD/1/all/DEMO/DCS/HV", 400, "bin or json"},
             {"/v1/json/at/HEAD/1/3-1/DEMO/DCS/HV", 400, "N <= M"},
