@@ -93,6 +93,13 @@ final class DataDictionary {
             if (t.contains("CLOB") || t.equals("TEXT")) {
                 return new OracleType("CLOB", 4000, null, null, 0);
             }
+            // SQLite reports every integer type as INTEGER: its declared name tells the width
+            if (t.equals("BIGINT") || t.equals("INT8")) {
+                return number(20, 0);
+            }
+            if (t.equals("SMALLINT") || t.equals("INT2")) {
+                return number(5, 0);
+            }
             return switch (jdbcType) {
                 case Types.BIGINT -> number(20, 0);
                 case Types.INTEGER -> number(10, 0);
