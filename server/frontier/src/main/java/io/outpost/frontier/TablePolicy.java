@@ -75,6 +75,9 @@ public final class TablePolicy {
                 throw new IllegalArgumentException("bad table pattern '" + t + "': " + e.getDescription());
             }
         }
+        if (ps.isEmpty()) {
+            throw new IllegalArgumentException("a Frontier context needs at least one allowed table pattern");
+        }
         Map<String, Set<String>> cols = new LinkedHashMap<>();
         if (columnList != null && !columnList.isBlank()) {
             for (String entry : columnList.split(",")) {
