@@ -40,7 +40,7 @@ class CmsConditionsTest {
     static void closeAll() throws Exception {
         for (Fixture f : FIXTURES.values()) {
             f.server().close();
-            f.db().close();
+            CmsSchema.drop(f.db());
         }
         FIXTURES.clear();
     }

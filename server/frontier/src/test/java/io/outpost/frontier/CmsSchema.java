@@ -40,6 +40,27 @@ final class CmsSchema {
         return Database.open(cfg.withPools(2, 1));
     }
 
+    /** Closes the database and, for SQLite, deletes its temporary folder. */
+    static void drop(Database db) throws IOException {
+        String url = db.config().jdbcUrl();
+        db.close();
+        if (url.startsWith("jdbc:sqlite:")) {
+            java.nio.file.Path dir = java.nio.file.Path.of(url.substring("jdbc:sqlite:".length())).getParent();
+            deleteTree(dir);
+        }
+    }
+
+    static void deleteTree(java.nio.file.Path dir) throws IOException {
+        if (dir == null || !java.nio.file.Files.exists(dir)) {
+            return;
+        }
+        try (var paths = java.nio.file.Files.walk(dir)) {
+            for (java.nio.file.Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.delete(p);
+            }
+        }
+    }
+
     static String script(String dialect) throws IOException {
         try (InputStream in = CmsSchema.class.getResourceAsStream("/cms/conddb-v2-" + dialect + ".sql")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);

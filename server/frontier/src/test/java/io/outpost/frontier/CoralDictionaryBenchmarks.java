@@ -49,7 +49,7 @@ class CoralDictionaryBenchmarks {
                 System.out.printf("  %-38s median %6.2f ms   %5.1fx the IOV statement%n", names[q], m / 1e6, m / base);
             }
         } finally {
-            db.close();
+            CmsSchema.drop(db);
         }
     }
 

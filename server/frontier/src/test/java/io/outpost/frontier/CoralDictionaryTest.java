@@ -40,7 +40,7 @@ class CoralDictionaryTest {
     static void closeAll() throws Exception {
         for (CmsConditionsTest.Fixture f : FIXTURES.values()) {
             f.server().close();
-            f.db().close();
+            CmsSchema.drop(f.db());
         }
         FIXTURES.clear();
     }
@@ -145,7 +145,8 @@ class CoralDictionaryTest {
     @ParameterizedTest
     @EnumSource(Backends.class)
     void coolTablesAndTheirIndexesThroughTheDefaultProfile(Backends b) throws Exception {
-        try (IovStore store = b.freshStore("coral_cool")) {
+        io.outpost.store.db.DatabaseConfig cfg = b.freshConfig("coral_cool");
+        try (IovStore store = IovStore.open(cfg)) {
             Node folder = store.createFolder("/A/B", Versioning.SINGLE_VERSION, KeyType.TIME,
                     PayloadSpec.parse("x:Int32"), "test", true);
             String iovs = folder.iovTable().toUpperCase(java.util.Locale.ROOT);
@@ -168,6 +169,10 @@ class CoralDictionaryTest {
                         List.of(iovs + "_CSU_3INDX", "NONUNIQUE", DataDictionary.TABLESPACE, "CHANNEL_ID"),
                         List.of(iovs + "_CSU_3INDX", "NONUNIQUE", DataDictionary.TABLESPACE, "IOV_SINCE"),
                         List.of(iovs + "_CSU_3INDX", "NONUNIQUE", DataDictionary.TABLESPACE, "IOV_UNTIL"));
+            }
+        } finally {
+            if (cfg.jdbcUrl().startsWith("jdbc:sqlite:")) {
+                CmsSchema.deleteTree(java.nio.file.Path.of(cfg.jdbcUrl().substring("jdbc:sqlite:".length())).getParent());
             }
         }
     }
