@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
         std::string a = argv[i];
         auto value = [&](const char* name) -> std::string {
             std::size_t eq = a.find('=');
-            if (a.rfind("--", 0) == 0 && eq != std::string::npos) return a.substr(eq + 1);
+            if (eq != std::string::npos) return a.substr(eq + 1);
             if (i + 1 >= argc) usage(std::string(name) + " needs a value");
             return argv[++i];
         };
@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
         else if (is("--connect-timeout")) connectTimeout = value("--connect-timeout");
         else if (is("--read-timeout")) readTimeout = value("--read-timeout");
         else if (is("--tag")) tag = value("--tag");
-        else if (a == "-c" || is("--channels")) channels = value("--channels");
+        else if (is("-c") || is("--channels")) channels = value("--channels");
         else if (is("--order")) orderText = value("--order");
         else if (is("--format")) format = value("--format");
         else if (a.size() > 1 && a[0] == '-') usage("unknown option " + a);

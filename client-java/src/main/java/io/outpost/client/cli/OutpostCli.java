@@ -122,6 +122,8 @@ public final class OutpostCli implements Callable<Integer> {
         cl.setOut(cli.out);
         cl.setErr(cli.err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // docs/cli.md: a value follows its option as the next argument or after '=' (no "-c1-3", no "-vc 1")
+        cl.setPosixClusteredShortOptionsAllowed(false);
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof OutpostException oe) {
                 cli.err.println("outpost-client: " + oe.getMessage());
