@@ -16,8 +16,8 @@ struct CliRun {
     std::string out;
 };
 
-CliRun cli(const std::string& args) {
-    std::string cmd = std::string(OUTPOST_CLI) + " " + args + " 2>&1";
+CliRun cli(const std::string& args, const std::string& env = "") {
+    std::string cmd = env + std::string(OUTPOST_CLI) + " " + args + " 2>&1";
     FILE* p = ::popen(cmd.c_str(), "r");
     CliRun r{-1, ""};
     char buf[4096];
@@ -67,6 +67,18 @@ TEST(Cli, ReadsIsoDatesAndRunLumi) {
         EXPECT_EQ(2, cli(s + "find /DEMO/F " + bad).exitCode) << bad;
     }
     EXPECT_EQ(4u, server.requests().size()) << "a bad time sends no request";
+}
+
+TEST(Cli, DirectMeansNoProxyWhateverTheEnvironmentSays) {
+    FakeServer server([](const Request& r) { return fakeService(r); });
+    DeadPort deadProxy;
+    std::string env = "OUTPOST_SERVER=" + server.url() + " OUTPOST_PROXY=" + deadProxy.url() + " ";
+    std::string port = deadProxy.url().substr(deadProxy.url().rfind(':'));
+    CliRun direct = cli("--direct -v nodes", env);
+    EXPECT_EQ(0, direct.exitCode) << direct.out;
+    EXPECT_EQ(std::string::npos, direct.out.find(port)) << direct.out;
+    CliRun viaProxy = cli("-v --retries 0 nodes", env);
+    EXPECT_NE(std::string::npos, viaProxy.out.find(port)) << viaProxy.out;
 }
 
 TEST(Cli, ExitCodesSayWhatWentWrong) {

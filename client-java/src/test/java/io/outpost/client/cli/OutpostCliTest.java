@@ -73,6 +73,23 @@ class OutpostCliTest {
     }
 
     @Test
+    void directMeansNoProxyWhateverTheEnvironmentSays() throws Exception {
+        String deadProxy = FakeServer.deadUrl();
+        OutpostCli cli = new OutpostCli();
+        cli.out = new PrintWriter(out, true);
+        cli.err = new PrintWriter(err, true);
+        cli.env = Map.of("OUTPOST_SERVER", server.url(), "OUTPOST_PROXY", deadProxy);
+        assertThat(OutpostCli.run(cli, new String[] {"--direct", "-v", "nodes"})).isZero();
+        assertThat(err.toString()).doesNotContain(deadProxy.replace("http://", ""));
+        OutpostCli viaProxy = new OutpostCli();
+        viaProxy.out = new PrintWriter(out, true);
+        viaProxy.err = new PrintWriter(err, true);
+        viaProxy.env = cli.env;
+        OutpostCli.run(viaProxy, new String[] {"-v", "--retries", "0", "nodes"});
+        assertThat(err.toString()).contains(deadProxy.replace("http://", ""));
+    }
+
+    @Test
     void timesFollowTheContract() {
         assertThat(CliTime.parse("min")).isZero();
         assertThat(CliTime.parse("max")).isEqualTo(Long.MAX_VALUE);
