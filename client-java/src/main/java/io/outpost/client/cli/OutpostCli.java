@@ -197,8 +197,10 @@ public final class OutpostCli implements Callable<Integer> {
         if (retries != null && (retries < 0 || retries > 10)) {
             throw new IllegalArgumentException("--retries is 0 to 10");
         }
-        if ((connectTimeout != null && connectTimeout < 1) || (readTimeout != null && readTimeout < 1)) {
-            throw new IllegalArgumentException("timeouts are whole seconds, at least 1");
+        for (Integer t : new Integer[] {connectTimeout, readTimeout}) {
+            if (t != null && (t < 1 || t > 86_400)) {
+                throw new IllegalArgumentException("timeouts are whole seconds, 1 to 86400");
+            }
         }
     }
 
