@@ -34,7 +34,7 @@ final class DataDictionary {
                 + "NULLABLE VARCHAR, DATA_TYPE VARCHAR, DATA_LENGTH INTEGER, DATA_PRECISION INTEGER, DATA_SCALE INTEGER, "
                 + "CHAR_LENGTH INTEGER");
         DDL.put("ALL_OBJECTS", "OWNER VARCHAR, OBJECT_NAME VARCHAR, OBJECT_TYPE VARCHAR");
-        DDL.put("ALL_VIEWS", "OWNER VARCHAR, VIEW_NAME VARCHAR");
+        DDL.put("ALL_VIEWS", "OWNER VARCHAR, VIEW_NAME VARCHAR, TEXT VARCHAR");
         DDL.put("ALL_CONSTRAINTS", "OWNER VARCHAR, CONSTRAINT_NAME VARCHAR, CONSTRAINT_TYPE VARCHAR, TABLE_NAME VARCHAR, "
                 + "R_OWNER VARCHAR, R_CONSTRAINT_NAME VARCHAR, INDEX_NAME VARCHAR");
         DDL.put("ALL_CONS_COLUMNS", "OWNER VARCHAR, CONSTRAINT_NAME VARCHAR, TABLE_NAME VARCHAR, COLUMN_NAME VARCHAR, "
@@ -139,7 +139,7 @@ final class DataDictionary {
     }
 
     record TableInfo(String name, boolean view, List<ColumnInfo> columns, String pkName, List<String> pkColumns,
-                     List<IndexInfo> indexes, List<ForeignKey> foreignKeys) {
+                     List<IndexInfo> indexes, List<ForeignKey> foreignKeys, String viewText) {
     }
 
     /** The admitted tables and views of a database, as JDBC metadata describes them, names upper-cased. */
@@ -160,6 +160,7 @@ final class DataDictionary {
                 }
             }
             List<TableInfo> out = new ArrayList<>();
+            Map<String, String> viewTexts = views.containsValue(true) ? viewTexts(c) : Map.of();
             Map<String, String> pkNames = new HashMap<>();
             Map<String, List<String[]>> importedKeys = new HashMap<>();
             for (var e : names.entrySet()) {
@@ -206,12 +207,36 @@ final class DataDictionary {
                         importedKeys.put(upper, keys);
                     }
                 }
-                out.add(new TableInfo(upper, views.get(upper), cols, pkName, pkColumns, indexes, new ArrayList<>()));
+                out.add(new TableInfo(upper, views.get(upper), cols, pkName, pkColumns, indexes, new ArrayList<>(),
+                        viewTexts.get(upper)));
             }
             for (TableInfo t : out) {
                 foreignKeys(t, importedKeys.getOrDefault(t.name(), List.of()), pkNames);
             }
             return new Catalog(out);
+        }
+
+        /** View definitions (the SELECT), by upper-case name; JDBC metadata does not carry them. */
+        private static Map<String, String> viewTexts(Connection c) throws SQLException {
+            boolean postgres = c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("postgres");
+            String sql = postgres
+                    ? "SELECT table_name, view_definition FROM information_schema.views WHERE table_schema = current_schema()"
+                    : "SELECT name, sql FROM sqlite_master WHERE type = 'view'";
+            Map<String, String> out = new HashMap<>();
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                while (rs.next()) {
+                    String text = rs.getString(2) == null ? "" : rs.getString(2).strip();
+                    if (!postgres) {
+                        // CREATE VIEW name AS <select>
+                        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?is)^CREATE\\s+.*?\\sAS\\s+(.*)$")
+                                .matcher(text);
+                        text = m.matches() ? m.group(1).strip() : text;
+                    }
+                    out.put(rs.getString(1).toUpperCase(Locale.ROOT), text.endsWith(";")
+                            ? text.substring(0, text.length() - 1).strip() : text);
+                }
+            }
+            return out;
         }
 
         private static List<IndexInfo> indexes(DatabaseMetaData md, String schema, String table, String pkName,
@@ -280,7 +305,7 @@ final class DataDictionary {
             }
             try (PreparedStatement tabs = mem.prepareStatement("INSERT INTO ALL_TABLES VALUES (?,?,?)");
                  PreparedStatement objs = mem.prepareStatement("INSERT INTO ALL_OBJECTS VALUES (?,?,?)");
-                 PreparedStatement vws = mem.prepareStatement("INSERT INTO ALL_VIEWS VALUES (?,?)");
+                 PreparedStatement vws = mem.prepareStatement("INSERT INTO ALL_VIEWS VALUES (?,?,?)");
                  PreparedStatement cols = mem.prepareStatement("INSERT INTO ALL_TAB_COLUMNS VALUES (?,?,?,?,?,?,?,?,?,?)");
                  PreparedStatement cons = mem.prepareStatement("INSERT INTO ALL_CONSTRAINTS VALUES (?,?,?,?,?,?,?)");
                  PreparedStatement consCols = mem.prepareStatement("INSERT INTO ALL_CONS_COLUMNS VALUES (?,?,?,?,?)");
@@ -289,7 +314,7 @@ final class DataDictionary {
                 for (TableInfo t : tables) {
                     exec(objs, owner, t.name(), t.view() ? "VIEW" : "TABLE");
                     if (t.view()) {
-                        exec(vws, owner, t.name());
+                        exec(vws, owner, t.name(), t.viewText());
                     } else {
                         exec(tabs, owner, t.name(), TABLESPACE);
                     }

@@ -177,6 +177,37 @@ class CoralDictionaryTest {
         }
     }
 
+    /** View::refreshDefinition. */
+    static final String VIEW_TEXT = "SELECT TEXT FROM ALL_VIEWS WHERE VIEW_NAME='TAG_NAMES' AND OWNER='CMS_CONDITIONS'\n";
+
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void viewsTheirColumnsAndDefinition(Backends b) throws Exception {
+        Database db = CmsSchema.create(b, "cms_views");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(db.config().jdbcUrl(), db.config().user(),
+                db.config().password()); java.sql.Statement st = c.createStatement()) {
+            st.execute("CREATE VIEW TAG_NAMES AS SELECT NAME, TIME_TYPE FROM TAG");
+        }
+        Map<String, String> settings = Map.of("Tables", "TAG,TAG_NAMES", "SchemaName", CmsSchema.OWNER);
+        FrontierContext ctx = new FrontierContext("Views", db, FrontierConfig.fromProperties("Views", settings), null,
+                TablePolicy.fromProperties(settings, db.prefix()));
+        try (TestServer server = new TestServer(new FrontierServlet(ctx))) {
+            CmsConditionsTest.Fixture f = new CmsConditionsTest.Fixture(db, server);
+            assertThat(CmsConditionsTest.ask(f, "Views", VIEWS).data()).containsExactly(List.of("TAG_NAMES"));
+            assertThat(CmsConditionsTest.ask(f, "Views", EXISTS_VIEW.replace("'IOV'", "'TAG_NAMES'")).data())
+                    .containsExactly(List.of("TAG_NAMES"));
+            assertThat(CmsConditionsTest.ask(f, "Views", EXISTS_VIEW).data()).isEmpty();
+            assertThat(CmsConditionsTest.ask(f, "Views", ALL_COLUMNS).data()).contains(List.of("TAG_NAMES", "NAME"),
+                    List.of("TAG_NAMES", "TIME_TYPE"));
+            List<List<String>> text = CmsConditionsTest.ask(f, "Views", VIEW_TEXT).data();
+            assertThat(text).hasSize(1);
+            assertThat(text.get(0).get(0).toUpperCase(java.util.Locale.ROOT)).startsWith("SELECT").contains("TIME_TYPE")
+                    .contains("FROM").doesNotContain("CREATE");
+        } finally {
+            CmsSchema.drop(db);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Backends.class)
     void dictionaryViewsAreNotJoinedWithTablesNorWritable(Backends b) throws Exception {
