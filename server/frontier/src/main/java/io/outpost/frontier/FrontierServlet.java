@@ -43,6 +43,13 @@ public class FrontierServlet extends HttpServlet {
         return t;
     });
     private static final AtomicLong IDS = new AtomicLong();
+    /** Deflates payload chunks while the request thread reads the next rows (BlobEncoder). */
+    private static final java.util.concurrent.ExecutorService DEFLATE = Executors.newFixedThreadPool(
+            Runtime.getRuntime().availableProcessors(), r -> {
+                Thread t = new Thread(r, "frontier-deflate");
+                t.setDaemon(true);
+                return t;
+            });
 
     private final transient FrontierContext context;
     private final transient FrontierConfig config;
@@ -393,7 +400,7 @@ public class FrontierServlet extends HttpServlet {
         FrontierAnswers.Tee tee = flight != null && flight.mine != null ? answers.tee(out) : null;
         FrontierAnswers.Encoded published = null;
         try {
-            BlobEncoder enc = new BlobEncoder(tee == null ? out : tee, level);
+            BlobEncoder enc = new BlobEncoder(tee == null ? out : tee, level, DEFLATE);
             int rows;
             try {
                 try {
