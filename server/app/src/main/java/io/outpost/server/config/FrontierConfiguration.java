@@ -29,9 +29,15 @@ public class FrontierConfiguration {
     public static final class FrontierDatabases implements AutoCloseable {
         private final List<Database> databases = new ArrayList<>();
         private final List<FrontierContext> contexts = new ArrayList<>();
+        private final Map<String, Long> answerCacheBytes = new LinkedHashMap<>();
 
         public List<FrontierContext> contexts() {
             return contexts;
+        }
+
+        /** The context's answer cache budget (settings key {@code AnswerCacheBytes}; 0 keeps no answers). */
+        public long answerCacheBytes(String context) {
+            return answerCacheBytes.getOrDefault(context, io.outpost.frontier.FrontierAnswers.DEFAULT_MAX_BYTES);
         }
 
         @Override
@@ -61,6 +67,10 @@ public class FrontierConfiguration {
             out.databases.add(db);
             out.contexts.add(new FrontierContext(e.getKey(), db, FrontierConfig.fromProperties(e.getKey(), c.settings()),
                     new MicrometerFrontierMetrics(registry, e.getKey())));
+            String cacheBytes = c.settings().get("AnswerCacheBytes");
+            if (cacheBytes != null && !cacheBytes.isBlank()) {
+                out.answerCacheBytes.put(e.getKey(), org.springframework.util.unit.DataSize.parse(cacheBytes.trim()).toBytes());
+            }
             log.info("Frontier context /{}/Frontier serves {}", e.getKey(), config.maskedUrl());
         }
         return out;
@@ -68,10 +78,22 @@ public class FrontierConfiguration {
 
     /** Registers the servlets: their number is known only from the configuration. */
     @Bean
-    public org.springframework.boot.web.servlet.ServletContextInitializer frontierServlets(FrontierDatabases dbs) {
+    public org.springframework.boot.web.servlet.ServletContextInitializer frontierServlets(FrontierDatabases dbs,
+                                                                                          MeterRegistry registry) {
         return servletContext -> {
             for (FrontierContext ctx : dbs.contexts()) {
-                var reg = servletContext.addServlet("frontier-" + ctx.name(), new FrontierServlet(ctx));
+                FrontierServlet servlet = new FrontierServlet(ctx, dbs.answerCacheBytes(ctx.name()));
+                io.outpost.frontier.FrontierAnswers a = servlet.answers();
+                io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.hits", a,
+                        io.outpost.frontier.FrontierAnswers::hits).tag("context", ctx.name())
+                        .description("Frontier payloads served from the answer cache").register(registry);
+                io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.loads", a,
+                        io.outpost.frontier.FrontierAnswers::loads).tag("context", ctx.name())
+                        .description("database runs of Frontier queries the answer cache could keep").register(registry);
+                io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.joins", a,
+                        io.outpost.frontier.FrontierAnswers::joins).tag("context", ctx.name())
+                        .description("Frontier requests that waited for an identical request's query").register(registry);
+                var reg = servletContext.addServlet("frontier-" + ctx.name(), servlet);
                 reg.addMapping(ctx.servletMapping());
                 reg.setLoadOnStartup(1);
                 reg.setAsyncSupported(false);
