@@ -93,6 +93,22 @@ public final class HeldRows {
         return -i - 2;
     }
 
+    int channelCount() {
+        return channelIds.length;
+    }
+
+    long channelIdAt(int ci) {
+        return channelIds[ci];
+    }
+
+    int firstRowOf(int ci) {
+        return firstRow[ci];
+    }
+
+    int endRowOf(int ci) {
+        return firstRow[ci + 1];
+    }
+
     /** Whether the folder has a channel of this name (the store's CHANNEL_NOT_FOUND check). */
     public boolean hasChannelNamed(String name) {
         return channelsByName.containsKey(name);

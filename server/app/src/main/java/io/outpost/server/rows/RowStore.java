@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.store.IovStore;
-import io.outpost.store.db.BrowseSpec;
 import io.outpost.store.db.Layer;
 import io.outpost.store.model.Channel;
 import io.outpost.store.model.ChannelSelection;
@@ -28,8 +27,9 @@ import org.springframework.stereotype.Component;
  * recently/frequently used out first). Every use first reads the folder's modification stamp (and resolves the
  * tag) from the database in one small transaction, so an answer from memory is exactly what the database holds at
  * that moment. A layer is built by one full browse, once per stamp however many requests want it (single flight),
- * and kept only if the stamp was the same before and after the browse. Layers bigger than the per-folder budget
- * are not held: the caller reads them from the database.
+ * and kept only if the stamp was the same before and after the browse. A single-version layer held at an older
+ * stamp is refreshed instead: only the channels with rows written since are read again ({@link IncrementalRefresh}).
+ * Layers bigger than the per-folder budget are not held: the caller reads them from the database.
  */
 @Component
 public class RowStore {
@@ -54,6 +54,7 @@ public class RowStore {
     private final AsyncCache<Key, Built> cache;
     private final Counter builds;
     private final Counter tooBig;
+    private final Counter refreshes;
     private final Counter answers;
 
     public RowStore(IovStore store, RowStoreProperties props, MeterRegistry registry) {
@@ -75,6 +76,9 @@ public class RowStore {
                 .register(registry);
         this.tooBig = Counter.builder("outpost.rows.too.big")
                 .description("folder layer builds given up because the layer exceeds the per-folder budget").register(registry);
+        this.refreshes = Counter.builder("outpost.rows.refreshes")
+                .description("folder layer builds that re-read only the channels written since the last build")
+                .register(registry);
         this.answers = Counter.builder("outpost.rows.answers").description("IOV queries answered from held rows")
                 .register(registry);
     }
@@ -95,12 +99,13 @@ public class RowStore {
     /** The held rows of the layer at {@code state}'s stamp, built if needed; null: read from the database. */
     public HeldRows rows(Node folder, State state) {
         Key key = new Key(folder.path(), state.layer());
+        Built previous = null;
         for (int attempt = 0; attempt < 2; attempt++) {
             CompletableFuture<Built> mine = new CompletableFuture<>();
             CompletableFuture<Built> existing = cache.asMap().putIfAbsent(key, mine);
             if (existing == null) {
                 try {
-                    return usable(build(key, folder, mine), state);
+                    return usable(build(key, folder, mine, previous), state);
                 } catch (RuntimeException e) {
                     return null; // the database read reports the failure to the caller
                 }
@@ -112,7 +117,8 @@ public class RowStore {
             if (b.stamp.equals(state.stamp())) {
                 return usable(b, state);
             }
-            cache.asMap().remove(key, existing); // an older (or newer) stamp: rebuild at the current one
+            previous = b; // an older stamp: refresh from it (or a newer one: rebuild at the current one)
+            cache.asMap().remove(key, existing);
         }
         return null;
     }
@@ -125,16 +131,24 @@ public class RowStore {
         return b.rows;
     }
 
-    private Built build(Key key, Node folder, CompletableFuture<Built> mine) {
+    private Built build(Key key, Node folder, CompletableFuture<Built> mine, Built previous) {
         builds.increment();
         try {
             Built b = store.read(c -> {
                 String before = meta.modificationStamp(c, folder);
                 List<Channel> channels = meta.channels(c, folder);
-                BrowseSpec spec = IovReader.spec(folder, key.layer(), 0, ValidityKey.MAX, ChannelSelection.all());
-                RowsBuilder rows = new RowsBuilder(folderLimit);
+                HeldRows rows;
                 try {
-                    reader.browse(c, spec, rows::add);
+                    rows = previous == null || previous.rows == null ? null
+                            : IncrementalRefresh.refresh(c, reader, folder, previous.rows, before, channels, folderLimit);
+                    if (rows != null) {
+                        refreshes.increment();
+                    } else {
+                        RowsBuilder all = new RowsBuilder(folderLimit);
+                        reader.browse(c, IovReader.spec(folder, key.layer(), 0, ValidityKey.MAX, ChannelSelection.all()),
+                                all::add);
+                        rows = all.build(before, key.layer(), channels);
+                    }
                 } catch (RowsBuilder.TooBig e) {
                     tooBig.increment();
                     return new Built(before, null);
@@ -143,7 +157,7 @@ public class RowStore {
                 if (!before.equals(after)) {
                     return null; // a write landed during the read: these rows belong to no single stamp
                 }
-                return new Built(before, rows.build(before, key.layer(), channels));
+                return new Built(before, rows);
             });
             if (b == null) {
                 cache.asMap().remove(key, mine);

@@ -36,15 +36,27 @@ final class RowsBuilder {
     }
 
     void add(Iov iov) {
-        if (channels == 0 || channelIds[channels - 1] != iov.channelId()) {
-            if (channels > 0 && channelIds[channels - 1] > iov.channelId()) {
+        add(iov.channelId(), iov.since(), iov.until(), iov.payload());
+    }
+
+    /** Copies rows [from, to) of held channel index ci (an incremental refresh keeps unchanged channels so). */
+    void copyChannel(HeldRows held, int ci) {
+        long channel = held.channelIdAt(ci);
+        for (int r = held.firstRowOf(ci); r < held.endRowOf(ci); r++) {
+            add(channel, held.since(r), held.until(r), held.payload(r));
+        }
+    }
+
+    private void add(long channel, long rowSince, long rowUntil, Object[] rowPayload) {
+        if (channels == 0 || channelIds[channels - 1] != channel) {
+            if (channels > 0 && channelIds[channels - 1] > channel) {
                 throw new IllegalStateException("browse rows are not ordered by channel");
             }
             if (channels == channelIds.length) {
                 channelIds = Arrays.copyOf(channelIds, channels * 2);
                 firstRow = Arrays.copyOf(firstRow, channels * 2 + 1);
             }
-            channelIds[channels] = iov.channelId();
+            channelIds[channels] = channel;
             firstRow[channels] = rows;
             channels++;
             bytes += 12;
@@ -55,11 +67,11 @@ final class RowsBuilder {
             until = Arrays.copyOf(until, n);
             payload = Arrays.copyOf(payload, n);
         }
-        since[rows] = iov.since();
-        until[rows] = iov.until();
-        payload[rows] = iov.payload();
+        since[rows] = rowSince;
+        until[rows] = rowUntil;
+        payload[rows] = rowPayload;
         rows++;
-        bytes += ROW_BYTES + payloadBytes(iov.payload());
+        bytes += ROW_BYTES + payloadBytes(rowPayload);
         if (bytes > limit) {
             throw new TooBig(limit);
         }

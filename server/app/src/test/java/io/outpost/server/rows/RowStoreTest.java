@@ -112,6 +112,61 @@ class RowStoreTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void incrementalRefreshesEqualTheDatabaseAfterEveryWrite(Backends backend) {
+        Random rnd = new Random(7);
+        try (IovStore store = backend.freshStore("rows_incr")) {
+            Node f = store.createFolder("/I/sv", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),
+                    "", true);
+            long[] next = new long[120];
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, "64MB", registry);
+            int value = 0;
+            for (int step = 0; step < 30; step++) {
+                List<NewIov> batch = new ArrayList<>();
+                // now and then every even channel: more ranges than one browse takes, so a full build
+                int channels = step % 10 == 9 ? 60 : 1 + rnd.nextInt(4);
+                java.util.Set<Long> used = new java.util.HashSet<>();
+                for (int k = 0; k < channels; k++) {
+                    long ch = channels == 60 ? 2L * k : rnd.nextInt(120);
+                    if (!used.add(ch)) {
+                        continue;
+                    }
+                    long s = next[(int) ch] + rnd.nextInt(3);
+                    long u = rnd.nextBoolean() ? MAXK : s + 1 + rnd.nextInt(5);
+                    next[(int) ch] = u == MAXK ? s + 1 : u;
+                    batch.add(new NewIov(ch, s, u, value++));
+                }
+                store.store(f, batch);
+                RowStore.State state = rows.state(f, "HEAD");
+                HeldRows held = rows.rows(f, state);
+                assertThat(held).isNotNull();
+                assertThat(held.generation()).isEqualTo(state.stamp());
+                List<String> fromDb = new ArrayList<>();
+                store.read(f, "HEAD", 0, MAXK, ChannelSelection.all(),
+                        iov -> fromDb.add(row(iov.channelId(), iov.since(), iov.until(), iov.payload())), false);
+                List<String> fromMemory = new ArrayList<>();
+                held.browse(0, MAXK, ChannelSelection.all(), (ch, i) -> fromMemory.add(row(ch, held.since(i),
+                        held.until(i), held.payload(i))));
+                assertThat(fromMemory).as("step %d", step).isEqualTo(fromDb);
+                assertThat(held.selectedChannels(ChannelSelection.all())).isEqualTo(
+                        store.read(f, "HEAD", 0, 0, ChannelSelection.all(), null, true).selectedChannels());
+            }
+            // the first build and the three 60-range steps read the whole layer; every other step refreshed
+            assertThat(registry.counter("outpost.rows.refreshes").count()).isEqualTo(26);
+            assertThat(registry.counter("outpost.rows.builds").count()).isEqualTo(30);
+        }
+    }
+
+    @Test
+    void consecutiveChannelIdsBecomeOneRange() {
+        assertThat(IncrementalRefresh.ranges(new long[] {1, 2, 3, 7, 9, 10})).containsExactly(
+                new ChannelSelection.Range(1, 3), new ChannelSelection.Range(7, 7), new ChannelSelection.Range(9, 10));
+        assertThat(IncrementalRefresh.lastObjectId("42@2026-01-01")).isEqualTo(42);
+        assertThat(IncrementalRefresh.lastObjectId("none")).isEqualTo(-1);
+    }
+
     private static String row(long channel, long since, long until, Object[] payload) {
         return channel + ":" + since + "-" + until + "=" + List.of(payload);
     }
