@@ -30,12 +30,13 @@ public final class HeldRows {
     private final long[] since;
     private final long[] until;
     private final Object[][] payload;
+    private final long[] channelBytes;
     private final long[] knownChannels;
     private final Map<String, long[]> channelsByName;
     private final long bytes;
 
     HeldRows(String generation, Layer layer, long[] channelIds, int[] firstRow, long[] since, long[] until,
-             Object[][] payload, List<Channel> channels, long bytes) {
+             Object[][] payload, long[] channelBytes, List<Channel> channels, long bytes) {
         this.generation = generation;
         this.layer = layer;
         this.channelIds = channelIds;
@@ -43,6 +44,7 @@ public final class HeldRows {
         this.since = since;
         this.until = until;
         this.payload = payload;
+        this.channelBytes = channelBytes;
         this.knownChannels = channels.stream().mapToLong(Channel::id).sorted().toArray();
         Map<String, List<Long>> names = new HashMap<>();
         for (Channel c : channels) {
@@ -107,6 +109,16 @@ public final class HeldRows {
 
     int endRowOf(int ci) {
         return firstRow[ci + 1];
+    }
+
+    long channelBytesAt(int ci) {
+        return channelBytes[ci];
+    }
+
+    void copyRows(int from, int count, long[] sinceTo, long[] untilTo, Object[][] payloadTo, int to) {
+        System.arraycopy(since, from, sinceTo, to, count);
+        System.arraycopy(until, from, untilTo, to, count);
+        System.arraycopy(payload, from, payloadTo, to, count);
     }
 
     /** Whether the folder has a channel of this name (the store's CHANNEL_NOT_FOUND check). */

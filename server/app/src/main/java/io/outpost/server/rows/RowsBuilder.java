@@ -24,6 +24,7 @@ final class RowsBuilder {
     private final long limit;
     private long[] channelIds = new long[64];
     private int[] firstRow = new int[65];
+    private long[] channelBytes = new long[64];
     private int channels;
     private long[] since = new long[1024];
     private long[] until = new long[1024];
@@ -39,11 +40,43 @@ final class RowsBuilder {
         add(iov.channelId(), iov.since(), iov.until(), iov.payload());
     }
 
-    /** Copies rows [from, to) of held channel index ci (an incremental refresh keeps unchanged channels so). */
+    /** Copies every row of held channel index ci in bulk (an incremental refresh keeps unchanged channels so). */
     void copyChannel(HeldRows held, int ci) {
-        long channel = held.channelIdAt(ci);
-        for (int r = held.firstRowOf(ci); r < held.endRowOf(ci); r++) {
-            add(channel, held.since(r), held.until(r), held.payload(r));
+        int from = held.firstRowOf(ci);
+        int count = held.endRowOf(ci) - from;
+        startChannel(held.channelIdAt(ci));
+        ensureRows(rows + count);
+        held.copyRows(from, count, since, until, payload, rows);
+        rows += count;
+        long b = held.channelBytesAt(ci);
+        channelBytes[channels - 1] += b;
+        bytes += b;
+        if (bytes > limit) {
+            throw new TooBig(limit);
+        }
+    }
+
+    private void startChannel(long channel) {
+        if (channels > 0 && channelIds[channels - 1] >= channel) {
+            throw new IllegalStateException("channels are not added in ascending order");
+        }
+        if (channels == channelIds.length) {
+            channelIds = Arrays.copyOf(channelIds, channels * 2);
+            firstRow = Arrays.copyOf(firstRow, channels * 2 + 1);
+            channelBytes = Arrays.copyOf(channelBytes, channels * 2);
+        }
+        channelIds[channels] = channel;
+        firstRow[channels] = rows;
+        channels++;
+        bytes += 20;
+    }
+
+    private void ensureRows(int n) {
+        if (n > since.length) {
+            int size = Math.max(n, since.length * 2);
+            since = Arrays.copyOf(since, size);
+            until = Arrays.copyOf(until, size);
+            payload = Arrays.copyOf(payload, size);
         }
     }
 
@@ -52,26 +85,16 @@ final class RowsBuilder {
             if (channels > 0 && channelIds[channels - 1] > channel) {
                 throw new IllegalStateException("browse rows are not ordered by channel");
             }
-            if (channels == channelIds.length) {
-                channelIds = Arrays.copyOf(channelIds, channels * 2);
-                firstRow = Arrays.copyOf(firstRow, channels * 2 + 1);
-            }
-            channelIds[channels] = channel;
-            firstRow[channels] = rows;
-            channels++;
-            bytes += 12;
+            startChannel(channel);
         }
-        if (rows == since.length) {
-            int n = rows * 2;
-            since = Arrays.copyOf(since, n);
-            until = Arrays.copyOf(until, n);
-            payload = Arrays.copyOf(payload, n);
-        }
+        ensureRows(rows + 1);
         since[rows] = rowSince;
         until[rows] = rowUntil;
         payload[rows] = rowPayload;
         rows++;
-        bytes += ROW_BYTES + payloadBytes(rowPayload);
+        long b = ROW_BYTES + payloadBytes(rowPayload);
+        channelBytes[channels - 1] += b;
+        bytes += b;
         if (bytes > limit) {
             throw new TooBig(limit);
         }
@@ -81,7 +104,8 @@ final class RowsBuilder {
         int[] first = Arrays.copyOf(firstRow, channels + 1);
         first[channels] = rows;
         return new HeldRows(generation, layer, Arrays.copyOf(channelIds, channels), first, Arrays.copyOf(since, rows),
-                Arrays.copyOf(until, rows), Arrays.copyOf(payload, rows), known, bytes);
+                Arrays.copyOf(until, rows), Arrays.copyOf(payload, rows), Arrays.copyOf(channelBytes, channels), known,
+                bytes);
     }
 
     /** A rough heap estimate of one row's payload values (compact strings, boxed numbers). */
