@@ -83,21 +83,25 @@ public class FrontierConfiguration {
         return servletContext -> {
             for (FrontierContext ctx : dbs.contexts()) {
                 FrontierServlet servlet = new FrontierServlet(ctx, dbs.answerCacheBytes(ctx.name()));
-                io.outpost.frontier.FrontierAnswers a = servlet.answers();
-                io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.hits", a,
-                        io.outpost.frontier.FrontierAnswers::hits).tag("context", ctx.name())
-                        .description("Frontier payloads served from the answer cache").register(registry);
-                io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.loads", a,
-                        io.outpost.frontier.FrontierAnswers::loads).tag("context", ctx.name())
-                        .description("database runs of Frontier queries the answer cache could keep").register(registry);
-                io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.joins", a,
-                        io.outpost.frontier.FrontierAnswers::joins).tag("context", ctx.name())
-                        .description("Frontier requests that waited for an identical request's query").register(registry);
+                countAnswers(registry, ctx.name(), servlet.answers());
                 var reg = servletContext.addServlet("frontier-" + ctx.name(), servlet);
                 reg.addMapping(ctx.servletMapping());
                 reg.setLoadOnStartup(1);
                 reg.setAsyncSupported(false);
             }
         };
+    }
+
+    /** The answer cache's counters as {@code outpost.frontier.answers.{hits,loads,joins}{context}}. */
+    private static void countAnswers(MeterRegistry registry, String context, io.outpost.frontier.FrontierAnswers a) {
+        io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.hits", a,
+                io.outpost.frontier.FrontierAnswers::hits).tag("context", context)
+                .description("Frontier payloads served from the answer cache").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.loads", a,
+                io.outpost.frontier.FrontierAnswers::loads).tag("context", context)
+                .description("database runs of Frontier queries the answer cache could keep").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.joins", a,
+                io.outpost.frontier.FrontierAnswers::joins).tag("context", context)
+                .description("Frontier requests that waited for an identical request's query").register(registry);
     }
 }

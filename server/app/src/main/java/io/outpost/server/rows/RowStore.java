@@ -72,8 +72,8 @@ public class RowStore {
                 .buildAsync();
         Gauge.builder("outpost.rows.bytes", cache, c -> c.synchronous().policy().eviction()
                 .map(e -> e.weightedSize().orElse(0L)).orElse(0L)).description("bytes of IOV rows held").register(registry);
-        this.builds = Counter.builder("outpost.rows.builds").description("folder layers read whole into memory")
-                .register(registry);
+        this.builds = Counter.builder("outpost.rows.builds")
+                .description("folder layer builds (whole reads and refreshes)").register(registry);
         this.tooBig = Counter.builder("outpost.rows.too.big")
                 .description("folder layer builds given up because the layer exceeds the per-folder budget").register(registry);
         this.refreshes = Counter.builder("outpost.rows.refreshes")
