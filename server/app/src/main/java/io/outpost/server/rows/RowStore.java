@@ -56,6 +56,8 @@ public class RowStore {
     private final Counter tooBig;
     private final Counter refreshes;
     private final Counter answers;
+    /** Runs between a build's read of the rows and its second stamp read (tests: a write landing mid-build). */
+    volatile Runnable afterRowsRead = () -> { };
 
     public RowStore(IovStore store, RowStoreProperties props, MeterRegistry registry) {
         this.store = store;
@@ -153,6 +155,7 @@ public class RowStore {
                     tooBig.increment();
                     return new Built(before, null);
                 }
+                afterRowsRead.run();
                 String after = meta.modificationStamp(c, folder);
                 if (!before.equals(after)) {
                     return null; // a write landed during the read: these rows belong to no single stamp

@@ -198,6 +198,41 @@ class RowStoreTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void rowsReadWhileAWriteLandsAreNotKept(Backends backend) {
+        try (IovStore store = backend.freshStore("rows_mixed")) {
+            Node f = store.createFolder("/M/f", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),
+                    "", true);
+            store.store(f, List.of(new NewIov(1, 0, MAXK, 1)));
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, "64MB", registry);
+            RowStore.State before = rows.state(f, "HEAD");
+            rows.afterRowsRead = () -> {
+                rows.afterRowsRead = () -> { };
+                store.store(f, List.of(new NewIov(1, 10, MAXK, 2))); // commits on the write pool, mid-build
+            };
+            HeldRows during = rows.rows(f, before);
+            if (backend == Backends.SQLITE) {
+                // one read transaction is one snapshot in SQLite: the build saw exactly the data of the first stamp
+                assertThat(during).isNotNull();
+                assertThat(during.generation()).isEqualTo(before.stamp());
+                assertThat(during.count(0, MAXK, ChannelSelection.all())).isEqualTo(1);
+            } else {
+                // PostgreSQL reads each statement at its own time: the stamps differ, the rows are not used or kept
+                assertThat(during).as("rows of no single stamp are not used").isNull();
+            }
+            RowStore.State now = rows.state(f, "HEAD");
+            assertThat(now.stamp()).isNotEqualTo(before.stamp());
+            HeldRows held = rows.rows(f, now);
+            assertThat(held).isNotNull();
+            assertThat(held.count(0, MAXK, ChannelSelection.all())).isEqualTo(2);
+            assertThat(registry.counter("outpost.rows.builds").count()).isEqualTo(2);
+            assertThat(registry.counter("outpost.rows.refreshes").count()).as("refreshed only from kept rows")
+                    .isEqualTo(backend == Backends.SQLITE ? 1 : 0);
+        }
+    }
+
     @Test
     void aFolderOverTheBudgetIsNotHeldAndNotRebuiltAtTheSameStamp() {
         try (IovStore store = Backends.SQLITE.freshStore("rows_big")) {
