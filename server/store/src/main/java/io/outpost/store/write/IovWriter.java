@@ -20,8 +20,10 @@ public final class IovWriter {
     private final SvWriter sv;
     private final MvWriter mv;
     private final TagWriter tags;
+    private final Dialect dialect;
 
     public IovWriter(Dialect dialect, IovReader reader, TagWriter tags) {
+        this.dialect = dialect;
         this.sv = new SvWriter(dialect, reader);
         this.mv = new MvWriter(dialect, reader);
         this.tags = tags;
@@ -67,6 +69,10 @@ public final class IovWriter {
             return;
         }
         Map<String, Tag> userTags = new LinkedHashMap<>();
+        if (objects.stream().anyMatch(o -> o.userTag() != null)) {
+            // the folder's writer lock before reading the tags' lock status, so a concurrent lock cannot slip in
+            FolderLock.acquire(c, dialect, folder);
+        }
         for (NewIov o : objects) {
             if (o.userTag() != null && !userTags.containsKey(o.userTag())) {
                 userTags.put(o.userTag(), tags.userTagForStore(c, folder, o.userTag(), now));

@@ -174,6 +174,8 @@ public final class TagWriter {
     }
 
     private Tag setLock(Connection c, Tag t, TagLock lock) throws SQLException {
+        // the folder's writer lock before the tag row, in the order stores and deleteTag take them
+        touchNode(c, t.nodeId());
         try (PreparedStatement ps = c.prepareStatement("UPDATE " + db.prefix()
                 + "TAGS SET TAG_LOCK_STATUS = ? WHERE NODE_ID = ? AND TAG_ID = ?")) {
             ps.setInt(1, lock.code());
@@ -181,7 +183,6 @@ public final class TagWriter {
             ps.setLong(3, t.id());
             ps.executeUpdate();
         }
-        touchNode(c, t.nodeId());
         return meta.findTag(c, t.nodeId(), t.id());
     }
 
@@ -264,12 +265,13 @@ public final class TagWriter {
                     + " folder's tags (a folderset's tags go with their relations)");
         }
         requireMultiVersion(folder, "delete tags of");
+        // the folder's writer lock first, as every writer takes it: then the lock status read below stays true
+        FolderLock lock = FolderLock.acquire(c, db.dialect(), folder);
         Tag t = requireTag(c, folder, name);
         if (t.lock() != TagLock.UNLOCKED) {
             throw new StoreException(StoreException.Kind.TAG_LOCKED, "cannot delete tag '" + name
                     + "': the tag is " + (t.lock() == TagLock.LOCKED ? "locked" : "partially locked"));
         }
-        FolderLock lock = FolderLock.acquire(c, db.dialect(), folder);
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + folder.iov2TagTable() + " WHERE TAG_ID = ?")) {
             ps.setLong(1, t.id());
             ps.executeUpdate();
