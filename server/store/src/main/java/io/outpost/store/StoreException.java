@@ -12,12 +12,16 @@ public class StoreException extends RuntimeException {
         CHANNEL_NOT_FOUND(Category.NOT_FOUND),
         TAG_NOT_FOUND(Category.NOT_FOUND),
         OBJECT_NOT_FOUND(Category.NOT_FOUND),
+        /** An offline snapshot was asked about a folder, key range or layer it does not hold. */
+        NOT_COVERED(Category.NOT_FOUND),
         INVALID_KEY(Category.BAD_INPUT),
         INVALID_PAYLOAD(Category.BAD_INPUT),
         INVALID_ARGUMENT(Category.BAD_INPUT),
         OVERLAP(Category.CONFLICT),
         TAG_LOCKED(Category.CONFLICT),
         ALREADY_EXISTS(Category.CONFLICT),
+        /** A write to an offline snapshot, which is read-only. */
+        READ_ONLY(Category.CONFLICT),
         DATABASE(Category.UNAVAILABLE);
 
         private final Category category;
