@@ -69,6 +69,15 @@ public final class IovStore implements AutoCloseable {
         return coverage;
     }
 
+    /**
+     * Fails with NOT_COVERED when this database is an offline snapshot that does not hold a read of [t1, t2] in
+     * {@code folder} and {@code tag}; does nothing for an ordinary database. For callers that read through their
+     * own paths (the service's held rows); the store's own reads check by themselves.
+     */
+    public void requireCovered(Node folder, String tag, long t1, long t2) {
+        checkCovered(folder, tag, t1, t2);
+    }
+
     private void checkCovered(Node folder, String tag, long t1, long t2) {
         if (coverage != null) {
             coverage.checkTag(folder, tag);
