@@ -138,6 +138,9 @@ public final class OutpostClient implements AutoCloseable {
      * the configuration: the answer is selected from the browse of the window containing t.
      */
     public List<Iov> objectsAt(String folder, String tag, ChannelSelection channels, long t) throws OutpostException {
+        if (offline != null) {
+            return offline.objectsAt(folder, tag, Objects.requireNonNull(channels, "channels"), t);
+        }
         return objectsAtAnswer(folder, tag, channels, t).iovs();
     }
 
@@ -149,7 +152,7 @@ public final class OutpostClient implements AutoCloseable {
             throws OutpostException {
         Objects.requireNonNull(channels, "channels");
         if (offline != null) {
-            return offline.objectsAt(folder, tag, channels, t);
+            throw OfflineQueries.unsupported("objectsAtAnswer (use objectsAt)");
         }
         CacheAlign align = alignment(folder);
         if (align == null) {
