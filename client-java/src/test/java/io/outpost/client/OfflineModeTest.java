@@ -28,7 +28,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * Offline mode: a client whose server is {@code sqlite:/path/snapshot.db} answers from the file, without a service,
  * exactly what a client talking HTTP to the service on the source database answers, for random queries inside the
- * snapshot's range; outside it, the client gets NOT_FOUND saying the snapshot does not cover the keys.
+ * snapshot's range (and so does the service started on the snapshot); outside it, the client gets NOT_FOUND
+ * saying the snapshot does not cover the keys.
  */
 class OfflineModeTest {
     static final long FROM = ValidityKey.fromRunLumi(300, 0);
@@ -38,7 +39,9 @@ class OfflineModeTest {
     @TempDir
     static Path dir;
     static ConfigurableApplicationContext service;
+    static ConfigurableApplicationContext snapshotService;
     static OutpostClient online;
+    static OutpostClient served;
     static OutpostClient offline;
 
     @BeforeAll
@@ -58,6 +61,11 @@ class OfflineModeTest {
         online = OutpostClient.create(ClientConfig.builder()
                 .server("http://127.0.0.1:" + service.getEnvironment().getProperty("local.server.port")).build());
         offline = OutpostClient.create(ClientConfig.builder().server("sqlite:" + snapshot).build());
+        snapshotService = new SpringApplicationBuilder(OutpostApplication.class).run("--server.port=0",
+                "--outpost.database.url=jdbc:sqlite:" + snapshot, "--outpost.demo-data=false", "--logging.level.root=warn",
+                "--logging.level.outpost.access=warn");
+        served = OutpostClient.create(ClientConfig.builder()
+                .server("http://127.0.0.1:" + snapshotService.getEnvironment().getProperty("local.server.port")).build());
     }
 
     /** A multi-version folder with overlapping stores and a user tag, reached by the demo's global tag. */
@@ -85,6 +93,12 @@ class OfflineModeTest {
         }
         if (online != null) {
             online.close();
+        }
+        if (served != null) {
+            served.close();
+        }
+        if (snapshotService != null) {
+            snapshotService.close();
         }
         if (service != null) {
             service.close();
@@ -120,6 +134,9 @@ class OfflineModeTest {
                 rows += expected.size();
                 assertThat(offline.browse(folder, tag, t1, t2, sel, order)).as("%s %s [%d, %d] %s", folder, tag, t1, t2, sel)
                         .isEqualTo(expected);
+                assertThat(served.browse(folder, tag, t1, t2, sel, order)).as("served %s %s [%d, %d] %s", folder, tag, t1,
+                        t2, sel).isEqualTo(expected);
+                assertThat(served.count(folder, tag, t1, t2, sel)).isEqualTo(expected.size());
                 assertThat(offline.count(folder, tag, t1, t2, sel)).isEqualTo(online.count(folder, tag, t1, t2, sel));
                 assertThat(offline.objectsAt(folder, tag, sel, t1)).isEqualTo(online.objectsAt(folder, tag, sel, t1));
             }
@@ -133,6 +150,9 @@ class OfflineModeTest {
         assertThat(online.objectsAt("/DEMO/Calo/Pedestals", OutpostClient.HEAD, ChannelSelection.all(), after)).isNotEmpty();
         assertThatThrownBy(() -> offline.objectsAt("/DEMO/Calo/Pedestals", OutpostClient.HEAD, ChannelSelection.all(), after))
                 .isInstanceOf(OutpostException.class).hasMessageContaining("covers keys")
+                .extracting(e -> ((OutpostException) e).kind()).isEqualTo(OutpostException.Kind.NOT_FOUND);
+        assertThatThrownBy(() -> served.count("/DEMO/Calo/Pedestals", OutpostClient.HEAD, DemoData.T0, after,
+                ChannelSelection.all())).isInstanceOf(OutpostException.class).hasMessageContaining("covers keys")
                 .extracting(e -> ((OutpostException) e).kind()).isEqualTo(OutpostException.Kind.NOT_FOUND);
         assertThatThrownBy(() -> offline.count("/DEMO/Calo/Random", OutpostClient.HEAD, DemoData.T0, TO, ChannelSelection.all()))
                 .isInstanceOf(OutpostException.class).hasMessageContaining("not its HEAD");
