@@ -10,7 +10,10 @@ import io.outpost.store.db.Database;
 import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.export.SnapshotTestSupport.Backend;
 import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.Versioning;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
@@ -46,11 +49,21 @@ class SnapshotSyncTest {
             }
 
             SnapshotTestSupport.randomWrites(source, rnd, 30, counter);
+            // The global tag now also reaches mv3 (copied as its HEAD so far), and a new folder appears.
+            source.tagCurrentHead(source.folder("/A/B/mv3"), "MV3-NOW", "");
+            source.createTagRelation("B-TAG", "MV3-NOW");
+            Node added = source.createFolder("/A/added", Versioning.SINGLE_VERSION, KeyType.TIME,
+                    SnapshotTestSupport.SPEC, "", false);
+            source.store(added, List.of(new NewIov(2, k1, k1 + 5, 9, "new", 0.5, true)));
             source.store(source.folder(SnapshotTestSupport.SV), List.of(new NewIov(1, 100_000, SnapshotTestSupport.MAXK,
                     1, "late", 2.0, false)));
             try (Database snap = SnapshotTestSupport.openMigrated(synced)) {
                 SnapshotSync.Result r = new SnapshotSync(source, snap).sync(SnapshotExporter.Progress.NONE);
-                assertThat(r.copied()).isPositive();
+                assertThat(r.copied()).isGreaterThanOrEqualTo(3);
+            }
+            try (IovStore snap = IovStore.open(synced)) {
+                assertThat(snap.resolveTag(snap.folder("/A/B/mv3"), GT).name()).isEqualTo("MV3-NOW");
+                assertThat(snap.count(snap.folder("/A/added"), k1, k2, ChannelSelection.all(), null)).isEqualTo(1);
             }
 
             DatabaseConfig fresh = SnapshotTestSupport.config(Backend.SQLITE, dir, "fresh");
