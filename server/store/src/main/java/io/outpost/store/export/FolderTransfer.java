@@ -98,6 +98,29 @@ final class FolderTransfer {
         });
     }
 
+    /**
+     * Replaces only the folder's channel rows (one transaction): for a folder kept in a locked tag, whose IOV rows
+     * are never copied again, but whose channels (listed, selected by name, counted by at-time reads) may grow.
+     */
+    void refreshChannels(Node folder) {
+        source.read(src -> {
+            try (Connection dst = target.writePool().getConnection()) {
+                try {
+                    target.dialect().beginWrite(dst, target.prefix());
+                    FolderCopier.delete(dst, folder.channelTable(), "1 = 1");
+                    FolderCopier.copyRows(src, dst, folder.channelTable(), "1 = 1");
+                    dst.commit();
+                    return null;
+                } catch (SQLException | RuntimeException e) {
+                    dst.rollback();
+                    throw e;
+                }
+            } catch (SQLException e) {
+                throw Failures.translate(e);
+            }
+        });
+    }
+
     private void insertCoverage(Connection dst, CoverageRow r) throws SQLException {
         try (PreparedStatement ps = dst.prepareStatement("INSERT INTO " + target.prefix() + "SNAPSHOT_COVERAGE (NODE_ID, "
                 + "FOLDER_PATH, GLOBAL_TAG, FOLDER_TAG, KEY_FROM, KEY_TO, FOLDER_GLOB, SOURCE_GENERATION, TAG_LOCKED, "

@@ -12,9 +12,10 @@ import java.util.Objects;
 /**
  * Brings an offline snapshot up to date from its source, for the global tag, key range and folders it was
  * exported with. A folder is copied again only when its generation in the source changed since the snapshot
- * recorded it, or its global tag now resolves to another tag; a folder whose recorded tag was locked when copied
- * is never copied again (a locked tag cannot change). Each folder is replaced in one transaction, so an
- * interrupted sync leaves every folder either as it was or fully updated, and simply running it again finishes.
+ * recorded it, or its global tag now resolves to another tag; the IOV rows of a folder whose recorded tag was
+ * locked when copied are never copied again (a locked tag cannot change), only its channel list is refreshed.
+ * Each folder is replaced in one transaction, so an interrupted sync leaves every folder either as it was or
+ * fully updated, and simply running it again finishes.
  */
 public final class SnapshotSync {
 
@@ -51,6 +52,9 @@ public final class SnapshotSync {
             CoverageRow had = recorded.get(f.id());
             if (had != null && Objects.equals(had.folderTag(), state.folderTagName())
                     && (had.tagLocked() || had.sourceGeneration().equals(state.generation()))) {
+                if (!had.sourceGeneration().equals(state.generation())) {
+                    transfer.refreshChannels(f);
+                }
                 unchanged++;
                 continue;
             }

@@ -50,6 +50,7 @@ class SnapshotSyncTest {
 
             SnapshotTestSupport.randomWrites(source, rnd, 30, counter);
             // The global tag now also reaches mv3 (copied as its HEAD so far), and a new folder appears.
+            source.store(source.folder("/A/B/mv3"), List.of(new NewIov(0, k1, k1 + 3, 8, "mv3", 0.25, false)));
             source.tagCurrentHead(source.folder("/A/B/mv3"), "MV3-NOW", "");
             source.createTagRelation("B-TAG", "MV3-NOW");
             Node added = source.createFolder("/A/added", Versioning.SINGLE_VERSION, KeyType.TIME,
