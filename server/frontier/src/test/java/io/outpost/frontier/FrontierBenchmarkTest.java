@@ -64,6 +64,15 @@ class FrontierBenchmarkTest {
                         return (long) body.length;
                     }
                 };
+                // the same computed answer compressed by java.util.zip (streamed on a second thread) instead of libdeflate
+                Callable<Long> viaZlib = () -> {
+                    System.setProperty(BlobEncoder.DEFLATE_PROPERTY, "jdk");
+                    try {
+                        return viaFrontier.call();
+                    } finally {
+                        System.clearProperty(BlobEncoder.DEFLATE_PROPERTY);
+                    }
+                };
                 String plainTarget = FrontierDecoder.path("Outpost", "BLOB", java.util.Map.of(), sql);
                 Callable<Long> viaPlain = () -> {
                     try (RawHttp h = RawHttp.send(server.port(), plainTarget, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
@@ -102,14 +111,19 @@ class FrontierBenchmarkTest {
                     run(viaFrontier, threads, 1);
                     run(viaKept, threads, 1);
                     run(viaPlain, threads, 1);
+                    run(viaZlib, threads, 1);
                     double jdbc = run(viaJdbc, threads, per);
                     double frontier = run(viaFrontier, threads, per);
+                    double zlib = run(viaZlib, threads, per);
                     double fromKept = run(viaKept, threads, per);
                     double plain = run(viaPlain, threads, per);
                     System.out.printf("BENCH %s likeLuis1iov %d conn: JDBC %.1f ms/fetch, Frontier BLOBzip5 computed %.1f "
                             + "ms/fetch, ratio %.2f (target <= 1.3); kept answer %.1f ms/fetch, ratio %.2f; uncompressed BLOB "
-                            + "computed %.1f ms/fetch, ratio %.2f (response %d bytes base64)%n", b, threads, jdbc, frontier,
-                            frontier / jdbc, fromKept, fromKept / jdbc, plain, plain / jdbc, viaFrontier.call());
+                            + "computed %.1f ms/fetch, ratio %.2f (response %d bytes base64); BLOBzip5 by %s; by java.util.zip "
+                            + "%.1f ms/fetch, ratio %.2f%n", b, threads, jdbc, frontier, frontier / jdbc, fromKept,
+                            fromKept / jdbc, plain, plain / jdbc, viaFrontier.call(),
+                            BlobEncoder.libdeflateAvailable() ? "libdeflate" : "java.util.zip (no libdeflate)", zlib,
+                            zlib / jdbc);
                 }
             }
         }
