@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
+import org.slf4j.LoggerFactory;
 
 /**
  * The payload body of a Frontier response: the binary record stream (strings {@code 0x06 len bytes}, NULL
@@ -300,6 +301,16 @@ public final class BlobEncoder implements AutoCloseable {
         heldLen = 0;
     }
 
+    /** The held answer compressed by libdeflate, or null if that call failed (then zlib takes over). */
+    private byte[] compressHeld() {
+        try {
+            return whole.zlibCompress(held == null ? new byte[0] : held, heldLen, zipLevel);
+        } catch (RuntimeException e) {
+            LoggerFactory.getLogger(BlobEncoder.class).warn("libdeflate failed, answer compressed by zlib: {}", e.toString());
+            return null;
+        }
+    }
+
     private void rethrowFailure() throws IOException {
         if (tail.isCompletedExceptionally()) {
             awaitTail();
@@ -331,10 +342,14 @@ public final class BlobEncoder implements AutoCloseable {
         closed = true;
         try {
             emit();
-            if (whole != null) {
-                digested.write(whole.zlibCompress(held == null ? new byte[0] : held, heldLen, zipLevel));
+            byte[] compressed = whole == null ? null : compressHeld();
+            if (compressed != null) {
+                digested.write(compressed);
                 held = null;
             } else {
+                if (whole != null) {
+                    spill(); // libdeflate failed: the same bytes through zlib
+                }
                 awaitTail();
                 if (deflater != null) {
                     deflater.finish();
