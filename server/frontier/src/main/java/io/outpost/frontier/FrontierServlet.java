@@ -402,7 +402,7 @@ public class FrontierServlet extends HttpServlet {
         FrontierAnswers.Tee tee = flight != null && flight.mine != null ? answers.tee(out) : null;
         FrontierAnswers.Encoded published = null;
         try {
-            BlobEncoder enc = new BlobEncoder(tee == null ? out : tee, level, DEFLATE);
+            BlobEncoder enc = BlobEncoder.forAnswer(tee == null ? out : tee, level, DEFLATE);
             int rows;
             try {
                 try {
