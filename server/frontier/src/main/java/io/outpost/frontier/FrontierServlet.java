@@ -59,7 +59,7 @@ public class FrontierServlet extends HttpServlet {
         SqlGuard.Target target = SqlGuard.targetFor(dialect);
         this.postgres = target == SqlGuard.Target.POSTGRESQL;
         this.oracle = target == SqlGuard.Target.ORACLE;
-        this.guard = new SqlGuard(context.database().prefix(), config.schemaName(), target);
+        this.guard = new SqlGuard(context.database().prefix(), config.schemaName(), target, context.tables());
         this.times = new TableTimes(context.database().prefix(), config.validateLastModifiedSeconds());
         this.threads = new Semaphore(config.maxThreads(), true);
     }
@@ -75,6 +75,7 @@ public class FrontierServlet extends HttpServlet {
         List<String> binds = List.of();
         Set<String> tables = Set.of();
         Set<String> sources;
+        boolean dictionary;
         String error;
 
         Payload(FrontierCommand cmd) {
@@ -274,7 +275,8 @@ public class FrontierServlet extends HttpServlet {
             p.sql = checked.sql();
             p.binds = binds;
             p.tables = checked.tables();
-            p.sources = times.sources(checked.tables());
+            p.dictionary = checked.dictionary();
+            p.sources = p.dictionary ? null : times.sources(checked.tables());
         } catch (FrontierException e) {
             p.error = e.getMessage();
         }
@@ -446,6 +448,23 @@ public class FrontierServlet extends HttpServlet {
     }
 
     private int query(Connection c, Payload p, BlobEncoder enc, ResponseOutput out) throws SQLException, FrontierException {
+        if (!p.dictionary) {
+            return runQuery(c, p, enc, out, postgres);
+        }
+        // Oracle data-dictionary views: answered from a snapshot of this database's catalog
+        try (Connection snapshot = DataDictionary.snapshot(c, context.tables(), context.dictionaryOwner())) {
+            return runQuery(snapshot, p, enc, out, false);
+        } finally {
+            try {
+                c.rollback();
+            } catch (SQLException e) {
+                LOG.debug("rollback failed: {}", e.toString());
+            }
+        }
+    }
+
+    private int runQuery(Connection c, Payload p, BlobEncoder enc, ResponseOutput out, boolean untypedBinds)
+            throws SQLException, FrontierException {
         Keepalive ka = startKeepalive(out, config.maxDbExecuteSeconds());
         ResultSet rs;
         PreparedStatement ps;
@@ -457,7 +476,7 @@ public class FrontierServlet extends HttpServlet {
                     ps.setQueryTimeout(config.statementTimeoutSeconds());
                 }
                 for (int i = 0; i < p.binds.size(); i++) {
-                    if (postgres) {
+                    if (untypedBinds) {
                         ps.setObject(i + 1, p.binds.get(i), Types.OTHER);
                     } else {
                         ps.setString(i + 1, p.binds.get(i));

@@ -5,6 +5,7 @@ import io.outpost.frontier.FrontierConfig;
 import io.outpost.frontier.FrontierContext;
 import io.outpost.frontier.FrontierServlet;
 import io.outpost.frontier.MicrometerFrontierMetrics;
+import io.outpost.frontier.TablePolicy;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.Database;
 import io.outpost.store.db.DatabaseConfig;
@@ -59,9 +60,11 @@ public class FrontierConfiguration {
                     c.readPoolSize(), 1, main.connectionTimeout(), main.statementTimeout());
             Database db = Database.open(config);
             out.databases.add(db);
+            // the tables (and columns) the context's SQL may read: Profile, Tables, Columns (COOL's by default)
+            TablePolicy tables = TablePolicy.fromProperties(c.settings(), db.prefix());
             out.contexts.add(new FrontierContext(e.getKey(), db, FrontierConfig.fromProperties(e.getKey(), c.settings()),
-                    new MicrometerFrontierMetrics(registry, e.getKey())));
-            log.info("Frontier context /{}/Frontier serves {}", e.getKey(), config.maskedUrl());
+                    new MicrometerFrontierMetrics(registry, e.getKey()), tables));
+            log.info("Frontier context /{}/Frontier serves {} ({})", e.getKey(), config.maskedUrl(), tables);
         }
         return out;
     }
