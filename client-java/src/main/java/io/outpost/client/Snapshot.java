@@ -14,8 +14,14 @@ import java.util.Map;
 public record Snapshot(String globalTag, String state, long validSince, long validUntil,
                        Map<String, FolderSnapshot> folders, int requests) {
 
-    /** One folder of a snapshot: the tag it was read with, its generation and the objects valid at the key. */
-    public record FolderSnapshot(String folder, String tag, String generation, List<Iov> iovs) {
+    /**
+     * One folder of a snapshot: the tag it was read with, its generation and its at-time answer (the objects valid
+     * at the key, all channels).
+     */
+    public record FolderSnapshot(String folder, String tag, String generation, Answer answer) {
+        public List<Iov> iovs() {
+            return answer.iovs();
+        }
     }
 
     public boolean covers(long t) {

@@ -183,8 +183,7 @@ public final class SnapshotSession {
                     throw new OutpostException(OutpostException.Kind.PROTOCOL, "snapshot part of " + folder + " is a "
                             + part.kind().jsonName() + " answer");
                 }
-                folders.put(folder, new Snapshot.FolderSnapshot(folder, (String) r.get(1), (String) r.get(2),
-                        part.iovs()));
+                folders.put(folder, new Snapshot.FolderSnapshot(folder, (String) r.get(1), (String) r.get(2), part));
             }
         }
         return new Snapshot(globalTag, hash, a.validSince(), a.validUntil(), folders, 1 + pending.size());
