@@ -10,9 +10,10 @@ import java.util.Map;
  * @param validSince the same snapshot holds for every key in [validSince, validUntil)
  * @param folders    by folder path, in path order
  * @param requests   HTTP requests this snapshot took (0 when reused from the session)
+ * @param bytes      bytes of the answers those requests received (encoded, as on the wire)
  */
 public record Snapshot(String globalTag, String state, long validSince, long validUntil,
-                       Map<String, FolderSnapshot> folders, int requests) {
+                       Map<String, FolderSnapshot> folders, int requests, long bytes) {
 
     /**
      * One folder of a snapshot: the tag it was read with, its generation and its at-time answer (the objects valid

@@ -115,7 +115,7 @@ public final class SnapshotSession {
         Snapshot previous = last;
         if (s != null && s.fresh() && previous != null && previous.state().equals(s.hash) && previous.covers(t)) {
             return new Snapshot(previous.globalTag(), previous.state(), previous.validSince(), previous.validUntil(),
-                    previous.folders(), 0);
+                    previous.folders(), 0, 0);
         }
         Fetched f;
         if (s == null || !s.fresh()) {
@@ -146,6 +146,7 @@ public final class SnapshotSession {
     /** Decodes inline folders and fetches the others (in parallel) through their pinned URLs. */
     private Snapshot assemble(Answer a, String hash) throws OutpostException {
         Map<String, Snapshot.FolderSnapshot> folders = new LinkedHashMap<>();
+        long bytes = a.encodedBytes();
         List<Future<Answer>> pending = new ArrayList<>();
         List<Row> byUrl = new ArrayList<>();
         Semaphore slots = new Semaphore(PARALLEL_FETCHES);
@@ -178,6 +179,7 @@ public final class SnapshotSession {
                     }
                 } else {
                     part = await(pending.get(next++), byUrl.get(next - 1));
+                    bytes += part.encodedBytes();
                 }
                 if (part.kind() != AnswerKind.IOVS) {
                     throw new OutpostException(OutpostException.Kind.PROTOCOL, "snapshot part of " + folder + " is a "
@@ -186,7 +188,7 @@ public final class SnapshotSession {
                 folders.put(folder, new Snapshot.FolderSnapshot(folder, (String) r.get(1), (String) r.get(2), part));
             }
         }
-        return new Snapshot(globalTag, hash, a.validSince(), a.validUntil(), folders, 1 + pending.size());
+        return new Snapshot(globalTag, hash, a.validSince(), a.validUntil(), folders, 1 + pending.size(), bytes);
     }
 
     private static Answer await(Future<Answer> f, Row row) throws OutpostException {

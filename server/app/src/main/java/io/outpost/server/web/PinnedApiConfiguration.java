@@ -24,7 +24,8 @@ public class PinnedApiConfiguration {
     @Bean
     public ServletRegistrationBean<PinnedApiServlet> pinnedApi(StateService states, PinnedReads pinned,
                                                                SnapshotService snapshots, CachePolicy policy,
-                                                               SnapshotProperties props, OutpostProperties outpost) {
+                                                               SnapshotProperties props, OutpostProperties outpost,
+                                                               io.micrometer.core.instrument.MeterRegistry registry) {
         List<String> mappings = new ArrayList<>();
         for (String format : List.of("bin", "json")) {
             mappings.add("/v1/" + format + "/globaltags");
@@ -33,7 +34,7 @@ public class PinnedApiConfiguration {
             }
         }
         ServletRegistrationBean<PinnedApiServlet> bean = new ServletRegistrationBean<>(
-                new PinnedApiServlet(states, pinned, snapshots, policy, props, outpost), mappings.toArray(String[]::new));
+                new PinnedApiServlet(states, pinned, snapshots, policy, props, outpost, registry), mappings.toArray(String[]::new));
         bean.setName("pinned-api");
         bean.setLoadOnStartup(1);
         return bean;

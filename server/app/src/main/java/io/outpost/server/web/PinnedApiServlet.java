@@ -57,9 +57,12 @@ public class PinnedApiServlet extends HttpServlet {
     private final BinaryEncoder.Codec codec;
     private final int level;
     private final String shortLived;
+    private final io.micrometer.core.instrument.Counter pinnedReads;
+    private final io.micrometer.core.instrument.Counter snapshotRequests;
 
     public PinnedApiServlet(StateService states, PinnedReads pinned, SnapshotService snapshots, CachePolicy policy,
-                            SnapshotProperties props, io.outpost.server.config.OutpostProperties outpost) {
+                            SnapshotProperties props, io.outpost.server.config.OutpostProperties outpost,
+                            io.micrometer.core.instrument.MeterRegistry registry) {
         this.states = states;
         this.pinned = pinned;
         this.snapshots = snapshots;
@@ -68,11 +71,21 @@ public class PinnedApiServlet extends HttpServlet {
         this.codec = BinaryEncoder.Codec.parse(outpost.cache().codec());
         this.level = outpost.cache().compressionLevel();
         this.shortLived = "public, max-age=" + props.stateMaxAge().toSeconds();
+        this.pinnedReads = io.micrometer.core.instrument.Counter.builder("outpost.pinned.reads")
+                .description("pinned folder reads that reached the service (the rest were served by caches)")
+                .register(registry);
+        this.snapshotRequests = io.micrometer.core.instrument.Counter.builder("outpost.snapshot.requests")
+                .description("snapshot requests that reached the service, current-state and pinned").register(registry);
     }
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String raw = req.getRequestURI();
+        if (raw.contains("/snapshot/")) {
+            snapshotRequests.increment();
+        } else if (raw.contains("/pin/")) {
+            pinnedReads.increment();
+        }
         try {
             if (req.getQueryString() != null) {
                 throw new BadQueryException("native queries carry their whole meaning in the path; drop the '?…'");
