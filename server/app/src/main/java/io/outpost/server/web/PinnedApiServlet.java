@@ -49,6 +49,9 @@ public class PinnedApiServlet extends HttpServlet {
             new Column("versioning", StorageType.STRING255), new Column("keyType", StorageType.STRING255),
             new Column("generation", StorageType.STRING255));
 
+    /** A current-state snapshot is rebuilt at most this often when writes overtake it. */
+    private static final int CURRENT_SNAPSHOT_ATTEMPTS = 4;
+
     private final StateService states;
     private final PinnedReads pinned;
     private final SnapshotService snapshots;
@@ -144,15 +147,19 @@ public class PinnedApiServlet extends HttpServlet {
 
     /** The snapshot at the current state: as short-lived as the state, and naming its pinned URL. */
     private void currentSnapshot(PinnedRequest r, HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        SnapshotService.Snapshot snap;
-        State s;
-        try {
-            s = states.current(r.tag(), r.subtree());
-            snap = snapshots.at(r.format(), s, r.t());
-        } catch (GenerationGoneException moved) {
-            // The catalog was behind the database; it has just been refreshed: build from the new state once.
-            s = states.current(r.tag(), r.subtree());
-            snap = snapshots.at(r.format(), s, r.t());
+        SnapshotService.Snapshot snap = null;
+        State s = null;
+        for (int attempt = 1; snap == null; attempt++) {
+            try {
+                s = states.current(r.tag(), r.subtree());
+                snap = snapshots.at(r.format(), s, r.t());
+            } catch (GenerationGoneException moved) {
+                // The catalog was behind the database and has just been refreshed: build from the new state.
+                if (attempt == CURRENT_SNAPSHOT_ATTEMPTS) {
+                    throw new StoreException(StoreException.Kind.DATABASE, "the folders of " + r.tag()
+                            + " changed faster than a snapshot could be read (" + attempt + " attempts); ask again");
+                }
+            }
         }
         resp.setHeader("X-Outpost-State", s.hash());
         resp.setHeader("X-Outpost-Snapshot", snap.pinnedPath());
