@@ -43,17 +43,31 @@ public class FrontierServlet extends HttpServlet {
         return t;
     });
     private static final AtomicLong IDS = new AtomicLong();
+    /** Deflates payload chunks while the request thread reads the next rows (BlobEncoder). */
+    private static final java.util.concurrent.ExecutorService DEFLATE = Executors.newFixedThreadPool(
+            Runtime.getRuntime().availableProcessors(), r -> {
+                Thread t = new Thread(r, "frontier-deflate");
+                t.setDaemon(true);
+                return t;
+            });
 
     private final transient FrontierContext context;
     private final transient FrontierConfig config;
     private final transient SqlGuard guard;
     private final transient TableTimes times;
+    private final transient FrontierAnswers answers;
     private final transient Semaphore threads;
     private final boolean postgres;
     private final boolean oracle;
 
     public FrontierServlet(FrontierContext context) {
+        this(context, FrontierAnswers.DEFAULT_MAX_BYTES);
+    }
+
+    /** @param answerCacheBytes bytes of encoded answers kept (0: none) */
+    public FrontierServlet(FrontierContext context, long answerCacheBytes) {
         this.context = context;
+        this.answers = new FrontierAnswers(context.database().prefix(), answerCacheBytes);
         this.config = context.config();
         String dialect = context.database().dialect().name();
         SqlGuard.Target target = SqlGuard.targetFor(dialect);
@@ -66,6 +80,11 @@ public class FrontierServlet extends HttpServlet {
 
     public FrontierContext context() {
         return context;
+    }
+
+    /** The context's answer cache (its counters show hits, loads and joins). */
+    public FrontierAnswers answers() {
+        return answers;
     }
 
     /** One payload of the request, decoded and checked before anything is written. */
@@ -351,23 +370,78 @@ public class FrontierServlet extends HttpServlet {
                 resp.setHeader("Last-Modified", httpDate(lm));
             }
         }
-        BlobEncoder enc = new BlobEncoder(out, level);
-        int rows;
-        try {
+        FrontierAnswers.Flight flight = null;
+        Set<String> stampTables = answers.stampTables(p.tables);
+        if (stampTables != null) {
+            String stamp;
             try {
-                rows = query(conn[0], p, enc, out);
-            } catch (UncheckedIOException e) {
-                throw (IOException) e.getCause();
+                stamp = FrontierAnswers.stamp(conn[0], stampTables, config.statementTimeoutSeconds());
+            } catch (SQLException e) {
+                stamp = null; // not kept: the query itself reports what is wrong
+                try {
+                    conn[0].rollback(); // PostgreSQL refuses further statements in a failed transaction
+                } catch (SQLException ignored) {
+                    // the query will report the connection's state
+                }
             }
-            enc.close();
-            if (rows == 0 && "forever".equals(p.cmd.param("ttl"))) {
-                throw new FrontierException("Empty result from query not allowed");
+            if (stamp != null) {
+                Keepalive ka = startKeepalive(out, config.maxDbExecuteSeconds());
+                try {
+                    flight = answers.begin(new FrontierAnswers.Key(p.sql, p.binds, level), stamp,
+                            config.maxDbExecuteSeconds() * 1000L);
+                } finally {
+                    ka.stop();
+                }
+                if (flight.ready != null) {
+                    out.write(flight.ready.body());
+                    return finishPayload(req, resp, out, r, p, flight.ready.rows(), flight.ready.md5(),
+                            flight.ready.fullSize());
+                }
             }
-        } catch (FrontierException | SQLException e) {
-            closeQuietly(enc);
-            String msg = e instanceof SQLException && !p.tables.isEmpty()
-                    ? "While querying " + p.tables + ": " + oneLine(e.getMessage()) : describe(e);
-            errorEnd(req, resp, out, r, msg, "md5=\"" + enc.md5Hex() + "\"");
+        }
+        FrontierAnswers.Tee tee = flight != null && flight.mine != null ? answers.tee(out) : null;
+        FrontierAnswers.Encoded published = null;
+        try {
+            BlobEncoder enc = new BlobEncoder(tee == null ? out : tee, level, DEFLATE);
+            int rows;
+            try {
+                try {
+                    rows = query(conn[0], p, enc, out);
+                } catch (UncheckedIOException e) {
+                    throw (IOException) e.getCause();
+                }
+                enc.close();
+            } catch (FrontierException | SQLException e) {
+                closeQuietly(enc);
+                String msg = e instanceof SQLException && !p.tables.isEmpty()
+                        ? "While querying " + p.tables + ": " + oneLine(e.getMessage()) : describe(e);
+                errorEnd(req, resp, out, r, msg, "md5=\"" + enc.md5Hex() + "\"");
+                return r;
+            }
+            byte[] body = tee == null ? null : tee.copy();
+            if (body != null && rows > 0) {
+                try {
+                    // kept only if nothing was written to the tables while the query ran
+                    if (flight.stamp.equals(FrontierAnswers.stamp(conn[0], stampTables, config.statementTimeoutSeconds()))) {
+                        published = new FrontierAnswers.Encoded(flight.stamp, body, enc.md5Hex(), rows, enc.fullSize());
+                    }
+                } catch (SQLException e) {
+                    LOG.debug("stamp re-read failed, answer not kept: {}", e.toString());
+                }
+            }
+            return finishPayload(req, resp, out, r, p, rows, enc.md5Hex(), enc.fullSize());
+        } finally {
+            if (flight != null) {
+                answers.finish(flight, published);
+            }
+        }
+    }
+
+    /** The end of a payload whose records were sent: the empty-result rules, then the quality element. */
+    private Result finishPayload(HttpServletRequest req, HttpServletResponse resp, ResponseOutput out, Result r,
+                                 Payload p, int rows, String md5, long fullSize) throws IOException {
+        if (rows == 0 && "forever".equals(p.cmd.param("ttl"))) {
+            errorEnd(req, resp, out, r, "Empty result from query not allowed", "md5=\"" + md5 + "\"");
             return r;
         }
         context.metrics().rows(rows);
@@ -382,7 +456,7 @@ public class FrontierServlet extends HttpServlet {
                 setAge(req, resp, config.errorMaxAge());
             }
         }
-        payloadEnd(out, 0, "", maxAge, "md5=\"" + enc.md5Hex() + "\"", rows, enc.fullSize());
+        payloadEnd(out, 0, "", maxAge, "md5=\"" + md5 + "\"", rows, fullSize);
         return r;
     }
 

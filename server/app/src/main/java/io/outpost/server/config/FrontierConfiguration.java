@@ -30,9 +30,15 @@ public class FrontierConfiguration {
     public static final class FrontierDatabases implements AutoCloseable {
         private final List<Database> databases = new ArrayList<>();
         private final List<FrontierContext> contexts = new ArrayList<>();
+        private final Map<String, Long> answerCacheBytes = new LinkedHashMap<>();
 
         public List<FrontierContext> contexts() {
             return contexts;
+        }
+
+        /** The context's answer cache budget (settings key {@code AnswerCacheBytes}; 0 keeps no answers). */
+        public long answerCacheBytes(String context) {
+            return answerCacheBytes.getOrDefault(context, io.outpost.frontier.FrontierAnswers.DEFAULT_MAX_BYTES);
         }
 
         @Override
@@ -64,6 +70,10 @@ public class FrontierConfiguration {
             TablePolicy tables = TablePolicy.fromProperties(c.settings(), db.prefix());
             out.contexts.add(new FrontierContext(e.getKey(), db, FrontierConfig.fromProperties(e.getKey(), c.settings()),
                     new MicrometerFrontierMetrics(registry, e.getKey()), tables));
+            String cacheBytes = c.settings().get("AnswerCacheBytes");
+            if (cacheBytes != null && !cacheBytes.isBlank()) {
+                out.answerCacheBytes.put(e.getKey(), org.springframework.util.unit.DataSize.parse(cacheBytes.trim()).toBytes());
+            }
             log.info("Frontier context /{}/Frontier serves {} ({})", e.getKey(), config.maskedUrl(), tables);
         }
         return out;
@@ -71,14 +81,30 @@ public class FrontierConfiguration {
 
     /** Registers the servlets: their number is known only from the configuration. */
     @Bean
-    public org.springframework.boot.web.servlet.ServletContextInitializer frontierServlets(FrontierDatabases dbs) {
+    public org.springframework.boot.web.servlet.ServletContextInitializer frontierServlets(FrontierDatabases dbs,
+                                                                                          MeterRegistry registry) {
         return servletContext -> {
             for (FrontierContext ctx : dbs.contexts()) {
-                var reg = servletContext.addServlet("frontier-" + ctx.name(), new FrontierServlet(ctx));
+                FrontierServlet servlet = new FrontierServlet(ctx, dbs.answerCacheBytes(ctx.name()));
+                countAnswers(registry, ctx.name(), servlet.answers());
+                var reg = servletContext.addServlet("frontier-" + ctx.name(), servlet);
                 reg.addMapping(ctx.servletMapping());
                 reg.setLoadOnStartup(1);
                 reg.setAsyncSupported(false);
             }
         };
+    }
+
+    /** The answer cache's counters as {@code outpost.frontier.answers.{hits,loads,joins}{context}}. */
+    private static void countAnswers(MeterRegistry registry, String context, io.outpost.frontier.FrontierAnswers a) {
+        io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.hits", a,
+                io.outpost.frontier.FrontierAnswers::hits).tag("context", context)
+                .description("Frontier payloads served from the answer cache").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.loads", a,
+                io.outpost.frontier.FrontierAnswers::loads).tag("context", context)
+                .description("database runs of Frontier queries the answer cache could keep").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.joins", a,
+                io.outpost.frontier.FrontierAnswers::joins).tag("context", context)
+                .description("Frontier requests that waited for an identical request's query").register(registry);
     }
 }
