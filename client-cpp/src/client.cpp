@@ -209,7 +209,7 @@ struct Client::Impl {
 
     /// The failover policy (docs/client-failover.md). Returns rows decoded into `sink`; `freshFor` gets the
     /// seconds the answer may be cached (-1: not cacheable).
-    Result<std::uint64_t> fetch(const std::string& path, RowSink& sink, long* freshFor) {
+    Result<std::uint64_t> fetch(const std::string& path, RowSink& sink, long* freshFor, std::string* state = nullptr) {
         std::vector<Error> failures;
         for (int pass = 0; pass <= cfg.retries; ++pass) {
             if (pass > 0) sleepBackoff(pass, path);
@@ -226,6 +226,7 @@ struct Client::Impl {
                         forgive(proxy, server);
                         emit(Event::Kind::Success, proxy, server, url, "", r.status, std::to_string(r.rows) + " rows");
                         if (freshFor) *freshFor = r.maxAge < 0 ? -1 : std::max(0L, r.maxAge - r.age);
+                        if (state) *state = r.outpostState;
                         return r.rows;
                     }
                     // 4xx: the query itself is wrong; another route would say the same. Never retried.
@@ -364,6 +365,14 @@ Client::Stats Client::stats() const {
 }
 
 Result<Table> Client::get(const std::string& path) { return impl_->get(path); }
+
+Result<Table> Client::getWithState(const std::string& path, std::string& state, long& freshSeconds) {
+    TableSink sink;
+    freshSeconds = -1;
+    auto r = impl_->fetch(path, sink, &freshSeconds, &state);
+    if (!r) return r.error();
+    return sink.take();
+}
 
 Result<std::uint64_t> Client::get(const std::string& path, RowSink& sink) {
     return impl_->fetch(path, sink, nullptr);

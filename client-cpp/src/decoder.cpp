@@ -348,7 +348,7 @@ Parse StreamDecoder::Impl::parseContentHeader(Cursor& c) {
     AnswerHeader h;
     if (!c.has(1)) return Parse::More;
     std::uint8_t kind = c.p[c.pos++];
-    if (kind < 1 || kind > 6) { corrupt("unknown kind " + std::to_string(kind)); return Parse::Bad; }
+    if (kind < 1 || kind > 10) { corrupt("unknown kind " + std::to_string(kind)); return Parse::Bad; }
     h.kind = static_cast<AnswerKind>(kind);
     if (!readString(c, h.folder, bad) || !readString(c, h.tag, bad)) return bad ? (corrupt("bad string length in content header"), Parse::Bad) : Parse::More;
     if (!c.has(18)) return Parse::More;

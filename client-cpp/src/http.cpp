@@ -50,6 +50,7 @@ struct Transfer {
     long age = 0;
     bool noStore = false;
     std::string contentType;
+    std::string outpostState;
     std::string errorBody;   // the body of a non-200 answer (problem+json), capped
     std::uint64_t bytes = 0;
 
@@ -76,6 +77,7 @@ std::size_t onHeader(char* data, std::size_t size, std::size_t n, void* user) {
         t->age = 0;
         t->noStore = false;
         t->contentType.clear();
+        t->outpostState.clear();
         std::size_t sp = line.find(' ');
         t->status = sp == std::string::npos ? 0 : std::atoi(line.c_str() + sp + 1);
         return size * n;
@@ -96,6 +98,8 @@ std::size_t onHeader(char* data, std::size_t size, std::size_t n, void* user) {
         t->age = std::atol(value.c_str());
     } else if (name == "content-type") {
         t->contentType = lower(value);
+    } else if (name == "x-outpost-state") {
+        t->outpostState = value;
     }
     return size * n;
 }
@@ -185,6 +189,7 @@ AttemptResult performAttempt(CURL* h, const AttemptSpec& spec, RowSink& sink) {
     res.bytes = t.bytes;
     res.maxAge = t.noStore ? 0 : t.maxAge;
     res.age = t.age;
+    res.outpostState = t.outpostState;
     std::string curlMsg = errbuf[0] ? std::string(errbuf) : std::string(curl_easy_strerror(rc));
 
     if (rc == CURLE_WRITE_ERROR && t.decoder.failed()) {

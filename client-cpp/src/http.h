@@ -50,6 +50,7 @@ struct AttemptResult {
     std::uint64_t rows = 0;
     bool reusedConnection = false;
     std::uint64_t bytes = 0;
+    std::string outpostState;    ///< X-Outpost-State (state and snapshot answers), else ""
 };
 
 struct AttemptSpec {

@@ -34,6 +34,10 @@ const char* toString(AnswerKind k) noexcept {
         case AnswerKind::Tags: return "tags";
         case AnswerKind::Count: return "count";
         case AnswerKind::Tag: return "tag";
+        case AnswerKind::GlobalTags: return "globaltags";
+        case AnswerKind::Resolve: return "resolve";
+        case AnswerKind::State: return "state";
+        case AnswerKind::Snapshot: return "snapshot";
     }
     return "?";
 }

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "outpost/client.h"
+#include "outpost/snapshot.h"
 
 using namespace outpost;
 
@@ -52,4 +53,31 @@ TEST(Integration, AgainstTheRunningService) {
     auto bad = client->channels("/NO/SUCH/FOLDER");
     ASSERT_FALSE(bad);
     EXPECT_EQ(ErrorCode::Request, bad.error().code);
+}
+
+TEST(Integration, SnapshotOfTheDemoGlobalTagEqualsPerFolderAnswers) {
+    const char* url = serverUrl();
+    if (!url || !*url) GTEST_SKIP() << "OUTPOST_TEST_SERVER is not set (e.g. http://127.0.0.1:8000): skipped";
+    auto cfg = Config::fromString(url);
+    ASSERT_TRUE(cfg) << cfg.error().message;
+    auto client = Client::create(*cfg);
+    ASSERT_TRUE(client) << client.error().message;
+    SnapshotSession session(*client, "DEMO-GT-2026");
+    const Key t = 1767229200000000000;  // 2026-01-01T01:00:00Z
+    auto snap = session.at(t);
+    ASSERT_TRUE(snap) << snap.error().describe();
+    EXPECT_EQ(16u, session.state().size());
+    ASSERT_NE(nullptr, snap->folder("/DEMO/Calo/Gains"));
+    EXPECT_EQ("GAINS-v2", snap->folder("/DEMO/Calo/Gains")->tag);
+    for (const auto& f : snap->folders) {
+        SCOPED_TRACE(f.folder);
+        auto direct = client->get(paths::at(f.folder, f.tag, t, ChannelSelection::all()));
+        ASSERT_TRUE(direct) << direct.error().describe();
+        ASSERT_EQ(direct->rows.size(), f.answer.rows.size());
+        for (std::size_t i = 0; i < direct->rows.size(); ++i) EXPECT_EQ(direct->rows[i].values, f.answer.rows[i].values);
+    }
+    EXPECT_TRUE(snap->covers(t));
+    auto again = session.at(snap->validSince);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(0, again->requests);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "outpost/client.h"
+#include "outpost/snapshot.h"
 #include "cli_time.h"
 #include "output.h"
 
@@ -36,6 +37,7 @@ commands:
   find FOLDER TIME                the objects valid at TIME in the selected channels
   browse FOLDER [T1 [T2]]         every IOV with since <= T2 and until > T1 (default min max; streamed for csv/json)
   count FOLDER [T1 [T2]]          how many IOVs browse would print
+  snapshot GLOBALTAG TIME         every folder of GLOBALTAG (or HEAD) at TIME, all at one state
 
 times: nanoseconds (1767229200000000000), min, max, RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time
        (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given)
@@ -206,16 +208,17 @@ int main(int argc, char** argv) {
         if (args.size() < min + 1 || args.size() > max + 1) usage(std::string("usage: outpost-cli ") + synopsis);
     };
     bool known = cmd == "nodes" || cmd == "folders" || cmd == "channels" || cmd == "tags" || cmd == "tag" ||
-                 cmd == "find" || cmd == "browse" || cmd == "count";
+                 cmd == "find" || cmd == "browse" || cmd == "count" || cmd == "snapshot";
     if (!known) usage("unknown command '" + cmd + "'");
     if (cmd == "nodes" || cmd == "folders") need(0, 0, "nodes");
     if (cmd == "channels") need(1, 1, "channels FOLDER");
     if (cmd == "tags") need(1, 1, "tags NODE");
     if (cmd == "tag") need(2, 2, "tag FOLDER TAG");
     if (cmd == "find") need(2, 2, "find FOLDER TIME");
+    if (cmd == "snapshot") need(2, 2, "snapshot GLOBALTAG TIME");
     if (cmd == "browse" || cmd == "count") need(1, 3, "browse|count FOLDER [T1 [T2]]");
     Key t1 = kMinKey, t2 = kMaxKey, t = 0;
-    if (cmd == "find") t = parseTimeArg(args[2]);
+    if (cmd == "find" || cmd == "snapshot") t = parseTimeArg(args[2]);
     if (cmd == "browse" || cmd == "count") {
         if (args.size() > 2) t1 = parseTimeArg(args[2]);
         if (args.size() > 3) t2 = parseTimeArg(args[3]);
@@ -240,6 +243,29 @@ int main(int argc, char** argv) {
         }
     };
     if (cmd == "nodes" || cmd == "folders") return show(client->nodes());
+    if (cmd == "snapshot") {
+        std::optional<SnapshotSession> session;
+        try {
+            session.emplace(*client, args[1]);
+        } catch (const std::invalid_argument& e) {
+            usage(e.what());
+        }
+        auto snap = session->at(t);
+        if (!snap) return fail(snap.error());
+        // Every folder's iovs answer in path order, separated by an empty line (docs/cli.md).
+        bool first = true;
+        for (FolderSnapshot& f : snap->folders) {
+            if (!first) std::cout << "\n";
+            first = false;
+            f.answer.header.folder = f.folder;
+            f.answer.header.tag = f.tag;
+            f.answer.header.validSince = snap->validSince;
+            f.answer.header.validUntil = snap->validUntil;
+            cli::printTable(std::cout, f.answer, fmt);
+        }
+        std::cout.flush();
+        return std::cout ? kExitOk : kExitFailed;
+    }
     spelled(args[1], cmd == "tag" ? &args[2] : (cmd == "find" || cmd == "browse" || cmd == "count") ? &tag : nullptr);
     if (cmd == "channels") return show(client->channels(args[1]));
     if (cmd == "tags") return show(client->tags(args[1]));

@@ -53,6 +53,9 @@ public:
 
     /// Any canonical binary path ("/v1/bin/..."): decoded, through the cache.
     Result<Table> get(const std::string& path);
+    /// Any canonical binary path, not cached, with the answer's X-Outpost-State ("" if none) and the seconds it
+    /// may be kept (-1: not cacheable). Used by SnapshotSession.
+    Result<Table> getWithState(const std::string& path, std::string& state, long& freshSeconds);
     /// Any canonical binary path, streamed, not cached; returns the row count.
     Result<std::uint64_t> get(const std::string& path, RowSink& sink);
 

@@ -22,7 +22,10 @@ bool isBlob(ColumnType t) noexcept;
 bool isInteger(ColumnType t) noexcept;
 
 /// What an answer is about (the `kind` byte).
-enum class AnswerKind : std::uint8_t { Iovs = 1, Nodes = 2, Channels = 3, Tags = 4, Count = 5, Tag = 6 };
+enum class AnswerKind : std::uint8_t {
+    Iovs = 1, Nodes = 2, Channels = 3, Tags = 4, Count = 5, Tag = 6, GlobalTags = 7, Resolve = 8, State = 9,
+    Snapshot = 10,
+};
 const char* toString(AnswerKind k) noexcept;
 
 /// Bytes of a Blob column (kept apart from strings so the two never mix up).

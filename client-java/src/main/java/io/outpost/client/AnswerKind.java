@@ -7,7 +7,11 @@ public enum AnswerKind {
     CHANNELS(3, "channels"),
     TAGS(4, "tags"),
     COUNT(5, "count"),
-    TAG(6, "tag");
+    TAG(6, "tag"),
+    GLOBALTAGS(7, "globaltags"),
+    RESOLVE(8, "resolve"),
+    STATE(9, "state"),
+    SNAPSHOT(10, "snapshot");
 
     private final int code;
     private final String jsonName;

@@ -240,6 +240,42 @@ public final class OutpostClient implements AutoCloseable {
         return f.answer;
     }
 
+    /**
+     * A snapshot session over a global tag (or "HEAD") and optionally a subtree ("" or null for the whole tree):
+     * reads the state once per state lifetime and every answer through URLs pinned to it.
+     */
+    public SnapshotSession snapshotSession(String globalTag, String subtree) {
+        return new SnapshotSession(this, globalTag, subtree);
+    }
+
+    /** One GET through failover, with the named response headers; not kept in the in-process cache. */
+    SnapshotSession.Fetched fetchWithHeaders(String apiPath, List<String> headerNames) throws OutpostException {
+        return failover.execute(apiPath, r -> {
+            Fetched f = readWhole(r);
+            Map<String, String> headers = new java.util.HashMap<>();
+            for (String n : headerNames) {
+                String v = r.header(n);
+                if (v != null) {
+                    headers.put(n, v);
+                }
+            }
+            return new SnapshotSession.Fetched(f.answer, headers, f.freshSeconds);
+        }, false);
+    }
+
+    /** Decodes a whole answer held in memory (a snapshot's inline folder answer). */
+    static Answer decode(byte[] encoded) throws IOException {
+        try (AnswerDecoder d = new AnswerDecoder(new java.io.ByteArrayInputStream(encoded), encoded.length)) {
+            AnswerHeader h = d.readHeader();
+            List<Row> rows = new ArrayList<>();
+            for (Object[] v; (v = d.nextRow()) != null; ) {
+                rows.add(new Row(h.schema(), v));
+            }
+            return new Answer(h.kind(), h.folder(), h.tag(), h.validSince(), h.validUntil(), h.schema(), rows,
+                    h.encodedLength());
+        }
+    }
+
     @Override
     public void close() {
         if (offline != null) {

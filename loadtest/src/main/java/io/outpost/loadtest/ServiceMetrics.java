@@ -31,6 +31,17 @@ public final class ServiceMetrics {
         }
     }
 
+    /** The sum of a metric's samples (all label sets), or -1 if the endpoint cannot be read. */
+    public long counter(String metric) {
+        try {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus"))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? sum(r.body(), metric) : -1;
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
     static long databaseLoads(String exposition) {
         long loads = sum(exposition, "outpost_cache_loads_total");
         if (loads < 0) {

@@ -33,7 +33,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "outpost-client", mixinStandardHelpOptions = true, versionProvider = OutpostCli.Version.class,
         description = "Queries an Outpost conditions service (docs/api.md) through its servers and proxies.",
         subcommands = {OutpostCli.Nodes.class, OutpostCli.Channels.class, OutpostCli.Tags.class, OutpostCli.Tag.class,
-            OutpostCli.Find.class, OutpostCli.Browse.class, OutpostCli.Count.class},
+            OutpostCli.Find.class, OutpostCli.Browse.class, OutpostCli.Count.class, OutpostCli.SnapshotCommand.class},
         synopsisSubcommandLabel = "COMMAND",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -384,6 +384,35 @@ public final class OutpostCli implements Callable<Integer> {
             cli.checkOptions();
             long[] r = range(from, to);
             return cli.write(cli.client().fetch(Paths.count(cli.tag, r[0], r[1], cli.selection(), folder)));
+        }
+    }
+
+    @Command(name = "snapshot", description = "Every folder of GLOBALTAG (or HEAD) at TIME, all at one state.")
+    static final class SnapshotCommand implements Callable<Integer> {
+        @ParentCommand OutpostCli cli;
+        @Parameters(index = "0", paramLabel = "GLOBALTAG") String globalTag;
+        @Parameters(index = "1", paramLabel = "TIME") String time;
+
+        @Override
+        public Integer call() throws OutpostException {
+            cli.checkOptions();
+            long t = time(time);
+            Paths.checkTag(globalTag);
+            io.outpost.client.Snapshot snap = cli.client().snapshotSession(globalTag, null).at(t);
+            boolean first = true;
+            for (io.outpost.client.Snapshot.FolderSnapshot f : snap.folders().values()) {
+                if (!first) {
+                    cli.out.println();
+                }
+                first = false;
+                RowWriter w = RowWriter.of(cli.format(), cli.out);
+                w.begin("iovs", f.folder(), f.tag(), snap.validSince(), snap.validUntil(), f.answer().schema());
+                for (Row r : f.answer().rows()) {
+                    w.row(r.values().toArray());
+                }
+                w.end();
+            }
+            return 0;
         }
     }
 

@@ -33,7 +33,7 @@ import picocli.CommandLine.Parameters;
         subcommands = {LoaderCli.CreateFolderSet.class, LoaderCli.CreateFolder.class, LoaderCli.CreateChannel.class,
             LoaderCli.Load.class, LoaderCli.Generate.class, LoaderCli.TagHead.class, LoaderCli.Lock.class,
             LoaderCli.Relate.class, LoaderCli.DeleteTag.class, LoaderCli.Truncate.class, LoaderCli.ListNodes.class,
-            SnapshotCommands.Export.class, SnapshotCommands.Sync.class})
+            SnapshotCommands.Export.class, SnapshotCommands.Sync.class, GlobalTagCommands.class})
 public final class LoaderCli {
 
     /** Where to write. */

@@ -1,6 +1,7 @@
 package io.outpost.store.demo;
 
 import io.outpost.store.IovStore;
+import io.outpost.store.globaltag.GlobalTags;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
@@ -15,14 +16,16 @@ import java.util.Random;
 
 /**
  * The small demo data set the service loads into an empty embedded database: single- and multi-version
- * folders, time and run-lumi keys, several payload types, user and standard tags, a locked tag and a
- * hierarchical tag. Deterministic (fixed seed), so documentation examples stay true.
+ * folders, time and run-lumi keys, several payload types, user and standard tags, a locked tag, a
+ * hierarchical tag and a global tag. Deterministic (fixed seed), so documentation examples stay true.
  */
 public final class DemoData {
     /** 2026-01-01T00:00:00Z in ns: the start of the demo's time-keyed IOVs. */
     public static final long T0 = Instant.parse("2026-01-01T00:00:00Z").getEpochSecond() * 1_000_000_000L;
     public static final long HOUR = 3_600_000_000_000L;
     public static final long FIRST_RUN = 300;
+    /** The demo's global tag. */
+    public static final String GLOBAL_TAG = "DEMO-GT-2026";
 
     private DemoData() {
     }
@@ -98,5 +101,8 @@ public final class DemoData {
                 "GAINS-test", true)));
         store.createTagRelation("DEMO-CALO-2026", "GAINS-v2");
         store.createTagRelation("DEMO-2026", "DEMO-CALO-2026");
+        // A global tag (a tag of the root folderset): GAINS-v2 for the gains, HEAD for every other folder.
+        new GlobalTags(store).create(GLOBAL_TAG, "demo global tag: recalibrated gains, current conditions elsewhere",
+                java.util.Map.of("/DEMO/Calo/Gains", "GAINS-v2"));
     }
 }

@@ -118,4 +118,35 @@ class LoaderCliTest {
             assertThat(store.count(folder, 0, ValidityKey.MAX, ChannelSelection.all(), "DET-1")).isZero();
         }
     }
+
+    @Test
+    void createsLocksListsAndResolvesGlobalTags() throws Exception {
+        String url = "jdbc:sqlite:" + dir.resolve("gt.db");
+        assertThat(run(url, "create-folder", "/DET/Calo/mv", "--versioning", "MV", "--payload", "g:Double", "--parents"))
+                .isZero();
+        assertThat(run(url, "create-folder", "/DET/sv", "--payload", "g:Double")).isZero();
+        Path rows = dir.resolve("gt.csv");
+        Files.writeString(rows, "channel,since,until,g\n0,0,max,1.5\n");
+        assertThat(run(url, "load", "/DET/Calo/mv", rows.toString())).isZero();   // an empty HEAD cannot be tagged
+        assertThat(run(url, "tag", "/DET/Calo/mv", "MV-1")).isZero();
+        assertThat(run(url, "globaltag", "create", "GT-A", "/DET/Calo/mv=MV-1", "--description", "first")).isZero();
+        assertThat(run(url, "globaltag", "lock", "GT-A")).isZero();
+        assertThat(run(url, "globaltag", "list")).isZero();
+        assertThat(run(url, "globaltag", "resolve", "GT-A")).isZero();
+        // wrong input: not FOLDER=TAG, a single-version folder, an unknown global tag (exit code 2, nothing written)
+        assertThat(run(url, "globaltag", "create", "GT-B", "/DET/Calo/mv")).isEqualTo(2);
+        assertThat(err.toString()).contains("is not FOLDER=TAG");
+        assertThat(run(url, "globaltag", "create", "GT-B", "/DET/sv=MV-1")).isEqualTo(2);
+        assertThat(err.toString()).contains("single-version");
+        assertThat(run(url, "globaltag", "lock", "NOPE")).isEqualTo(2);
+
+        try (IovStore store = IovStore.open(DatabaseConfig.of(url))) {
+            var gts = new io.outpost.store.globaltag.GlobalTags(store);
+            assertThat(gts.list()).extracting(io.outpost.store.globaltag.GlobalTag::name).containsExactly("GT-A");
+            assertThat(gts.find("GT-A").lock()).isEqualTo(TagLock.LOCKED);
+            assertThat(gts.find("GT-A").description()).isEqualTo("first");
+            assertThat(store.tag("GT-A.DET.Calo").lock()).isEqualTo(TagLock.LOCKED);
+            assertThat(store.resolveTag(store.folder("/DET/Calo/mv"), "GT-A").name()).isEqualTo("MV-1");
+        }
+    }
 }

@@ -1,0 +1,92 @@
+package io.outpost.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.outpost.server.OutpostApplication;
+import io.outpost.server.cache.Catalog;
+import io.outpost.store.IovStore;
+import io.outpost.store.model.NewIov;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** The snapshot session against the real service on its demo database (global tag DEMO-GT-2026), real HTTP. */
+class SnapshotSessionTest {
+    static final long T0 = RealServiceTest.T0;
+    static final long HOUR = RealServiceTest.HOUR;
+    static final String GT = "DEMO-GT-2026";
+    static ConfigurableApplicationContext service;
+    static OutpostClient client;
+
+    @BeforeAll
+    static void start() throws IOException {
+        String db = Files.createTempDirectory("outpost-client-snap").resolve("demo.db").toString();
+        // Folders over 200 bytes come by URL, so the session fetches some folders in parallel.
+        service = new SpringApplicationBuilder(OutpostApplication.class).run("--server.port=0",
+                "--outpost.database.url=jdbc:sqlite:" + db, "--outpost.snapshot.inline-max-bytes=200B",
+                "--outpost.snapshot.state-max-age=60s", "--logging.level.root=warn",
+                "--logging.level.outpost.access=warn");
+        String url = "http://127.0.0.1:" + service.getEnvironment().getProperty("local.server.port");
+        client = OutpostClient.create(ClientConfig.builder().server(url).build());
+    }
+
+    @AfterAll
+    static void stop() {
+        client.close();
+        service.close();
+    }
+
+    @Test
+    void snapshotEqualsPerFolderQueriesReusesTheStateAndRefreshesWhenAGenerationIsGone() throws Exception {
+        SnapshotSession session = client.snapshotSession(GT, null);
+        long t = T0 + 3 * HOUR + 17;
+        Snapshot first = session.at(t);
+        assertThat(first.state()).isEqualTo(session.state()).matches("[0-9a-f]{16}");
+        assertThat(first.folders()).containsKeys("/DEMO/Calo/Gains", "/DEMO/Calo/Pedestals", "/DEMO/DCS/HV");
+        assertThat(first.folders().get("/DEMO/Calo/Gains").tag()).isEqualTo("GAINS-v2");
+        assertThat(first.requests()).as("one snapshot request plus the folders given by URL")
+                .isGreaterThan(1).isLessThanOrEqualTo(1 + first.folders().size());
+        for (Snapshot.FolderSnapshot f : first.folders().values()) {
+            List<Iov> direct = client.browse(f.folder(), f.tag(), t, t, ChannelSelection.all(), Order.CHANNEL_SINCE);
+            assertThat(f.iovs()).as(f.folder()).isEqualTo(direct);
+        }
+        // a key in the same validity interval of every folder: no request at all
+        Snapshot again = session.at(t + 1000);
+        assertThat(again.requests()).isZero();
+        assertThat(again.folders()).isEqualTo(first.folders());
+
+        // a write the session's state does not know: its pinned request is gone, it re-reads the state once
+        IovStore store = service.getBean(IovStore.class);
+        store.store(store.folder("/DEMO/Calo/Pedestals"), List.of(new NewIov(3, T0 + 50 * HOUR, T0 + 60 * HOUR,
+                1.5f, 0.5f, 7)));
+        service.getBean(Catalog.class).refresh();
+        long later = T0 + 55 * HOUR;
+        Snapshot after = session.at(later);
+        assertThat(after.state()).isNotEqualTo(first.state());
+        assertThat(after.iovs("/DEMO/Calo/Pedestals")).anyMatch(i -> i.channel() == 3 && i.since() == T0 + 50 * HOUR);
+        assertThat(after.folders().get("/DEMO/Calo/Pedestals").generation())
+                .isNotEqualTo(first.folders().get("/DEMO/Calo/Pedestals").generation());
+        assertThat(after.folders().get("/DEMO/Calo/Gains").generation())
+                .isEqualTo(first.folders().get("/DEMO/Calo/Gains").generation());
+
+        // pinned browse of one folder at the state's generation
+        List<Iov> browsed = session.browse("/DEMO/Calo/Pedestals", later, later, ChannelSelection.channel(3),
+                Order.CHANNEL_SINCE);
+        assertThat(browsed).hasSize(1);
+        assertThat(browsed.get(0).since()).isEqualTo(T0 + 50 * HOUR);
+        assertThatThrownBy(() -> session.browse("/NOT/IN/STATE", 0, 1, ChannelSelection.all(), Order.CHANNEL_SINCE))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anUnknownGlobalTagIsNotFound() {
+        assertThatThrownBy(() -> client.snapshotSession("NO-SUCH-GT", null).at(5))
+                .isInstanceOf(OutpostException.class).extracting("kind").isEqualTo(OutpostException.Kind.NOT_FOUND);
+    }
+}

@@ -1,0 +1,143 @@
+package io.outpost.server.pin;
+
+import io.outpost.server.cache.Answer;
+import io.outpost.server.cache.AnswerCache;
+import io.outpost.server.cache.Catalog;
+import io.outpost.server.config.OutpostProperties;
+import io.outpost.server.query.Query;
+import io.outpost.server.query.QueryService;
+import io.outpost.store.IovStore;
+import io.outpost.store.StoreException;
+import io.outpost.store.model.Node;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.zip.CRC32;
+import org.springframework.stereotype.Component;
+
+/**
+ * Answers of folder reads pinned to a generation. An answer is computed only when the folder's stored stamp equals
+ * the pinned generation both before and after the read, so a pinned answer never holds rows of another
+ * generation; it is then kept under its pinned URL, whose answer can never change.
+ */
+@Component
+public class PinnedReads {
+    private static final long FORCED_REFRESH_GAP_NANOS = 200_000_000L;
+
+    private final IovStore store;
+    private final Catalog catalog;
+    private final AnswerCache cache;
+    private final QueryService service;
+    private final String immutable;
+    private final long maxWaitMillis;
+    private volatile long lastForcedRefresh;
+
+    public PinnedReads(IovStore store, Catalog catalog, AnswerCache cache, QueryService service,
+                       SnapshotProperties snapshot, OutpostProperties props) {
+        this.store = store;
+        this.catalog = catalog;
+        this.cache = cache;
+        this.service = service;
+        this.immutable = "public, max-age=" + snapshot.pinnedMaxAge().toSeconds() + ", immutable";
+        this.maxWaitMillis = props.database().connectionTimeout().plus(props.database().statementTimeout()).toMillis();
+    }
+
+    public String immutableCacheControl() {
+        return immutable;
+    }
+
+    public AnswerCache cache() {
+        return cache;
+    }
+
+    public long maxWaitMillis() {
+        return maxWaitMillis;
+    }
+
+    /** The pinned URL of a folder read: {@code /v1/{format}/pin/{generation}/{op}/…}. */
+    public static String pinnedPath(Query q, GenerationToken token) {
+        String canonical = q.canonicalPath();
+        String prefix = "/v1/" + q.format().word();
+        return prefix + "/pin/" + token + canonical.substring(prefix.length());
+    }
+
+    /** The catalog entry of a folder, refreshed once if the name is new. */
+    public Catalog.Entry entry(String path) {
+        Catalog.Entry e = catalog.find(path);
+        if (e == null) {
+            catalog.refreshIfOlderThanASecond();
+            e = catalog.find(path);
+        }
+        if (e == null) {
+            throw new StoreException(StoreException.Kind.FOLDER_NOT_FOUND, "no folder or folderset '" + path + "'");
+        }
+        return e;
+    }
+
+    /**
+     * The answer of {@code q} pinned at {@code asked}: computed (or taken from memory) when it is the folder's
+     * current generation; a generation newer than the catalog's first refreshes the catalog.
+     */
+    public Answer read(Query q, GenerationToken asked) {
+        Catalog.Entry e = entry(q.path());
+        GenerationToken current = GenerationToken.ofStamp(e.generation());
+        if (asked.compareTo(current) > 0) {
+            forceRefresh();
+            e = entry(q.path());
+            current = GenerationToken.ofStamp(e.generation());
+        }
+        if (asked.compareTo(current) != 0) {
+            throw new GenerationGoneException(q.path(), asked.toString(), current.toString(), asked.compareTo(current) > 0);
+        }
+        Catalog.Entry entry = e;
+        return cache.get(pinnedPath(q, asked), asked.toString(), () -> compute(q, entry), maxWaitMillis);
+    }
+
+    /**
+     * Computes {@code q} on the folder at the catalog entry's generation, checking the stored stamp around the read;
+     * the answer's generation is the token and its headers are those of a pinned answer.
+     */
+    public Answer compute(Query q, Catalog.Entry e) {
+        Node n = e.node();
+        String expected = e.generation();
+        GenerationToken token = GenerationToken.ofStamp(expected);
+        checkStamp(n, expected, token);
+        Answer a = service.load(q, n, expected);
+        checkStamp(n, expected, token);
+        String path = pinnedPath(q, token);
+        boolean at = q.op() == io.outpost.server.query.Op.AT;
+        long modified = token.micros() / 1000;
+        String lastModified = DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                ZonedDateTime.ofInstant(java.time.Instant.ofEpochMilli(modified), ZoneOffset.UTC));
+        Answer pinned = new Answer(a.body(), a.contentType(), a.rows(), a.validSince(), a.validUntil(),
+                a.touchesOpenEnded(), true, token.toString(), null);
+        return pinned.withHeaders(new Answer.Headers(q.path(), etag(path), modified, lastModified, immutable, immutable,
+                Long.toString(a.rows()), at ? Long.toString(a.validSince()) : null,
+                at ? Long.toString(a.validUntil()) : null));
+    }
+
+    private void checkStamp(Node n, String expected, GenerationToken token) {
+        String stored = store.modificationStamp(n);
+        if (!stored.equals(expected)) {
+            // The database moved past the catalog's view: refresh now (this happens at most once per write).
+            catalog.refresh();
+            GenerationToken now = GenerationToken.ofStamp(stored);
+            throw new GenerationGoneException(n.path(), token.toString(), now.toString(), token.compareTo(now) > 0);
+        }
+    }
+
+    /** Re-reads the catalog now, at most every 200 ms (a flood of bad pinned URLs cannot hammer the database). */
+    public void forceRefresh() {
+        long now = System.nanoTime();
+        if (now - lastForcedRefresh > FORCED_REFRESH_GAP_NANOS) {
+            lastForcedRefresh = now;
+            catalog.refresh();
+        }
+    }
+
+    static String etag(String path) {
+        CRC32 c = new CRC32();
+        c.update(path.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return "\"p" + Long.toHexString(c.getValue()) + "-" + Integer.toHexString(path.hashCode()) + "\"";
+    }
+}

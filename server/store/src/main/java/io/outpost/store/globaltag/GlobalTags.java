@@ -1,0 +1,226 @@
+package io.outpost.store.globaltag;
+
+import io.outpost.store.IovStore;
+import io.outpost.store.StoreException;
+import io.outpost.store.db.SysTime;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.Tag;
+import io.outpost.store.model.TagKind;
+import io.outpost.store.model.TagLock;
+import io.outpost.store.read.Metadata;
+import io.outpost.store.write.TagWriter;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Global tags over one store: list them, resolve one to every folder's tag in one read, create one from a list of
+ * {@code folder=tag} choices (building the folderset tags and TAG2TAG relations down from the root, all or
+ * nothing), and lock or unlock one with every tag it reaches.
+ */
+public final class GlobalTags {
+    private final IovStore store;
+    private final Metadata meta;
+    private final TagWriter tagWriter;
+    private final Clock clock;
+
+    public GlobalTags(IovStore store) {
+        this(store, Clock.systemUTC());
+    }
+
+    public GlobalTags(IovStore store, Clock clock) {
+        this.store = store;
+        this.meta = new Metadata(store.database().prefix());
+        this.tagWriter = new TagWriter(store.database(), meta);
+        this.clock = clock;
+    }
+
+    /** Every global tag (every tag of the root folderset), by name. */
+    public List<GlobalTag> list() {
+        return store.read(c -> {
+            List<GlobalTag> out = new ArrayList<>();
+            for (Tag t : meta.tags(c, root(c))) {
+                out.add(new GlobalTag(t.name(), t.description(), t.lock(), t.insertionTime()));
+            }
+            return out;
+        });
+    }
+
+    /** The global tag named {@code name}, or TAG_NOT_FOUND. */
+    public GlobalTag find(String name) {
+        return store.read(c -> {
+            Tag t = requireGlobalTag(c, name);
+            return new GlobalTag(t.name(), t.description(), t.lock(), t.insertionTime());
+        });
+    }
+
+    /** Every folder of the database and what {@code name} chooses for it, in path order, from one read transaction. */
+    public List<FolderChoice> resolve(String name) {
+        return store.read(c -> resolve(c, requireGlobalTag(c, name), null));
+    }
+
+    /** Like {@link #resolve(String)} for the folders under {@code subtree} only ("/" for all). */
+    public List<FolderChoice> resolve(String name, String subtree) {
+        return store.read(c -> resolve(c, requireGlobalTag(c, name), subtree));
+    }
+
+    private List<FolderChoice> resolve(Connection c, Tag globalTag, String subtree) throws SQLException {
+        // Nodes come in path order, so a folderset's tag is known before its children are looked at.
+        Map<Long, Long> tagOfNode = new HashMap<>();
+        List<FolderChoice> out = new ArrayList<>();
+        for (Node n : meta.nodes(c)) {
+            if (n.parentId() == null) {
+                tagOfNode.put(n.id(), globalTag.id());
+                continue;
+            }
+            Long parentTag = tagOfNode.get(n.parentId());
+            Long own = parentTag == null ? null : meta.childTagId(c, n.parentId(), parentTag, n.id());
+            if (own != null) {
+                tagOfNode.put(n.id(), own);
+            }
+            if (n.isFolder() && within(n.path(), subtree)) {
+                Tag t = own == null || !n.isMultiVersion() ? null : meta.findTag(c, n.id(), own);
+                out.add(new FolderChoice(n, t != null && t.kind() != TagKind.FOLDERSET ? t : null));
+            }
+        }
+        return out;
+    }
+
+    static boolean within(String path, String subtree) {
+        return subtree == null || subtree.equals("/") || path.equals(subtree) || path.startsWith(subtree + "/");
+    }
+
+    /**
+     * Creates global tag {@code name} choosing {@code choices} (folder path → that folder's own tag); folders not
+     * listed read their HEAD. Folderset tags on the way are named by {@link IntermediateTagNames}. All or nothing.
+     */
+    public GlobalTag create(String name, String description, Map<String, String> choices) {
+        if (choices.isEmpty()) {
+            throw StoreException.badArgument("a global tag needs at least one folder=tag choice");
+        }
+        return store.write(c -> {
+            if (meta.findTag(c, name) != null) {
+                throw new StoreException(StoreException.Kind.ALREADY_EXISTS, "tag '" + name
+                        + "' already exists (tag names are unique in the whole database)");
+            }
+            String now = SysTime.now(clock);
+            Set<String> created = new HashSet<>();
+            for (Map.Entry<String, String> e : new LinkedHashMap<>(choices).entrySet()) {
+                Node folder = meta.folder(c, e.getKey());
+                if (!folder.isMultiVersion()) {
+                    throw StoreException.badArgument("'" + folder.path() + "' is single-version: it has no tags and is"
+                            + " read at its HEAD in every global tag; leave it out of the list");
+                }
+                Tag tag = meta.findTag(c, e.getValue());
+                if (tag == null) {
+                    throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "no tag '" + e.getValue() + "'");
+                }
+                if (tag.nodeId() != folder.id() || tag.kind() == TagKind.FOLDERSET) {
+                    throw StoreException.badArgument("tag '" + tag.name() + "' is not a tag of the folder '"
+                            + folder.path() + "'");
+                }
+                link(c, name, folder, tag, created, now);
+            }
+            try (PreparedStatement ps = c.prepareStatement("UPDATE " + store.database().prefix()
+                    + "TAGS SET TAG_DESCRIPTION = ? WHERE NODE_ID = 0 AND TAG_NAME = ?")) {
+                ps.setString(1, description == null ? "" : description);
+                ps.setString(2, name);
+                ps.executeUpdate();
+            }
+            Tag gt = requireGlobalTag(c, name);
+            return new GlobalTag(gt.name(), gt.description(), gt.lock(), gt.insertionTime());
+        });
+    }
+
+    /** Relates the folder's tag to its parent's tag for this global tag, and so on up to the root. */
+    private void link(Connection c, String globalTag, Node child, Tag childTag, Set<String> created, String now)
+            throws SQLException {
+        while (true) {
+            Node parent = meta.findNode(c, child.parentId());
+            String parentName = IntermediateTagNames.forFolderset(globalTag, parent.path());
+            Tag parentTag = meta.findTag(c, parentName);
+            if (parentTag != null && !created.contains(parentName)) {
+                throw new StoreException(StoreException.Kind.ALREADY_EXISTS, "tag '" + parentName + "', the name this"
+                        + " global tag needs for '" + parent.path() + "', is already used by another tag");
+            }
+            if (parentTag != null) {
+                Long existing = meta.childTagId(c, parent.id(), parentTag.id(), child.id());
+                if (existing != null) {
+                    return; // the folderset's tag is already related to this child (a sibling folder linked it)
+                }
+            }
+            tagWriter.createRelation(c, parentName, childTag.name(), now);
+            if (parentTag != null) {
+                return; // a folderset tag made earlier in this transaction is already linked upwards
+            }
+            created.add(parentName);
+            if (parent.parentId() == null) {
+                return; // the root has no parent
+            }
+            child = parent;
+            childTag = meta.findTag(c, parentName);
+        }
+    }
+
+    /**
+     * Sets the lock status of the global tag and of every tag it reaches (folderset and folder tags), in one
+     * transaction. A locked global tag's reads can never change.
+     */
+    public GlobalTag lock(String name, TagLock lock) {
+        return store.write(c -> {
+            Tag gt = requireGlobalTag(c, name);
+            List<String> reached = new ArrayList<>();
+            collect(c, gt, reached);
+            for (String t : reached) {
+                tagWriter.setLock(c, t, lock);
+            }
+            Tag after = requireGlobalTag(c, name);
+            return new GlobalTag(after.name(), after.description(), after.lock(), after.insertionTime());
+        });
+    }
+
+    private void collect(Connection c, Tag tag, List<String> out) throws SQLException {
+        out.add(tag.name());
+        try (PreparedStatement ps = c.prepareStatement("SELECT CHILD_NODEID, CHILD_TAGID FROM "
+                + store.database().prefix() + "TAG2TAG WHERE PARENT_NODEID = ? AND PARENT_TAGID = ?")) {
+            ps.setLong(1, tag.nodeId());
+            ps.setLong(2, tag.id());
+            List<long[]> children = new ArrayList<>();
+            try (var rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    children.add(new long[] {rs.getLong(1), rs.getLong(2)});
+                }
+            }
+            for (long[] child : children) {
+                Tag t = meta.findTag(c, child[0], child[1]);
+                if (t != null) {
+                    collect(c, t, out);
+                }
+            }
+        }
+    }
+
+    private Node root(Connection c) throws SQLException {
+        return meta.findNode(c, "/");
+    }
+
+    private Tag requireGlobalTag(Connection c, String name) throws SQLException {
+        Tag t = meta.findTag(c, name);
+        if (t == null) {
+            throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "no global tag '" + name + "'");
+        }
+        if (t.nodeId() != root(c).id()) {
+            throw StoreException.badArgument("tag '" + name + "' is not a global tag: it belongs to another node"
+                    + " than the root folderset '/'");
+        }
+        return t;
+    }
+}
