@@ -8,9 +8,14 @@
 FROM maven:3.9.11-eclipse-temurin-21 AS build
 WORKDIR /src
 COPY pom.xml ./
+# Maven reads every module the root pom lists, so each one's pom.xml must be there; only the service's modules
+# are built (-pl server/app -am), so only their sources are copied.
+COPY client-java/pom.xml client-java/pom.xml
+COPY loadtest/pom.xml loadtest/pom.xml
+COPY server/integration/pom.xml server/integration/pom.xml
 COPY server/store server/store
+COPY server/frontier server/frontier
 COPY server/app server/app
-# The root pom lists every module; build the service's reactor only (-pl server/app -am).
 RUN --mount=type=cache,target=/root/.m2 \
     mvn -B -ntp -q -pl server/app -am -DskipTests package \
  && cp server/app/target/outpost-server-0.1.0-SNAPSHOT-exec.jar /outpost-server.jar

@@ -88,6 +88,17 @@ class DeploymentFilesTest {
         return m.group(1);
     }
 
+    /** The modules the root pom lists. */
+    static List<String> modules() throws IOException {
+        Matcher m = Pattern.compile("<module>([^<]+)</module>").matcher(Files.readString(REPO.resolve("pom.xml")));
+        List<String> out = new ArrayList<>();
+        while (m.find()) {
+            out.add(m.group(1).strip());
+        }
+        assertThat(out).isNotEmpty();
+        return out;
+    }
+
     @Test
     void serviceDockerfile() throws IOException {
         List<Instruction> ins = parse(DOCKER.resolve("outpost.Dockerfile"));
@@ -106,6 +117,19 @@ class DeploymentFilesTest {
         assertThat(all(ins, "RUN")).anyMatch(r -> r.contains("server/app/target/" + jar) && r.contains("-pl server/app -am"));
         assertThat(all(run, "COPY")).anyMatch(c -> c.startsWith("--from=build") && c.endsWith("/" + jar));
         assertThat(all(run, "ENTRYPOINT")).singleElement().asString().contains("\"-jar\"").contains(jar);
+        // Maven needs the pom of every module the root pom lists, and the sources of every module the service
+        // depends on (the reactor of -pl server/app -am).
+        List<String> copied = all(ins, "COPY").stream().map(c -> c.split("\\s+")[0]).toList();
+        for (String module : modules()) {
+            assertThat(copied).as("module %s: its pom.xml (or the whole module) is copied", module)
+                    .containsAnyOf(module, module + "/pom.xml");
+        }
+        for (String module : List.of("server/store", "server/frontier", "server/app")) {
+            assertThat(copied).as("the service is built from %s", module).contains(module);
+        }
+        assertThat(Files.readString(REPO.resolve("server/app/pom.xml")))
+                .as("the service depends on no module the image does not build")
+                .doesNotContain("<artifactId>outpost-client").doesNotContain("<artifactId>outpost-loadtest");
         // Every file the build copies from the context exists (and the .dockerignore lets it through).
         for (String copy : all(ins, "COPY")) {
             if (!copy.startsWith("--from")) {
