@@ -23,7 +23,7 @@ import picocli.CommandLine;
 @Tag("benchmark")
 class WriteBenchmarks {
     private static final double SCALE = Double.parseDouble(System.getProperty("outpost.bench.writeScale", "0.02"));
-    private static final int ROUNDS = 2;
+    private static final int ROUNDS = Integer.getInteger("outpost.bench.writeRounds", 3);
 
     @Test
     void bulkInsertionThroughHttpVsInProcess() throws Exception {

@@ -27,7 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The loader's commands through a service's write API (docs/api.md, "Writing") with a bearer token. Each batch is
- * one request with its own Idempotency-Key, retried once on a broken connection: the service stores it once.
+ * one request with its own Idempotency-Key, retried once on a broken connection: the service stores it once. The
+ * upload of a batch overlaps the reading (or generating) of the next one.
  * Refusals come back as the same errors the store gives, with the service's message.
  */
 final class HttpWriter implements ConditionsWriter {
@@ -35,8 +36,17 @@ final class HttpWriter implements ConditionsWriter {
 
     private final String base;
     private final String token;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
     private final java.util.Map<String, PayloadSpec> specs = new java.util.HashMap<>();
+    /** Uploads one batch while the caller prepares the next; at most one is in flight. */
+    private final java.util.concurrent.ExecutorService uploader = java.util.concurrent.Executors.newSingleThreadExecutor(
+            r -> {
+                Thread t = new Thread(r, "outpost-loader-upload");
+                t.setDaemon(true);
+                return t;
+            });
+    private java.util.concurrent.Future<?> inFlight;
 
     HttpWriter(String server, String token) {
         if (token == null || token.isBlank()) {
@@ -87,7 +97,30 @@ final class HttpWriter implements ConditionsWriter {
         NewIov first = batch.getFirst();
         String query = first.userTag() == null ? "" : "?userTag=" + URLEncoder.encode(first.userTag(),
                 StandardCharsets.UTF_8) + (first.userTagOnly() ? "&userTagOnly=true" : "");
-        send("POST", "/write/v1/iovs" + folder + query, "application/json", iovJson(batch, spec));
+        List<NewIov> mine = List.copyOf(batch);
+        finishUpload();
+        inFlight = uploader.submit(() -> post("POST", "/write/v1/iovs" + folder + query, "application/json",
+                iovJson(mine, spec)));
+    }
+
+    /** Waits for the batch in flight; its refusal surfaces here, before anything else is sent. */
+    private void finishUpload() {
+        java.util.concurrent.Future<?> f = inFlight;
+        inFlight = null;
+        if (f == null) {
+            return;
+        }
+        try {
+            f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new StoreException(StoreException.Kind.DATABASE, "upload failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException(StoreException.Kind.DATABASE, "interrupted", e);
+        }
     }
 
     /** The batch in the loader's JSON format, written as a stream (batches can be tens of MB). */
@@ -161,6 +194,7 @@ final class HttpWriter implements ConditionsWriter {
     }
 
     private JsonNode nodes() {
+        finishUpload();
         HttpResponse<byte[]> r = exchange(HttpRequest.newBuilder(URI.create(base + "/v1/json/nodes"))
                 .header("Cache-Control", "no-cache").GET(), true);
         check(r);
@@ -171,7 +205,13 @@ final class HttpWriter implements ConditionsWriter {
         return JSON.writeValueAsBytes(n);
     }
 
+    /** Sends after the batch in flight, so requests keep their order. */
     private void send(String method, String path, String contentType, byte[] body) {
+        finishUpload();
+        post(method, path, contentType, body);
+    }
+
+    private void post(String method, String path, String contentType, byte[] body) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofMinutes(10))
                 .header("Authorization", "Bearer " + token).header("Content-Type", contentType)
                 .header("Idempotency-Key", UUID.randomUUID().toString())
@@ -219,8 +259,14 @@ final class HttpWriter implements ConditionsWriter {
         throw new StoreException(kind, message);
     }
 
+    /** Waits for the last batch, so a refusal of it is reported and the exit code says so. */
     @Override
     public void close() {
-        http.close();
+        try {
+            finishUpload();
+        } finally {
+            uploader.shutdownNow();
+            http.close();
+        }
     }
 }
