@@ -72,11 +72,22 @@ public class WriteController {
     }
 
     /** Body of a lock change: {@code locked}, {@code partial} or {@code unlocked}. */
-    public record LockBody(String status) {
+    public record LockBody(String status, String node) {
     }
 
-    /** Body of a tag relation: {@code parent} (a tag of the child's parent folderset) points to {@code child}. */
-    public record RelationBody(String parent, String child) {
+    /**
+     * Body of a tag relation: {@code parent} (a tag of the child's parent folderset) points to {@code child}. With
+     * {@code node} (the child node), missing tags are created as COOL does; a global tag is built from the root down.
+     */
+    public record RelationBody(String parent, String child, String node) {
+    }
+
+    /** Body of a tag deletion. */
+    public record TagDeletionBody(String tag) {
+    }
+
+    /** Body of a truncation: open-ended IOVs valid at {@code until} end there; channels all, N, N-M or name:X. */
+    public record TruncationBody(Long until, String channels) {
     }
 
     private final IovStore store;
@@ -223,13 +234,15 @@ public class WriteController {
         Caller caller = Caller.of(jwt);
         WriteOperation op = new WriteOperation("lock-tag", null, tagName, null, hash("lock-tag", tagName, b));
         return run(caller, req, key, op, 200, () -> {
-            Node node = nodeOf(store.tag(tagName));
+            Node node = b.node() != null ? store.node(b.node()) : nodeOf(store.tag(tagName));
             caller.require(node.parentId() == null ? Permission.GLOBAL_TAG : Permission.LOCK, node.path());
         }, () -> {
             if (b.status() == null) {
                 throw new IllegalArgumentException("\"status\" is required: locked, partial or unlocked");
             }
-            return store.setTagLock(tagName, TagLock.parse(b.status()));
+            TagLock lock = TagLock.parse(b.status());
+            return b.node() != null ? store.setTagLock(store.node(b.node()), tagName, lock)
+                    : store.setTagLock(tagName, lock);
         }, r -> Map.of("lock", ((Tag) r).lock().name().toLowerCase(Locale.ROOT)));
     }
 
@@ -243,13 +256,50 @@ public class WriteController {
             if (b.parent() == null || b.child() == null) {
                 throw new IllegalArgumentException("\"parent\" and \"child\" tags are required");
             }
-            Node child = nodeOf(store.tag(b.child()));
+            Node child = b.node() != null ? store.node(b.node()) : nodeOf(store.tag(b.child()));
             Node parent = child.parentId() == null ? child : nodeById(child.parentId());
             caller.require(parent.parentId() == null ? Permission.GLOBAL_TAG : Permission.WRITE, parent.path());
         }, () -> {
-            store.createTagRelation(b.parent(), b.child());
+            if (b.node() != null) {
+                store.createTagRelation(store.node(b.node()), b.parent(), b.child());
+            } else {
+                store.createTagRelation(b.parent(), b.child());
+            }
             return b.child();
         }, r -> Map.of("created", "relation", "child", b.child()));
+    }
+
+    /** COOL's deleteTag: a folder tag's IOVs and, unless a relation still uses it, the tag itself. */
+    @PostMapping("/tag-deletions/**")
+    public ResponseEntity<String> deleteTag(@AuthenticationPrincipal Jwt jwt, HttpServletRequest req,
+                                            @RequestBody TagDeletionBody b,
+                                            @RequestHeader(value = "Idempotency-Key", required = false) String key) {
+        String path = nodePath(req, "/tag-deletions");
+        Caller caller = Caller.of(jwt);
+        WriteOperation op = new WriteOperation("delete-tag", path, b.tag(), null, hash("delete-tag", path, b));
+        return run(caller, req, key, op, 200, () -> caller.require(Permission.WRITE, path), () -> {
+            if (b.tag() == null) {
+                throw new IllegalArgumentException("\"tag\" is required");
+            }
+            return store.deleteTag(store.folder(path), b.tag());
+        }, r -> Map.of("freed", r));
+    }
+
+    /** COOL's truncateObjectValidity on a single-version folder. */
+    @PostMapping("/truncations/**")
+    public ResponseEntity<String> truncate(@AuthenticationPrincipal Jwt jwt, HttpServletRequest req,
+                                           @RequestBody TruncationBody b,
+                                           @RequestHeader(value = "Idempotency-Key", required = false) String key) {
+        String path = nodePath(req, "/truncations");
+        Caller caller = Caller.of(jwt);
+        WriteOperation op = new WriteOperation("truncate", path, null, null, hash("truncate", path, b));
+        return run(caller, req, key, op, 200, () -> caller.require(Permission.WRITE, path), () -> {
+            if (b.until() == null) {
+                throw new IllegalArgumentException("\"until\" is required");
+            }
+            return store.truncateValidity(store.folder(path), b.until(),
+                    io.outpost.store.cli.LoaderCli.channelSelection(b.channels() == null ? "all" : b.channels()));
+        }, r -> Map.of("truncated", r));
     }
 
     /** The audit log, newest first. */

@@ -88,6 +88,27 @@ class LoaderServerModeTest {
         assertThat(generated.exit()).as(generated.err()).isZero();
         assertThat(svc.getString("/v1/json/count/HEAD/0/9223372036854775807/all/LOAD/coolBrowse")).contains("[2000]");
 
+        // COOL's truncate and deleteTag, and a global tag (a tag of the root) built with its own scope
+        assertThat(loader(token, "create-folder", "/L/Sv", "--payload", "v:Int32", "--parents").exit()).isZero();
+        Path open = dir.resolve("open.csv");
+        Files.writeString(open, "channel,since,until,v\n1,0,max,1\n");
+        assertThat(loader(token, "load", "/L/Sv", open.toString()).exit()).isZero();
+        Run truncated = loader(token, "truncate", "/L/Sv", "50");
+        assertThat(truncated.exit()).as(truncated.err()).isZero();
+        assertThat(svc.getString("/v1/json/count/HEAD/50/9223372036854775807/all/L/Sv")).contains("[0]");
+        assertThat(svc.getString("/v1/json/count/HEAD/0/49/all/L/Sv")).contains("[1]");
+        assertThat(loader(token, "tag", "/L/Cal/Gains", "GAINS-L2").exit()).isZero();
+        Run deleted = loader(token, "delete-tag", "/L/Cal/Gains", "GAINS-L2");
+        assertThat(deleted.exit()).as(deleted.err()).isZero();
+        assertThat(svc.get("/v1/json/tag/GAINS-L2/L/Cal/Gains").statusCode()).isEqualTo(404);
+        Run noGlobal = loader(token, "relate", "GT-2026", "L-2026", "--node", "/L");
+        assertThat(noGlobal.exit()).isEqualTo(2);
+        assertThat(noGlobal.err()).contains("conditions.globaltag");
+        Run global = loader(issuer.token("coordinator", "conditions.globaltag"), "relate", "GT-2026", "L-2026",
+                "--node", "/L");
+        assertThat(global.exit()).as(global.err()).isZero();
+        assertThat(svc.getString("/v1/json/tags/L")).contains("L-2026");
+
         Run locked = loader(token, "load", "/L/Cal/Gains", json.toString(), "--user-tag", "GAINS-L1");
         assertThat(locked.exit()).as("refused: input/request errors exit 2").isEqualTo(2);
         Run noToken = loader(null, "list");

@@ -30,9 +30,17 @@ interface ConditionsWriter extends AutoCloseable {
     /** Tags the HEAD of a folder now ({@code asOf} null) or as it was at {@code asOf}. */
     void tag(String folder, String tag, Instant asOf, String description);
 
-    void lock(String tag, TagLock lock);
+    /** Sets a tag's lock; {@code node} (may be null) names the node that owns it, checked when given. */
+    void lock(String node, String tag, TagLock lock);
 
-    void relate(String parent, String child);
+    /** Relates {@code child} to {@code parent}; {@code node} (may be null) is the child node, creating tags as COOL does. */
+    void relate(String node, String parent, String child);
+
+    /** COOL's deleteTag; returns whether the tag's name was freed. */
+    boolean deleteTag(String folder, String tag);
+
+    /** COOL's truncateObjectValidity; {@code channels} as the loader spells them. Returns the IOVs truncated. */
+    int truncate(String folder, long until, String channels);
 
     /** One line per node, as {@code list} prints them. */
     List<String> list();

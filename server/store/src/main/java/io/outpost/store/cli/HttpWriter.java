@@ -167,20 +167,49 @@ final class HttpWriter implements ConditionsWriter {
     }
 
     @Override
-    public void lock(String tag, TagLock lock) {
+    public void lock(String node, String tag, TagLock lock) {
         String status = switch (lock) {
             case LOCKED -> "locked";
             case UNLOCKED -> "unlocked";
             case PARTIALLY_LOCKED -> "partial";
         };
-        send("PUT", "/write/v1/locks/" + URLEncoder.encode(tag, StandardCharsets.UTF_8), "application/json",
-                bytes(JSON.createObjectNode().put("status", status)));
+        ObjectNode b = JSON.createObjectNode().put("status", status);
+        if (node != null) {
+            b.put("node", node);
+        }
+        send("PUT", "/write/v1/locks/" + URLEncoder.encode(tag, StandardCharsets.UTF_8), "application/json", bytes(b));
     }
 
     @Override
-    public void relate(String parent, String child) {
-        send("POST", "/write/v1/relations", "application/json",
-                bytes(JSON.createObjectNode().put("parent", parent).put("child", child)));
+    public void relate(String node, String parent, String child) {
+        ObjectNode b = JSON.createObjectNode().put("parent", parent).put("child", child);
+        if (node != null) {
+            b.put("node", node);
+        }
+        send("POST", "/write/v1/relations", "application/json", bytes(b));
+    }
+
+    @Override
+    public boolean deleteTag(String folder, String tag) {
+        return answer("POST", "/write/v1/tag-deletions" + folder, bytes(JSON.createObjectNode().put("tag", tag)))
+                .path("freed").asBoolean();
+    }
+
+    @Override
+    public int truncate(String folder, long until, String channels) {
+        return answer("POST", "/write/v1/truncations" + folder,
+                bytes(JSON.createObjectNode().put("until", until).put("channels", channels))).path("truncated").asInt();
+    }
+
+    private JsonNode answer(String method, String path, byte[] body) {
+        finishUpload();
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofMinutes(10))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .header("Idempotency-Key", UUID.randomUUID().toString())
+                .method(method, HttpRequest.BodyPublishers.ofByteArray(body));
+        HttpResponse<byte[]> r = exchange(b, true);
+        check(r);
+        return JSON.readTree(r.body());
     }
 
     @Override

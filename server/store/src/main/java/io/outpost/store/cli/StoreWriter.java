@@ -61,13 +61,31 @@ final class StoreWriter implements ConditionsWriter {
     }
 
     @Override
-    public void lock(String tag, TagLock lock) {
-        store.setTagLock(tag, lock);
+    public void lock(String node, String tag, TagLock lock) {
+        if (node == null) {
+            store.setTagLock(tag, lock);
+        } else {
+            store.setTagLock(store.node(node), tag, lock);
+        }
     }
 
     @Override
-    public void relate(String parent, String child) {
-        store.createTagRelation(parent, child);
+    public void relate(String node, String parent, String child) {
+        if (node == null) {
+            store.createTagRelation(parent, child);
+        } else {
+            store.createTagRelation(store.node(node), parent, child);
+        }
+    }
+
+    @Override
+    public boolean deleteTag(String folder, String tag) {
+        return store.deleteTag(store.folder(folder), tag);
+    }
+
+    @Override
+    public int truncate(String folder, long until, String channels) {
+        return store.truncateValidity(store.folder(folder), until, LoaderCli.channelSelection(channels));
     }
 
     @Override

@@ -16,6 +16,7 @@ public enum Backends {
             case SQLITE -> {
                 try {
                     Path dir = Files.createTempDirectory("outpost-sqlite");
+                    deleteAtExit(dir);
                     yield DatabaseConfig.of("jdbc:sqlite:" + dir.resolve(name + ".db"));
                 } catch (IOException e) {
                     throw new IllegalStateException(e);
@@ -23,6 +24,17 @@ public enum Backends {
             }
             case POSTGRESQL -> DatabaseConfig.of(PostgresServer.shared().createDatabase(name), "postgres", "");
         };
+    }
+
+    /** SQLite files stay open until their store closes: the folders go when the test JVM ends, also on failure. */
+    private static void deleteAtExit(Path dir) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try (var files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException ignored) {
+                // best effort: the JVM is ending
+            }
+        }));
     }
 
     public IovStore freshStore(String name) {
