@@ -351,6 +351,28 @@ public final class IovStore implements AutoCloseable {
         T run(Connection c) throws SQLException;
     }
 
+    /** Work that runs inside another write's transaction, seeing that write's result. */
+    @FunctionalInterface
+    public interface Companion {
+        void run(Connection c, Object result) throws SQLException;
+    }
+
+    private final ThreadLocal<Companion> companion = new ThreadLocal<>();
+
+    /**
+     * Calls {@code operation} (one call of a write method of this store) so that {@code alsoCommit} runs in the
+     * same transaction just before it commits: a record of the write (an audit row, an idempotency key) is then
+     * committed together with the write or not at all. If the operation writes nothing, neither does the companion.
+     */
+    public <T> T writeTogether(Companion alsoCommit, java.util.function.Supplier<T> operation) {
+        companion.set(alsoCommit);
+        try {
+            return operation.get();
+        } finally {
+            companion.remove();
+        }
+    }
+
     /** Runs read work on a read-only connection. */
     public <T> T read(Work<T> work) {
         try (Connection c = db.readPool().getConnection()) {
@@ -375,6 +397,11 @@ public final class IovStore implements AutoCloseable {
             try {
                 db.dialect().beginWrite(c, db.prefix());
                 T result = work.run(c);
+                Companion also = companion.get();
+                if (also != null) {
+                    companion.remove();
+                    also.run(c, result);
+                }
                 c.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {

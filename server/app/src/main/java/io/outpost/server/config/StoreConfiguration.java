@@ -17,11 +17,13 @@ import org.springframework.context.annotation.Configuration;
 
 /** Opens the conditions database, migrates it, and loads the demo data into an empty embedded database. */
 @Configuration(proxyBeanMethods = false)
+@org.springframework.boot.context.properties.EnableConfigurationProperties(ReadReplicaProperties.class)
 public class StoreConfiguration {
     private static final Logger log = LoggerFactory.getLogger(StoreConfiguration.class);
 
     @Bean(destroyMethod = "close")
-    public IovStore iovStore(OutpostProperties props, MeterRegistry registry) throws IOException {
+    public IovStore iovStore(OutpostProperties props, ReadReplicaProperties replica, MeterRegistry registry)
+            throws IOException {
         OutpostProperties.Database d = props.database();
         if (d.url().startsWith("jdbc:sqlite:")) {
             Path file = Path.of(d.url().substring("jdbc:sqlite:".length()));
@@ -31,7 +33,18 @@ public class StoreConfiguration {
         }
         DatabaseConfig config = new DatabaseConfig(d.url(), d.user(), d.password(), d.tablePrefix(), d.readPoolSize(),
                 d.writePoolSize(), d.connectionTimeout(), d.statementTimeout());
-        Database db = Database.open(config, h -> h.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry)));
+        java.util.function.Consumer<com.zaxxer.hikari.HikariConfig> metrics =
+                h -> h.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
+        Database db;
+        if (replica.configured()) {
+            DatabaseConfig read = new DatabaseConfig(replica.url(), replica.user() != null ? replica.user() : d.user(),
+                    replica.password() != null ? replica.password() : d.password(), d.tablePrefix(), d.readPoolSize(),
+                    d.writePoolSize(), d.connectionTimeout(), d.statementTimeout());
+            db = Database.open(config, read, metrics);
+            log.info("reads go to the replica {}", read.maskedUrl());
+        } else {
+            db = Database.open(config, metrics);
+        }
         new SchemaManager(db).migrate();
         IovStore store = new IovStore(db);
         log.info("conditions database {} ({})", config.maskedUrl(), db.dialect().name());

@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
  * an open end, blobs in base64, empty = NULL (quotes allowed around strings). JSON: an array of
  * {@code {"channel":1,"since":0,"until":"max","payload":{"field":value,…}}}.
  */
-final class IovFiles {
+public final class IovFiles {
     private IovFiles() {
     }
 
@@ -33,13 +33,29 @@ final class IovFiles {
         throw new IllegalArgumentException("file must end in .csv or .json: " + file);
     }
 
+    private static long number(String column, String s) {
+        try {
+            return column.equals("channel") ? Long.parseLong(s.trim()) : key(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(column + " '" + s + "' is not a whole number" + (column.equals("channel")
+                    ? "" : " or 'max'"), e);
+        }
+    }
+
     private static long key(String s) {
         return s.trim().equalsIgnoreCase("max") ? ValidityKey.MAX : Long.parseLong(s.trim());
     }
 
     private static List<NewIov> csv(Path file, PayloadSpec spec) throws IOException {
+        return csv(Files.readAllLines(file), file.toString(), spec);
+    }
+
+    /**
+     * IOVs from the lines of a CSV text (the first line is the header); {@code source} names it in errors. Shared by
+     * the loader and the service's write API, so both accept exactly the same files.
+     */
+    public static List<NewIov> csv(List<String> lines, String source, PayloadSpec spec) {
         List<NewIov> out = new ArrayList<>();
-        List<String> lines = Files.readAllLines(file);
         for (int n = 1; n < lines.size(); n++) {
             String line = lines.get(n);
             if (line.isBlank()) {
@@ -47,14 +63,24 @@ final class IovFiles {
             }
             List<String> cells = splitCsv(line);
             if (cells.size() != 3 + spec.size()) {
-                throw new IllegalArgumentException(file + " line " + (n + 1) + ": expected " + (3 + spec.size())
+                throw new IllegalArgumentException(source + " line " + (n + 1) + ": expected " + (3 + spec.size())
                         + " columns (channel,since,until," + spec + "), got " + cells.size());
             }
-            Object[] payload = new Object[spec.size()];
-            for (int i = 0; i < spec.size(); i++) {
-                payload[i] = parse(cells.get(3 + i), spec.field(i).type());
+            try {
+                Object[] payload = new Object[spec.size()];
+                for (int i = 0; i < spec.size(); i++) {
+                    try {
+                        payload[i] = parse(cells.get(3 + i), spec.field(i).type());
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("field '" + spec.field(i).name() + "': '" + cells.get(3 + i)
+                                + "' is not a valid " + spec.field(i).type().coolName(), e);
+                    }
+                }
+                out.add(new NewIov(number("channel", cells.get(0)), number("since", cells.get(1)),
+                        number("until", cells.get(2)), payload));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(source + " line " + (n + 1) + ": " + e.getMessage(), e);
             }
-            out.add(new NewIov(Long.parseLong(cells.get(0).trim()), key(cells.get(1)), key(cells.get(2)), payload));
         }
         return out;
     }
@@ -92,7 +118,7 @@ final class IovFiles {
             return null;
         }
         return switch (t) {
-            case BOOL -> Boolean.parseBoolean(s.trim());
+            case BOOL -> bool(s);
             case FLOAT, DOUBLE -> Double.parseDouble(s.trim());
             case STRING255, STRING4K, STRING64K, STRING16M -> s;
             case BLOB64K, BLOB16M -> Base64.getDecoder().decode(s.trim());
@@ -101,28 +127,67 @@ final class IovFiles {
     }
 
     private static List<NewIov> json(Path file, PayloadSpec spec) throws IOException {
-        JsonNode root = JsonMapper.builder().build().readTree(file.toFile());
+        return json(JsonMapper.builder().build().readTree(file.toFile()), spec);
+    }
+
+    /** IOVs from a parsed JSON array in the loader's format. */
+    public static List<NewIov> json(JsonNode root, PayloadSpec spec) {
+        if (!root.isArray()) {
+            throw new IllegalArgumentException("expected a JSON array of IOVs");
+        }
         List<NewIov> out = new ArrayList<>();
+        int index = 0;
         for (JsonNode n : root) {
+            String where = "IOV #" + index++;
+            if (!n.isObject() || !n.hasNonNull("channel") || !n.hasNonNull("since") || !n.hasNonNull("until")) {
+                throw new IllegalArgumentException(where + ": needs \"channel\", \"since\" and \"until\"");
+            }
             JsonNode p = n.get("payload");
             Object[] payload = new Object[spec.size()];
-            for (int i = 0; i < spec.size(); i++) {
-                JsonNode v = p == null ? null : p.get(spec.field(i).name());
-                payload[i] = v == null || v.isNull() ? null : value(v, spec.field(i).type());
+            try {
+                for (int i = 0; i < spec.size(); i++) {
+                    JsonNode v = p == null ? null : p.get(spec.field(i).name());
+                    payload[i] = v == null || v.isNull() ? null : value(v, spec.field(i).type());
+                }
+                out.add(new NewIov(integer(n.get("channel")), key(n.get("since").asString()),
+                        key(n.get("until").asString()), payload));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
             }
-            out.add(new NewIov(n.get("channel").asLong(), key(n.get("since").asString()), key(n.get("until").asString()),
-                    payload));
         }
         return out;
     }
 
+    /** A whole number, refusing text or fractions that asLong() would silently turn into something else. */
+    private static long integer(JsonNode v) {
+        if (v.isIntegralNumber()) {
+            return v.asLong();
+        }
+        if (v.isString()) {
+            try {
+                return Long.parseLong(v.asString().trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + v.asString() + "' is not a whole number", e);
+            }
+        }
+        throw new IllegalArgumentException("'" + v + "' is not a whole number");
+    }
+
     private static Object value(JsonNode v, StorageType t) {
         return switch (t) {
-            case BOOL -> v.asBoolean();
-            case FLOAT, DOUBLE -> v.asDouble();
+            case BOOL -> v.isBoolean() ? v.asBoolean() : Boolean.valueOf(bool(v.asString()));
+            case FLOAT, DOUBLE -> v.isNumber() ? v.asDouble() : Double.parseDouble(v.asString().trim());
             case STRING255, STRING4K, STRING64K, STRING16M -> v.asString();
             case BLOB64K, BLOB16M -> Base64.getDecoder().decode(v.asString());
-            default -> v.asLong();
+            default -> integer(v);
+        };
+    }
+
+    private static boolean bool(String s) {
+        return switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "1" -> true;
+            case "false", "0" -> false;
+            default -> throw new IllegalArgumentException("'" + s + "' is not a boolean");
         };
     }
 }

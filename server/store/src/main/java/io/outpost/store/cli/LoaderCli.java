@@ -5,7 +5,6 @@ import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
-import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
@@ -26,7 +25,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code outpost-loader}: create folders and channels, load IOVs from CSV or JSON, generate reference workloads,
- * tag and lock, against SQLite, PostgreSQL or Oracle.
+ * tag and lock, against SQLite, PostgreSQL or Oracle, or through a service's write API ({@code --server}).
  */
 @Command(name = "outpost-loader", mixinStandardHelpOptions = true, version = "outpost-loader 0.1",
         description = "Writes conditions data into an Outpost (COOL-layout) database.",
@@ -36,9 +35,9 @@ import picocli.CommandLine.Parameters;
             SnapshotCommands.Export.class, SnapshotCommands.Sync.class, GlobalTagCommands.class})
 public final class LoaderCli {
 
-    /** Where to write. */
+    /** Where to write: a database (--url) or a service's write API (--server). */
     static final class Db {
-        @Option(names = "--url", required = true, description = "JDBC URL, e.g. jdbc:sqlite:data/outpost-demo.db")
+        @Option(names = "--url", description = "JDBC URL, e.g. jdbc:sqlite:data/outpost-demo.db")
         String url;
         @Option(names = "--user", description = "database user")
         String user;
@@ -47,9 +46,25 @@ public final class LoaderCli {
         String password;
         @Option(names = "--prefix", description = "table prefix (default OUTPOST_)", defaultValue = "OUTPOST_")
         String prefix;
+        @Option(names = "--server", description = "write through this Outpost service instead, e.g. "
+                + "https://outpost.example.org")
+        String server;
+        @Option(names = "--token", description = "bearer token for --server (or env OUTPOST_TOKEN)",
+                defaultValue = "${env:OUTPOST_TOKEN}")
+        String token;
 
         IovStore open() {
+            if (url == null) {
+                throw new IllegalArgumentException("this command needs --url (a database)");
+            }
             return IovStore.open(new DatabaseConfig(url, user, password, prefix, 2, 2, null, null));
+        }
+
+        ConditionsWriter writer() {
+            if ((url == null) == (server == null)) {
+                throw new IllegalArgumentException("give either --url (a database) or --server (an Outpost service)");
+            }
+            return server != null ? new HttpWriter(server, token) : new StoreWriter(open());
         }
     }
 
@@ -59,13 +74,13 @@ public final class LoaderCli {
 
         @Override
         public Integer call() throws Exception {
-            try (IovStore store = db.open()) {
-                run(store);
+            try (ConditionsWriter writer = db.writer()) {
+                run(writer);
             }
             return 0;
         }
 
-        abstract void run(IovStore store) throws Exception;
+        abstract void run(ConditionsWriter store) throws Exception;
     }
 
     @Command(name = "create-folderset", description = "Create a folderset (a node holding folders).")
@@ -78,7 +93,7 @@ public final class LoaderCli {
         boolean parents;
 
         @Override
-        void run(IovStore store) {
+        void run(ConditionsWriter store) {
             store.createFolderSet(path, description, parents);
             System.out.println("created folderset " + path);
         }
@@ -100,10 +115,9 @@ public final class LoaderCli {
         boolean parents;
 
         @Override
-        void run(IovStore store) {
-            Node f = store.createFolder(path, Versioning.parse(versioning), KeyType.parse(keys), PayloadSpec.parse(payload),
-                    description, parents);
-            System.out.println("created folder " + f.path() + " (tables " + f.tablePrefix() + "_*)");
+        void run(ConditionsWriter store) {
+            System.out.println(store.createFolder(path, Versioning.parse(versioning), KeyType.parse(keys),
+                    PayloadSpec.parse(payload), description, parents));
         }
     }
 
@@ -119,8 +133,8 @@ public final class LoaderCli {
         String description;
 
         @Override
-        void run(IovStore store) {
-            store.createChannel(store.folder(folder), id, name, description);
+        void run(ConditionsWriter store) {
+            store.createChannel(folder, id, name, description);
             System.out.println("created channel " + id + " in " + folder);
         }
     }
@@ -139,16 +153,15 @@ public final class LoaderCli {
         int batch;
 
         @Override
-        void run(IovStore store) throws Exception {
-            Node f = store.folder(folder);
-            List<NewIov> rows = IovFiles.read(file, f.payloadSpec());
+        void run(ConditionsWriter store) throws Exception {
+            List<NewIov> rows = IovFiles.read(file, store.payloadSpec(folder));
             try (ProgressBar bar = new ProgressBar("load", rows.size())) {
                 for (int i = 0; i < rows.size(); i += batch) {
                     List<NewIov> chunk = new ArrayList<>();
                     for (NewIov r : rows.subList(i, Math.min(rows.size(), i + batch))) {
                         chunk.add(userTag == null ? r : r.withUserTag(userTag, userTagOnly));
                     }
-                    store.store(f, chunk);
+                    store.store(folder, chunk);
                     bar.stepBy(chunk.size());
                 }
             }
@@ -167,10 +180,11 @@ public final class LoaderCli {
         long seed;
 
         @Override
-        void run(IovStore store) {
+        void run(ConditionsWriter store) {
             Workload w = Workload.parse(workload);
             try (ProgressBar bar = new ProgressBar(w.label(), w.totalIovs(scale))) {
-                new WorkloadGenerator(store, seed).populate(w, scale, bar::stepTo);
+                new WorkloadGenerator(seed).populate(w, scale, path -> store.createFolder(path, Versioning.SINGLE_VERSION,
+                        w.keyType(), w.payloadSpec(), WorkloadGenerator.description(w), true), store::store, bar::stepTo);
             }
             System.out.println("generated " + w.totalIovs(scale) + " IOVs of " + w.label());
         }
@@ -188,13 +202,8 @@ public final class LoaderCli {
         String description;
 
         @Override
-        void run(IovStore store) {
-            Node f = store.folder(folder);
-            if (asOf == null) {
-                store.tagCurrentHead(f, tag, description);
-            } else {
-                store.tagHeadAsOfDate(f, tag, asOf, description);
-            }
+        void run(ConditionsWriter store) {
+            store.tag(folder, tag, asOf, description);
             System.out.println("tagged " + folder + " as " + tag);
         }
     }
@@ -210,12 +219,8 @@ public final class LoaderCli {
         String node;
 
         @Override
-        void run(IovStore store) {
-            if (node == null) {
-                store.setTagLock(tag, TagLock.parse(status));
-            } else {
-                store.setTagLock(store.node(node), tag, TagLock.parse(status));
-            }
+        void run(ConditionsWriter store) {
+            store.lock(node, tag, TagLock.parse(status));
             System.out.println(tag + " is now " + status);
         }
     }
@@ -231,12 +236,8 @@ public final class LoaderCli {
         String node;
 
         @Override
-        void run(IovStore store) {
-            if (node == null) {
-                store.createTagRelation(parent, child);
-            } else {
-                store.createTagRelation(store.node(node), parent, child);
-            }
+        void run(ConditionsWriter store) {
+            store.relate(node, parent, child);
             System.out.println(parent + " -> " + child);
         }
     }
@@ -250,8 +251,8 @@ public final class LoaderCli {
         String tag;
 
         @Override
-        void run(IovStore store) {
-            boolean freed = store.deleteTag(store.folder(folder), tag);
+        void run(ConditionsWriter store) {
+            boolean freed = store.deleteTag(folder, tag);
             System.out.println(freed ? "deleted " + tag : "emptied " + tag + " (a tag relation still uses it)");
         }
     }
@@ -266,13 +267,14 @@ public final class LoaderCli {
         String channels;
 
         @Override
-        void run(IovStore store) {
-            int n = store.truncateValidity(store.folder(folder), until, channelSelection(channels));
+        void run(ConditionsWriter store) {
+            int n = store.truncate(folder, until, channels);
             System.out.println("truncated " + n + " IOV" + (n == 1 ? "" : "s") + " at " + until);
         }
     }
 
-    static ChannelSelection channelSelection(String s) {
+    /** A channel selection as the loader spells it: all, N, N-M or name:X. */
+    public static ChannelSelection channelSelection(String s) {
         if (s.equals("all")) {
             return ChannelSelection.all();
         }
@@ -287,11 +289,8 @@ public final class LoaderCli {
     @Command(name = "list", description = "List foldersets and folders.")
     static final class ListNodes extends Base {
         @Override
-        void run(IovStore store) {
-            for (Node n : store.listNodes()) {
-                System.out.println(n.isFolder() ? n.path() + "  " + n.versioning().shortName() + " " + n.keyType().label()
-                        + " " + n.payloadSpec() : n.path() + "/");
-            }
+        void run(ConditionsWriter store) {
+            store.list().forEach(System.out::println);
         }
     }
 
@@ -301,7 +300,7 @@ public final class LoaderCli {
     }
 
     /** Exit codes: 0 done, 2 the input or request was wrong (nothing written), 1 anything else (e.g. database down). */
-    static CommandLine configure(CommandLine cl) {
+    public static CommandLine configure(CommandLine cl) {
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("outpost-loader: " + e.getMessage());
             boolean badInput = e instanceof IllegalArgumentException || e instanceof java.nio.file.NoSuchFileException

@@ -14,14 +14,18 @@ import org.sqlite.SQLiteDataSource;
  */
 public final class Database implements AutoCloseable {
     private final DatabaseConfig config;
+    /** Where reads go: the same database, or a streaming replica / read-only service of it. */
+    private final DatabaseConfig readConfig;
     private final Dialect dialect;
     private final HikariDataSource writePool;
     private final HikariDataSource readPool;
 
     private final java.util.function.Consumer<HikariConfig> customizer;
 
-    private Database(DatabaseConfig config, java.util.function.Consumer<HikariConfig> customizer) {
+    private Database(DatabaseConfig config, DatabaseConfig readConfig,
+                     java.util.function.Consumer<HikariConfig> customizer) {
         this.config = config;
+        this.readConfig = readConfig;
         this.customizer = customizer;
         this.dialect = Dialect.forJdbcUrl(config.jdbcUrl());
         this.writePool = new HikariDataSource(poolConfig(false));
@@ -45,7 +49,24 @@ public final class Database implements AutoCloseable {
         if (config.jdbcUrl().startsWith("jdbc:sqlite:")) {
             createSqliteFile(config);
         }
-        return new Database(config, customizer);
+        return new Database(config, config, customizer);
+    }
+
+    /**
+     * Writes (and migrations) on {@code primary}, reads on {@code replica}: e.g. a PostgreSQL hot standby or an
+     * Oracle Active Data Guard service of the same database. Both must be of the same dialect and table prefix.
+     */
+    public static Database open(DatabaseConfig primary, DatabaseConfig replica,
+                                java.util.function.Consumer<HikariConfig> customizer) {
+        if (!Dialect.forJdbcUrl(primary.jdbcUrl()).name().equals(Dialect.forJdbcUrl(replica.jdbcUrl()).name())
+                || !primary.tablePrefix().equals(replica.tablePrefix())) {
+            throw new IllegalArgumentException("the read replica must be the same kind of database with the same "
+                    + "table prefix as the primary");
+        }
+        if (primary.jdbcUrl().startsWith("jdbc:sqlite:")) {
+            throw new IllegalArgumentException("SQLite has no read replicas");
+        }
+        return new Database(primary, replica, customizer);
     }
 
     /** Creates the SQLite file in WAL mode, so readers go on while a writer writes. */
@@ -61,6 +82,7 @@ public final class Database implements AutoCloseable {
 
     private HikariConfig poolConfig(boolean readOnly) {
         HikariConfig h = new HikariConfig();
+        DatabaseConfig config = readOnly ? readConfig : this.config;
         h.setPoolName((readOnly ? "outpost-read" : "outpost-write") + "-" + dialect.name());
         h.setMaximumPoolSize(readOnly ? config.readPoolSize() : config.writePoolSize());
         h.setMinimumIdle(Math.min(2, readOnly ? config.readPoolSize() : config.writePoolSize()));
@@ -105,6 +127,11 @@ public final class Database implements AutoCloseable {
 
     public DatabaseConfig config() {
         return config;
+    }
+
+    /** The read pool's database: {@link #config()} unless a read replica was given. */
+    public DatabaseConfig readConfig() {
+        return readConfig;
     }
 
     public String prefix() {

@@ -30,16 +30,43 @@ public final class WorkloadGenerator {
         this.rnd = new SplittableRandom(seed);
     }
 
+    /** A seeded generator that writes through a sink of its own rather than a store. */
+    public WorkloadGenerator(long seed) {
+        this(null, seed);
+    }
+
     /** Creates the workload's folders and fills them; {@code progress} receives the number of IOVs written so far. */
     public List<Node> populate(Workload w, double scale, LongConsumer progress) {
-        List<Node> folders = new ArrayList<>();
+        return fill(w, scale, path -> store.createFolder(path, Versioning.SINGLE_VERSION, w.keyType(), w.payloadSpec(),
+                description(w), true), store::store, progress);
+    }
+
+    /**
+     * The same folders and IOVs written through any writer (e.g. the service's write API): {@code createFolder}
+     * receives each folder's path, {@code store} each batch of at most {@link #BATCH} IOVs for that path.
+     */
+    public void populate(Workload w, double scale, java.util.function.Consumer<String> createFolder,
+                         java.util.function.BiConsumer<String, List<NewIov>> store, LongConsumer progress) {
+        fill(w, scale, path -> {
+            createFolder.accept(path);
+            return path;
+        }, store, progress);
+    }
+
+    /** The description every workload folder gets. */
+    public static String description(Workload w) {
+        return "reference workload " + w.label();
+    }
+
+    private <F> List<F> fill(Workload w, double scale, java.util.function.Function<String, F> createFolder,
+                             java.util.function.BiConsumer<F, List<NewIov>> store, LongConsumer progress) {
+        List<F> folders = new ArrayList<>();
         long written = 0;
         int channels = w.channels(scale);
         int iovs = w.iovsPerChannel(scale);
         PayloadSpec spec = w.payloadSpec();
         for (int f = 0; f < w.folders(scale); f++) {
-            Node folder = store.createFolder(w.folderPath(f), Versioning.SINGLE_VERSION, w.keyType(), spec,
-                    "reference workload " + w.label(), true);
+            F folder = createFolder.apply(w.folderPath(f));
             folders.add(folder);
             List<NewIov> batch = new ArrayList<>(BATCH);
             // IOV-major order: each flush closes the previous open IOV of every channel, as a live writer would.
@@ -50,15 +77,15 @@ public final class WorkloadGenerator {
                             : Workload.T0 + ch * w.staggerNanos() + (i + 1) * w.iovLength();
                     batch.add(new NewIov(ch, since, until, payload(spec, w.stringLength())));
                     if (batch.size() == BATCH) {
-                        store.store(folder, batch);
+                        store.accept(folder, batch);
                         written += batch.size();
                         progress.accept(written);
-                        batch.clear();
+                        batch = new ArrayList<>(BATCH);
                     }
                 }
             }
             if (!batch.isEmpty()) {
-                store.store(folder, batch);
+                store.accept(folder, batch);
                 written += batch.size();
                 progress.accept(written);
             }

@@ -1,0 +1,112 @@
+package io.outpost.server.write;
+
+import io.outpost.store.StoreException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Every refused write as RFC 9457 problem+json with a status that says whose fault it was, never cached.
+ */
+@RestControllerAdvice(basePackageClasses = WriteController.class)
+public class WriteErrors {
+    private static final Logger log = LoggerFactory.getLogger(WriteErrors.class);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    static int status(StoreException e) {
+        return switch (e.kind().category()) {
+            case NOT_FOUND -> 404;
+            case BAD_INPUT -> 400;
+            case CONFLICT -> 409;
+            case UNAVAILABLE -> 503;
+        };
+    }
+
+    @ExceptionHandler(StoreException.class)
+    void store(StoreException e, HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        int status = status(e);
+        if (status == 503) {
+            log.warn("write {} failed: {}", req.getRequestURI(), e.getMessage());
+        }
+        write(resp, status, switch (status) {
+            case 404 -> "Not Found";
+            case 400 -> "Bad Request";
+            case 409 -> "Conflict";
+            default -> "Service Unavailable";
+        }, e.getMessage(), req.getRequestURI());
+    }
+
+    @ExceptionHandler(WriteRefused.class)
+    void refused(WriteRefused e, HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        write(resp, e.status(), e.title(), e.getMessage(), req.getRequestURI());
+    }
+
+    @ExceptionHandler(IllegalArgumentException.class)
+    void badArgument(IllegalArgumentException e, HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        write(resp, 400, "Bad Request", e.getMessage(), req.getRequestURI());
+    }
+
+    @ExceptionHandler(HttpMessageNotReadableException.class)
+    void unreadable(HttpMessageNotReadableException e, HttpServletRequest req, HttpServletResponse resp)
+            throws IOException {
+        BodyLimit.TooLarge tooLarge = BodyLimit.tooLarge(e);
+        if (tooLarge != null) {
+            write(resp, 413, "Content Too Large", tooLarge.getMessage(), req.getRequestURI());
+            return;
+        }
+        String why = e.getMostSpecificCause() == null ? e.getMessage() : e.getMostSpecificCause().getMessage();
+        write(resp, 400, "Bad Request", "the request body is not valid JSON for this operation: " + firstLine(why),
+                req.getRequestURI());
+    }
+
+    @ExceptionHandler(BodyLimit.TooLarge.class)
+    void tooLarge(BodyLimit.TooLarge e, HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        write(resp, 413, "Content Too Large", e.getMessage(), req.getRequestURI());
+    }
+
+    @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+    void mediaType(HttpMediaTypeNotSupportedException e, HttpServletRequest req, HttpServletResponse resp)
+            throws IOException {
+        write(resp, 415, "Unsupported Media Type", e.getMessage(), req.getRequestURI());
+    }
+
+    @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+    void method(HttpRequestMethodNotSupportedException e, HttpServletRequest req, HttpServletResponse resp)
+            throws IOException {
+        write(resp, 405, "Method Not Allowed", e.getMessage(), req.getRequestURI());
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    static void write(HttpServletResponse resp, int status, String title, String detail, String instance)
+            throws IOException {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("type", "about:blank");
+        body.put("title", title);
+        body.put("status", status);
+        body.put("detail", detail);
+        body.put("instance", instance);
+        byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
+        resp.setStatus(status);
+        resp.setContentType("application/problem+json");
+        resp.setHeader("Cache-Control", "no-store");
+        resp.setContentLength(bytes.length);
+        resp.getOutputStream().write(bytes);
+    }
+}

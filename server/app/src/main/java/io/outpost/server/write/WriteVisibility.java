@@ -1,0 +1,88 @@
+package io.outpost.server.write;
+
+import io.outpost.server.cache.Catalog;
+import io.outpost.store.IovStore;
+import io.outpost.store.db.PostgresDialect;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Makes a committed write visible on this service before its answer goes out: when the read pool is a
+ * PostgreSQL streaming replica, waits (bounded) until the replica has replayed the primary's WAL up to the
+ * write; then refreshes the catalog, so folder generations, ETags and cached answers move on at once. The
+ * catalog is read through the read pool, so a new generation is only ever paired with data that contains
+ * the write: never a stale answer under a new generation.
+ */
+@Component
+public class WriteVisibility {
+    private static final Logger log = LoggerFactory.getLogger(WriteVisibility.class);
+
+    private final IovStore store;
+    private final Catalog catalog;
+    private final long waitMillis;
+
+    public WriteVisibility(IovStore store, Catalog catalog, WriteProperties props) {
+        this.store = store;
+        this.catalog = catalog;
+        this.waitMillis = props.replicaWait().toMillis();
+    }
+
+    /** Returns false when the read side had not caught up within the configured wait (the write is stored). */
+    public boolean afterWrite() {
+        boolean caughtUp = true;
+        if (store.database().dialect() instanceof PostgresDialect) {
+            try {
+                caughtUp = awaitReplay();
+            } catch (SQLException e) {
+                log.warn("cannot compare the replica's replay position with the primary's: {}", e.getMessage());
+            }
+        }
+        catalog.refresh();
+        return caughtUp;
+    }
+
+    private boolean awaitReplay() throws SQLException {
+        String lsn;
+        try (Connection c = store.database().writePool().getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+            rs.next();
+            lsn = rs.getString(1);
+            c.rollback();
+        }
+        long deadline = System.nanoTime() + waitMillis * 1_000_000L;
+        long pause = 1;
+        try (Connection c = store.database().readPool().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT NOT pg_is_in_recovery() OR "
+                     + "COALESCE(pg_last_wal_replay_lsn() >= ?::pg_lsn, false)")) {
+            ps.setString(1, lsn);
+            while (true) {
+                boolean done;
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    done = rs.getBoolean(1);
+                }
+                c.rollback();
+                if (done) {
+                    return true;
+                }
+                if (System.nanoTime() > deadline) {
+                    log.warn("the read replica has not replayed WAL position {} within {} ms", lsn, waitMillis);
+                    return false;
+                }
+                try {
+                    Thread.sleep(pause);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+                pause = Math.min(50, pause * 2);
+            }
+        }
+    }
+}

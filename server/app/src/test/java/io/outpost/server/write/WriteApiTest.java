@@ -1,0 +1,225 @@
+package io.outpost.server.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.outpost.server.support.DatabaseDump;
+import io.outpost.server.support.RunningService;
+import io.outpost.server.support.TokenIssuer;
+import io.outpost.server.support.WriteClient;
+import io.outpost.store.IovStore;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The write API against a real token issuer and a real service on SQLite: what it accepts is readable at once
+ * (the poll interval is an hour, so only the write path can make it visible), every invalid write is a 4xx
+ * problem+json that leaves the conditions tables exactly as they were, and every attempt is audited.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WriteApiTest {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String CALO = "conditions.write:/DET/Calo conditions.lock:/DET/Calo";
+
+    private Path dir;
+    private TokenIssuer issuer;
+    private RunningService svc;
+    private WriteClient client;
+    private String calo;
+
+    @BeforeAll
+    void start() throws IOException {
+        dir = Files.createTempDirectory("outpost-write");
+        issuer = new TokenIssuer();
+        svc = RunningService.start("jdbc:sqlite:" + dir.resolve("w.db"), "--outpost.demo-data=false",
+                "--outpost.poll-interval=1h", "--outpost.write.issuer-uri=" + issuer.issuerUri(),
+                "--outpost.write.audience=" + TokenIssuer.AUDIENCE, "--outpost.write.max-body-size=64KB");
+        client = new WriteClient(svc.url(""));
+        calo = issuer.token("calo-team", CALO);
+    }
+
+    @AfterAll
+    void stop() throws IOException {
+        if (svc != null) {
+            svc.close();
+        }
+        if (issuer != null) {
+            issuer.close();
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    private String dump() throws SQLException {
+        return DatabaseDump.of(svc.bean(IovStore.class).database().writePool());
+    }
+
+    private static JsonNode body(HttpResponse<String> r) {
+        return JSON.readTree(r.body());
+    }
+
+    private HttpResponse<String> csv(String folder, String token, String csv, String... headers) throws Exception {
+        return client.send("POST", "/write/v1/iovs" + folder, token, "text/csv", csv.getBytes(StandardCharsets.UTF_8),
+                headers);
+    }
+
+    private void created(HttpResponse<String> r) {
+        assertThat(r.statusCode()).as(r.body()).isBetween(200, 201);
+    }
+
+    @Test
+    void storedDataIsReadableAtOnceAndAudited() throws Exception {
+        created(client.json("POST", "/write/v1/folders/DET/Calo/Gains", calo,
+                "{\"versioning\":\"MV\",\"keyType\":\"time\",\"payload\":\"gain:Double,label:String255\","
+                        + "\"description\":\"gains\",\"parents\":true}"));
+        String url = "/v1/json/browse/HEAD/0/9223372036854775807/all/cs/DET/Calo/Gains";
+        HttpResponse<byte[]> before = svc.get(url);
+        assertThat(before.statusCode()).isEqualTo(200);
+        assertThat(before.headers().firstValue("X-Outpost-Rows")).hasValue("0");
+
+        HttpResponse<String> stored = csv("/DET/Calo/Gains", calo, "channel,since,until,gain,label\n1,0,100,1.5,a\n2,0,max,2.5,b\n",
+                "X-Request-Id", "req-gains-1");
+        assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+        assertThat(body(stored).get("stored").asInt()).isEqualTo(2);
+
+        HttpResponse<byte[]> after = svc.get(url);
+        assertThat(after.headers().firstValue("X-Outpost-Rows")).hasValue("2");
+        assertThat(after.headers().firstValue("ETag")).isNotEqualTo(before.headers().firstValue("ETag"));
+        assertThat(new String(after.body(), StandardCharsets.UTF_8)).contains("2.5");
+
+        HttpResponse<String> json = client.json("POST", "/write/v1/iovs/DET/Calo/Gains?userTag=CALIB-A", calo,
+                "[{\"channel\":3,\"since\":10,\"until\":20,\"payload\":{\"gain\":9.25,\"label\":\"c\"}}]");
+        assertThat(json.statusCode()).as(json.body()).isEqualTo(200);
+        assertThat(svc.get(url).headers().firstValue("X-Outpost-Rows")).hasValue("3");
+
+        created(client.json("POST", "/write/v1/tags/DET/Calo/Gains", calo, "{\"tag\":\"GAINS-1\"}"));
+        assertThat(svc.getString("/v1/json/tag/GAINS-1/DET/Calo/Gains")).contains("GAINS-1");
+        HttpResponse<String> lock = client.json("PUT", "/write/v1/locks/GAINS-1", calo, "{\"status\":\"locked\"}");
+        assertThat(lock.statusCode()).as(lock.body()).isEqualTo(200);
+        assertThat(svc.getString("/v1/json/tag/GAINS-1/DET/Calo/Gains")).contains("locked");
+
+        HttpResponse<String> audit = client.get("/write/v1/audit?limit=50", issuer.token("admin", "conditions.audit"));
+        assertThat(audit.statusCode()).isEqualTo(200);
+        JsonNode entries = body(audit);
+        JsonNode gains = null;
+        for (JsonNode e : entries) {
+            if ("req-gains-1".equals(e.path("requestId").asString())) {
+                gains = e;
+            }
+        }
+        assertThat(gains).as(audit.body()).isNotNull();
+        assertThat(gains.get("subject").asString()).isEqualTo("calo-team");
+        assertThat(gains.get("operation").asString()).isEqualTo("store-iovs");
+        assertThat(gains.get("path").asString()).isEqualTo("/DET/Calo/Gains");
+        assertThat(gains.get("rows").asLong()).isEqualTo(2);
+        assertThat(gains.get("status").asInt()).isEqualTo(200);
+        assertThat(client.get("/write/v1/audit", calo).statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void everyInvalidWriteIsA4xxAndChangesNothing() throws Exception {
+        created(client.json("POST", "/write/v1/folders/DET/Calo/Bad", calo,
+                "{\"versioning\":\"MV\",\"payload\":\"i:Int32\",\"parents\":true}"));
+        created(csv("/DET/Calo/Bad", calo, "channel,since,until,i\n1,100,200,1\n", "X-Request-Id", "bad-setup"));
+        created(client.send("POST", "/write/v1/iovs/DET/Calo/Bad?userTag=BAD-LOCKED", calo, "text/csv",
+                "channel,since,until,i\n7,0,10,1\n".getBytes(StandardCharsets.UTF_8)));
+        created(client.json("PUT", "/write/v1/locks/BAD-LOCKED", calo, "{\"status\":\"locked\"}"));
+        created(csv("/DET/Calo/Bad", calo, "channel,since,until,i\n1,300,400,1\n", "X-Request-Id", "bad-setup-2"));
+        String before = dump();
+
+        refused(401, "bearer token is required", csv("/DET/Calo/Bad", null, "channel,since,until,i\n2,0,10,1\n"));
+        refused(401, "refused", csv("/DET/Calo/Bad", "not.a.jwt", "channel,since,until,i\n2,0,10,1\n"));
+        refused(401, "refused", csv("/DET/Calo/Bad", issuer.foreignToken("x", CALO), "channel,since,until,i\n2,0,10,1\n"));
+        refused(403, "conditions.write", csv("/DET/Calo/Bad", issuer.token("reader", "openid"),
+                "channel,since,until,i\n2,0,10,1\n"));
+        refused(403, "'/DET/Calo/Bad'", csv("/DET/Calo/Bad", issuer.token("pixel", "conditions.write:/DET/Pixel"),
+                "channel,since,until,i\n2,0,10,1\n"));
+        refused(403, "'/DET/CaloX'", client.json("POST", "/write/v1/folders/DET/CaloX", calo, "{\"payload\":\"i:Int32\"}"));
+        refused(403, "conditions.lock", client.json("PUT", "/write/v1/locks/BAD-LOCKED",
+                issuer.token("writer", "conditions.write:/DET/Calo"), "{\"status\":\"unlocked\"}"));
+        refused(400, "field 'i'", csv("/DET/Calo/Bad", calo, "channel,since,until,i\n2,0,10,notanumber\n"));
+        refused(400, "expected 4 columns", csv("/DET/Calo/Bad", calo, "channel,since,until,i\n2,0,10\n"));
+        refused(400, "line 3", csv("/DET/Calo/Bad", calo, "channel,since,until,i\n2,0,10,1\nx,0,10,1\n"));
+        refused(400, "lower than until", csv("/DET/Calo/Bad", calo, "channel,since,until,i\n2,10,10,1\n"));
+        refused(400, "not valid JSON", client.json("POST", "/write/v1/iovs/DET/Calo/Bad", calo, "[{\"channel\":"));
+        refused(400, "whole number", client.json("POST", "/write/v1/iovs/DET/Calo/Bad", calo,
+                "[{\"channel\":\"two\",\"since\":0,\"until\":5,\"payload\":{\"i\":1}}]"));
+        refused(400, "no IOVs", csv("/DET/Calo/Bad", calo, "channel,since,until,i\n"));
+        refused(415, "text/csv", client.send("POST", "/write/v1/iovs/DET/Calo/Bad", calo, "application/xml",
+                "<x/>".getBytes(StandardCharsets.UTF_8)));
+        refused(409, "locked", client.send("POST", "/write/v1/iovs/DET/Calo/Bad?userTag=BAD-LOCKED", calo, "text/csv",
+                "channel,since,until,i\n5,0,10,1\n".getBytes(StandardCharsets.UTF_8)));
+        refused(404, "no folder", csv("/DET/Calo/Nope", calo, "channel,since,until,i\n2,0,10,1\n"));
+        refused(404, "no tag", client.json("PUT", "/write/v1/locks/NO-SUCH-TAG", calo, "{\"status\":\"locked\"}"));
+        refused(409, "already exists", client.json("POST", "/write/v1/folders/DET/Calo/Bad", calo, "{\"payload\":\"i:Int32\"}"));
+        refused(400, "payload", client.json("POST", "/write/v1/folders/DET/Calo/NoPayload", calo, "{}"));
+        refused(400, "versioning", client.json("POST", "/write/v1/folders/DET/Calo/V", calo,
+                "{\"payload\":\"i:Int32\",\"versioning\":\"XV\"}"));
+        refused(400, "not valid JSON", client.json("POST", "/write/v1/tags/DET/Calo/Bad", calo, "{\"tag\":"));
+        refused(400, "asOf", client.json("POST", "/write/v1/tags/DET/Calo/Bad", calo, "{\"tag\":\"T2\",\"asOf\":\"yesterday\"}"));
+        StringBuilder big = new StringBuilder("channel,since,until,i\n");
+        for (int i = 0; big.length() < 70_000; i++) {
+            big.append(i).append(",0,10,1\n");
+        }
+        refused(413, "larger than the limit", csv("/DET/Calo/Bad", calo, big.toString()));
+        assertThat(dump()).as("conditions tables after refused writes").isEqualTo(before);
+
+        HttpResponse<String> audit = client.get("/write/v1/audit?limit=1000", issuer.token("admin", "conditions.audit"));
+        String text = audit.body();
+        assertThat(text).contains("\"status\":401").contains("\"status\":403").contains("\"status\":409")
+                .contains("\"status\":413").contains("\"subject\":\"pixel\"");
+    }
+
+    private static void refused(int status, String message, HttpResponse<String> r) {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+        assertThat(r.headers().firstValue("Cache-Control")).hasValue("no-store");
+        assertThat(body(r).get("detail").asString()).contains(message);
+    }
+
+    @Test
+    void aRetryWithTheSameIdempotencyKeyStoresOnce() throws Exception {
+        created(client.json("POST", "/write/v1/folders/DET/Calo/Idem", calo, "{\"payload\":\"i:Int32\",\"parents\":true}"));
+        String rows = "channel,since,until,i\n1,0,10,1\n1,10,20,2\n";
+        HttpResponse<String> first = csv("/DET/Calo/Idem", calo, rows, "Idempotency-Key", "upload-42");
+        HttpResponse<String> again = csv("/DET/Calo/Idem", calo, rows, "Idempotency-Key", "upload-42");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        assertThat(again.statusCode()).isEqualTo(200);
+        assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(again.body()).isEqualTo(first.body());
+        assertThat(svc.get("/v1/json/count/HEAD/0/9223372036854775807/all/DET/Calo/Idem").body())
+                .asString(StandardCharsets.UTF_8).contains("2");
+        refused(422, "different request", csv("/DET/Calo/Idem", calo, "channel,since,until,i\n2,0,10,1\n",
+                "Idempotency-Key", "upload-42"));
+        // without a key, the same batch is a second write and overlaps the first
+        refused(409, "overlap", csv("/DET/Calo/Idem", calo, rows));
+    }
+
+    @Test
+    void writesAreRefusedWhenNoIssuerIsConfigured() throws Exception {
+        Path other = Files.createTempDirectory("outpost-nowrite");
+        try (RunningService off = RunningService.start("jdbc:sqlite:" + other.resolve("o.db"), "--outpost.demo-data=false")) {
+            HttpResponse<String> r = new WriteClient(off.url("")).json("POST", "/write/v1/folders/A/B", calo,
+                    "{\"payload\":\"i:Int32\",\"parents\":true}");
+            refused(403, "writes are disabled", r);
+            assertThat(off.getString("/v1/json/nodes")).doesNotContain("/A/B");
+            assertThat(off.get("/v1/json/nodes").statusCode()).isEqualTo(200);
+        } finally {
+            try (Stream<Path> files = Files.walk(other)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.outpost.store.cli;
+
+import io.outpost.store.IovStore;
+import io.outpost.store.model.KeyType;
+import io.outpost.store.model.NewIov;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.PayloadSpec;
+import io.outpost.store.model.TagLock;
+import io.outpost.store.model.Versioning;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The loader's commands directly against a database. */
+final class StoreWriter implements ConditionsWriter {
+    private final IovStore store;
+
+    StoreWriter(IovStore store) {
+        this.store = store;
+    }
+
+    IovStore store() {
+        return store;
+    }
+
+    @Override
+    public void createFolderSet(String path, String description, boolean parents) {
+        store.createFolderSet(path, description, parents);
+    }
+
+    @Override
+    public String createFolder(String path, Versioning versioning, KeyType keys, PayloadSpec payload, String description,
+                               boolean parents) {
+        Node f = store.createFolder(path, versioning, keys, payload, description, parents);
+        return "created folder " + f.path() + " (tables " + f.tablePrefix() + "_*)";
+    }
+
+    @Override
+    public void createChannel(String folder, long id, String name, String description) {
+        store.createChannel(store.folder(folder), id, name, description);
+    }
+
+    @Override
+    public PayloadSpec payloadSpec(String folder) {
+        return store.folder(folder).payloadSpec();
+    }
+
+    @Override
+    public void store(String folder, List<NewIov> batch) {
+        store.store(store.folder(folder), batch);
+    }
+
+    @Override
+    public void tag(String folder, String tag, Instant asOf, String description) {
+        Node f = store.folder(folder);
+        if (asOf == null) {
+            store.tagCurrentHead(f, tag, description);
+        } else {
+            store.tagHeadAsOfDate(f, tag, asOf, description);
+        }
+    }
+
+    @Override
+    public void lock(String node, String tag, TagLock lock) {
+        if (node == null) {
+            store.setTagLock(tag, lock);
+        } else {
+            store.setTagLock(store.node(node), tag, lock);
+        }
+    }
+
+    @Override
+    public void relate(String node, String parent, String child) {
+        if (node == null) {
+            store.createTagRelation(parent, child);
+        } else {
+            store.createTagRelation(store.node(node), parent, child);
+        }
+    }
+
+    @Override
+    public boolean deleteTag(String folder, String tag) {
+        return store.deleteTag(store.folder(folder), tag);
+    }
+
+    @Override
+    public int truncate(String folder, long until, String channels) {
+        return store.truncateValidity(store.folder(folder), until, LoaderCli.channelSelection(channels));
+    }
+
+    @Override
+    public List<String> list() {
+        List<String> out = new ArrayList<>();
+        for (Node n : store.listNodes()) {
+            out.add(n.isFolder() ? n.path() + "  " + n.versioning().shortName() + " " + n.keyType().label() + " "
+                    + n.payloadSpec() : n.path() + "/");
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}
