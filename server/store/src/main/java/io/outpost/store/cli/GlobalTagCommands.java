@@ -10,7 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -20,9 +22,25 @@ import picocli.CommandLine.Parameters;
             GlobalTagCommands.Resolve.class})
 final class GlobalTagCommands {
 
+    /** Global tags are created and locked on a database (--url); through a service, relate and lock tags instead. */
+    abstract static class OnDatabase implements Callable<Integer> {
+        @Mixin
+        LoaderCli.Db db;
+
+        @Override
+        public Integer call() {
+            try (IovStore store = db.open()) {
+                run(store);
+            }
+            return 0;
+        }
+
+        abstract void run(IovStore store);
+    }
+
     @Command(name = "create", description = "Create global tag NAME choosing each listed folder's tag (others read"
             + " HEAD). Folderset tags on the way are named NAME.A.B for the folderset /A/B.")
-    static final class Create extends LoaderCli.Base {
+    static final class Create extends OnDatabase {
         @Parameters(index = "0", description = "global tag name")
         String name;
         @Parameters(index = "1..*", arity = "1..*", description = "FOLDER=TAG, e.g. /DET/Calo/Gains=GAINS-v2")
@@ -56,7 +74,7 @@ final class GlobalTagCommands {
     }
 
     @Command(name = "lock", description = "Set the lock status of a global tag and of every tag it reaches.")
-    static final class Lock extends LoaderCli.Base {
+    static final class Lock extends OnDatabase {
         @Parameters(index = "0")
         String name;
         @Option(names = "--status", defaultValue = "locked", description = "locked, partial or unlocked")
@@ -70,7 +88,7 @@ final class GlobalTagCommands {
     }
 
     @Command(name = "list", description = "List global tags: name, lock status, insertion time, description.")
-    static final class ListAll extends LoaderCli.Base {
+    static final class ListAll extends OnDatabase {
         @Override
         void run(IovStore store) {
             for (GlobalTag gt : new GlobalTags(store).list()) {
@@ -82,7 +100,7 @@ final class GlobalTagCommands {
 
     @Command(name = "resolve", description = "Print every folder and the tag the global tag chooses for it (HEAD"
             + " where it reaches none).")
-    static final class Resolve extends LoaderCli.Base {
+    static final class Resolve extends OnDatabase {
         @Parameters(index = "0")
         String name;
 
