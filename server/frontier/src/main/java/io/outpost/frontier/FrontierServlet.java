@@ -49,10 +49,15 @@ public class FrontierServlet extends HttpServlet {
     private final transient SqlGuard guard;
     private final transient TableTimes times;
     private final transient Semaphore threads;
+    private final transient QueryCostGuard cost;
     private final boolean postgres;
     private final boolean oracle;
 
     public FrontierServlet(FrontierContext context) {
+        this(context, QueryCostLimits.defaults());
+    }
+
+    public FrontierServlet(FrontierContext context, QueryCostLimits costLimits) {
         this.context = context;
         this.config = context.config();
         String dialect = context.database().dialect().name();
@@ -62,6 +67,7 @@ public class FrontierServlet extends HttpServlet {
         this.guard = new SqlGuard(context.database().prefix(), config.schemaName(), target);
         this.times = new TableTimes(context.database().prefix(), config.validateLastModifiedSeconds());
         this.threads = new Semaphore(config.maxThreads(), true);
+        this.cost = new QueryCostGuard(costLimits, target);
     }
 
     public FrontierContext context() {
@@ -95,6 +101,7 @@ public class FrontierServlet extends HttpServlet {
         String globalError = null;
         boolean body = true;
         boolean holdsThread = false;
+        String client = null;
         Connection[] conn = new Connection[1];
         String outcome = "ok";
         try {
@@ -126,6 +133,19 @@ public class FrontierServlet extends HttpServlet {
                 return;
             }
             holdsThread = true;
+            String key = ClientConcurrencyLimit.clientKey(req.getHeader("X-Frontier-Id"),
+                    req.getHeader("X-Forwarded-For"), req.getRemoteAddr());
+            if (!cost.tryAcquireClient(key)) {
+                // this client's own limit: never cached, as other clients asking the same URL are not refused
+                resp.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+                resp.setHeader("Cache-Control", "no-store");
+                resp.setHeader("Retry-After", "1");
+                outcome = "client_busy";
+                LOG.warn("{} id={} rejecting: client {} has {} requests running (MaxRequestsPerClient)",
+                        context.name(), id, key, cost.limits().maxRequestsPerClient());
+                return;
+            }
+            client = key;
             if (lastModified > 0) {
                 resp.setHeader("Last-Modified", httpDate(lastModified));
             }
@@ -174,6 +194,9 @@ public class FrontierServlet extends HttpServlet {
                 LOG.info("{} id={} client disconnected at end: {}", context.name(), id, e.toString());
             } finally {
                 release(conn);
+                if (client != null) {
+                    cost.releaseClient(client);
+                }
                 if (holdsThread) {
                     threads.release();
                 }
@@ -271,6 +294,7 @@ public class FrontierServlet extends HttpServlet {
                 binds = List.of(tokens).subList(1, tokens.length);
             }
             SqlGuard.Checked checked = guard.check(statement);
+            cost.checkShape(checked.sql());
             p.sql = checked.sql();
             p.binds = binds;
             p.tables = checked.tables();
@@ -329,6 +353,7 @@ public class FrontierServlet extends HttpServlet {
             if (conn[0] == null) {
                 conn[0] = acquire(out);
             }
+            checkCost(conn[0], p);
         } catch (FrontierException e) {
             errorEnd(req, resp, out, r, e.getMessage(), "");
             return r;
@@ -442,6 +467,22 @@ public class FrontierServlet extends HttpServlet {
             }
         } finally {
             ka.stop();
+        }
+    }
+
+    /** The database's cost estimate against the configured limit, before the query runs. */
+    private void checkCost(Connection c, Payload p) throws FrontierException {
+        try {
+            cost.checkEstimate(c, p.sql, p.binds, config.statementTimeoutSeconds());
+        } catch (SQLException e) {
+            try {
+                c.rollback();
+            } catch (SQLException r) {
+                LOG.debug("rollback failed: {}", r.toString());
+            }
+            String msg = oneLine(e.getMessage());
+            throw new FrontierException(p.tables.isEmpty() ? "Error estimating query cost: " + msg
+                    : "While querying " + p.tables + ": " + msg);
         }
     }
 
