@@ -475,14 +475,13 @@ public class FrontierServlet extends HttpServlet {
         try {
             cost.checkEstimate(c, p.sql, p.binds, config.statementTimeoutSeconds());
         } catch (SQLException e) {
+            // a statement the database cannot plan fails again when it runs, and is reported as usual from there
+            LOG.debug("{} no cost estimate: {}", context.name(), e.toString());
             try {
                 c.rollback();
             } catch (SQLException r) {
                 LOG.debug("rollback failed: {}", r.toString());
             }
-            String msg = oneLine(e.getMessage());
-            throw new FrontierException(p.tables.isEmpty() ? "Error estimating query cost: " + msg
-                    : "While querying " + p.tables + ": " + msg);
         }
     }
 

@@ -5,6 +5,7 @@ import io.outpost.frontier.FrontierConfig;
 import io.outpost.frontier.FrontierContext;
 import io.outpost.frontier.FrontierServlet;
 import io.outpost.frontier.MicrometerFrontierMetrics;
+import io.outpost.frontier.QueryCostLimits;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.Database;
 import io.outpost.store.db.DatabaseConfig;
@@ -29,6 +30,7 @@ public class FrontierConfiguration {
     public static final class FrontierDatabases implements AutoCloseable {
         private final List<Database> databases = new ArrayList<>();
         private final List<FrontierContext> contexts = new ArrayList<>();
+        private final Map<String, QueryCostLimits> costLimits = new LinkedHashMap<>();
 
         public List<FrontierContext> contexts() {
             return contexts;
@@ -61,6 +63,7 @@ public class FrontierConfiguration {
             out.databases.add(db);
             out.contexts.add(new FrontierContext(e.getKey(), db, FrontierConfig.fromProperties(e.getKey(), c.settings()),
                     new MicrometerFrontierMetrics(registry, e.getKey())));
+            out.costLimits.put(e.getKey(), QueryCostLimits.fromProperties(c.settings()));
             log.info("Frontier context /{}/Frontier serves {}", e.getKey(), config.maskedUrl());
         }
         return out;
@@ -71,7 +74,8 @@ public class FrontierConfiguration {
     public org.springframework.boot.web.servlet.ServletContextInitializer frontierServlets(FrontierDatabases dbs) {
         return servletContext -> {
             for (FrontierContext ctx : dbs.contexts()) {
-                var reg = servletContext.addServlet("frontier-" + ctx.name(), new FrontierServlet(ctx));
+                var reg = servletContext.addServlet("frontier-" + ctx.name(), new FrontierServlet(ctx,
+                        dbs.costLimits.getOrDefault(ctx.name(), QueryCostLimits.defaults())));
                 reg.addMapping(ctx.servletMapping());
                 reg.setLoadOnStartup(1);
                 reg.setAsyncSupported(false);
