@@ -458,6 +458,12 @@ public class FrontierServlet extends HttpServlet {
                     }
                     return c;
                 } catch (SQLTransientConnectionException e) {
+                    if (e.getCause() != null) {
+                        // the pool could not connect at all (database down or unreachable): waiting longer for a
+                        // free connection cannot help, so the client hears it now and can try another server
+                        throw new FrontierException("Error acquiring DB connection: database unreachable: "
+                                + oneLine(e.getCause().getMessage()));
+                    }
                     if (System.nanoTime() >= deadline) {
                         throw new FrontierException("Timed out waiting to acquire DB connection");
                     }
