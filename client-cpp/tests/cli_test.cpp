@@ -16,8 +16,8 @@ struct CliRun {
     std::string out;
 };
 
-CliRun cli(const std::string& args) {
-    std::string cmd = std::string(OUTPOST_CLI) + " " + args + " 2>&1";
+CliRun cli(const std::string& args, const std::string& env = "") {
+    std::string cmd = env + std::string(OUTPOST_CLI) + " " + args + " 2>&1";
     FILE* p = ::popen(cmd.c_str(), "r");
     CliRun r{-1, ""};
     char buf[4096];
@@ -36,28 +36,49 @@ TEST(Cli, PrintsTablesCsvAndJson) {
     CliRun table = cli(s + "channels /DEMO/F");
     EXPECT_EQ(0, table.exitCode) << table.out;
     EXPECT_NE(std::string::npos, table.out.find("(10 rows)")) << table.out;
-    CliRun csv = cli(s + "--format csv find /DEMO/F 12345 --channel 3");
+    CliRun csv = cli(s + "--format csv find /DEMO/F 12345 -c 3");
     EXPECT_EQ(0, csv.exitCode) << csv.out;
     EXPECT_EQ("channel,since,until,payload\n3,12003,13003,3:12\n", csv.out);
     CliRun json = cli(s + "--format json browse /DEMO/F 0 1999 --channels 1-2");
     EXPECT_EQ(0, json.exitCode) << json.out;
     EXPECT_NE(std::string::npos, json.out.find("\"rowCount\":4")) << json.out;
     EXPECT_NE(std::string::npos, json.out.find("[1,1,1001,\"1:0\"]")) << json.out;
-    CliRun count = cli(s + "count /DEMO/F min 9999");
-    EXPECT_EQ("100\n", count.out);
+    CliRun count = cli(s + "count /DEMO/F min 9999 --format=csv");
+    EXPECT_EQ("count\n100\n", count.out);
     CliRun nodes = cli(s + "--format csv folders");
     EXPECT_NE(std::string::npos, nodes.out.find("/DEMO/R,true,SV,run-lumi")) << nodes.out;
 }
 
 TEST(Cli, ReadsIsoDatesAndRunLumi) {
     FakeServer server([](const Request& r) { return fakeService(r); });
-    std::string s = "--server " + server.url() + " --direct --format csv ";
-    EXPECT_EQ(0, cli(s + "find /DEMO/F 1970-01-01T00:00:00.000012345Z --channel 1").exitCode);
-    EXPECT_EQ(0, cli(s + "find /DEMO/R 7/5 --channel 1").exitCode);
+    std::string s = "--server " + server.url() + " --no-align --format csv ";
+    EXPECT_EQ(0, cli(s + "find /DEMO/F 1970-01-01T00:00:00.000012345Z -c 1").exitCode);
+    EXPECT_EQ(0, cli(s + "find /DEMO/R 7/5 -c 1").exitCode);
+    EXPECT_EQ(0, cli(s + "find /DEMO/R 7:5 --channels=1").exitCode);
+    EXPECT_EQ(0, cli(s + "find /DEMO/F 1970-01-01T02:00:00.000012345+02:00 -c 1").exitCode);
     auto reqs = server.requests();
-    ASSERT_EQ(2u, reqs.size());
+    ASSERT_EQ(4u, reqs.size());
     EXPECT_EQ("/v1/bin/at/HEAD/12345/1/DEMO/F", reqs[0].path);
     EXPECT_EQ("/v1/bin/at/HEAD/" + std::to_string((7LL << 32) | 5) + "/1/DEMO/R", reqs[1].path);
+    EXPECT_EQ(reqs[1].path, reqs[2].path);
+    EXPECT_EQ(reqs[0].path, reqs[3].path);
+    for (const char* bad : {"inf", "2026-01-01t10:00", "1969-12-31", "2262-04-11T23:47:16.854775808Z",
+                            "9223372036854775808", "2026-02-30", "2026-01-01T24:00", "2147483648/1"}) {
+        EXPECT_EQ(2, cli(s + "find /DEMO/F " + bad).exitCode) << bad;
+    }
+    EXPECT_EQ(4u, server.requests().size()) << "a bad time sends no request";
+}
+
+TEST(Cli, DirectMeansNoProxyWhateverTheEnvironmentSays) {
+    FakeServer server([](const Request& r) { return fakeService(r); });
+    DeadPort deadProxy;
+    std::string env = "OUTPOST_SERVER=" + server.url() + " OUTPOST_PROXY=" + deadProxy.url() + " ";
+    std::string port = deadProxy.url().substr(deadProxy.url().rfind(':'));
+    CliRun direct = cli("--direct -v nodes", env);
+    EXPECT_EQ(0, direct.exitCode) << direct.out;
+    EXPECT_EQ(std::string::npos, direct.out.find(port)) << direct.out;
+    CliRun viaProxy = cli("-v --retries 0 nodes", env);
+    EXPECT_NE(std::string::npos, viaProxy.out.find(port)) << viaProxy.out;
 }
 
 TEST(Cli, ExitCodesSayWhatWentWrong) {
@@ -66,9 +87,13 @@ TEST(Cli, ExitCodesSayWhatWentWrong) {
     EXPECT_EQ(2, cli("").exitCode);
     EXPECT_EQ(2, cli("--server " + server.url() + " frobnicate").exitCode);
     EXPECT_EQ(2, cli("--server " + server.url() + " find /DEMO/F yesterday").exitCode);
-    CliRun rejected = cli("--server " + server.url() + " tags not-a-path");
-    EXPECT_EQ(3, rejected.exitCode) << rejected.out;
+    EXPECT_EQ(2, cli("--server " + server.url() + " tags not-a-path").exitCode);
+    EXPECT_EQ(2, cli("--server " + server.url() + " nodes --format xml").exitCode);
+    EXPECT_EQ(2, cli("--server " + server.url() + " browse /DEMO/F max min").exitCode);
+    EXPECT_EQ(2, cli("--server " + server.url() + " nodes --retries 11").exitCode);
+    CliRun missing = cli("--server " + server.url() + " browse /DEMO/Missing");
+    EXPECT_EQ(3, missing.exitCode) << missing.out;
     CliRun down = cli("--config '(serverurl=" + dead.url() + ")(retries=0)' nodes");
-    EXPECT_EQ(4, down.exitCode) << down.out;
+    EXPECT_EQ(5, down.exitCode) << down.out;
     EXPECT_NE(std::string::npos, down.out.find("could not connect")) << down.out;
 }

@@ -1,4 +1,5 @@
 // outpost-cli: command-line access to an Outpost service. `outpost-cli --help` lists commands and options.
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "outpost/client.h"
+#include "cli_time.h"
 #include "output.h"
 
 using namespace outpost;
@@ -15,42 +17,48 @@ using outpost::cli::Format;
 
 namespace {
 
-// Exit codes (also in client-cpp/README.md).
+// Exit codes: docs/cli.md, the contract this tool and the Java tool follow.
 constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;      // anything else
-constexpr int kExitUsage = 2;       // bad command line
-constexpr int kExitRequest = 3;     // the server rejected the query (4xx: unknown folder, tag, ...)
-constexpr int kExitUnavailable = 4; // no route answered (connect errors, 5xx, timeouts)
-constexpr int kExitCorrupt = 5;     // corrupt answers on every route, or a protocol error
+constexpr int kExitFailed = 1;       // anything else
+constexpr int kExitUsage = 2;        // bad command line, option value, time, channels, path or tag spelling, config
+constexpr int kExitNotFound = 3;     // HTTP 404: unknown folder, node, channel or tag
+constexpr int kExitRejected = 4;     // any other HTTP 4xx
+constexpr int kExitUnavailable = 5;  // no route answered (connect errors, 5xx, timeouts)
+constexpr int kExitCorrupt = 6;      // corrupt answers on every route, or a protocol error
 
-const char* kUsage = R"(usage: outpost-cli [options] COMMAND [ARGS]
+const char* kUsage = R"(usage: outpost-cli [options] COMMAND [ARGS]      (options may also follow the command)
 
 commands:
-  nodes | folders                 list every node (folder and folderset)
-  channels FOLDER                 list the channels of a folder
-  tags NODE                       list the tags of a folder or folderset
-  tag FOLDER TAG                  resolve TAG (possibly a parent's tag) for FOLDER
-  find FOLDER TIME                objects valid at TIME (one channel with --channel, else --channels)
-  browse FOLDER T1 T2             every IOV with since <= T2 and until > T1 (streamed for csv/json)
-  count FOLDER T1 T2              number of IOVs browse would return
+  nodes | folders                 every folder and folderset
+  channels FOLDER                 the channels of a folder
+  tags NODE                       the tags of a folder or folderset
+  tag FOLDER TAG                  the tag of FOLDER that TAG (its own or a parent's) resolves to
+  find FOLDER TIME                the objects valid at TIME in the selected channels
+  browse FOLDER [T1 [T2]]         every IOV with since <= T2 and until > T1 (default min max; streamed for csv/json)
+  count FOLDER [T1 [T2]]          how many IOVs browse would print
 
-times: nanoseconds (1767229200000000000), an ISO date in UTC (2026-01-01, 2026-01-01T10:00:00Z,
-       2026-01-01T10:00:00.5Z), RUN/LUMI or RUN:LUMI (358031/12) for run-lumi folders, min, max
+times: nanoseconds (1767229200000000000), min, max, RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time
+       (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given)
 
 options:
-  --server URL        server base URL (repeatable); default: OUTPOST_SERVER or FRONTIER_SERVER
-  --proxy URL         HTTP proxy (repeatable); default: OUTPOST_PROXY or FRONTIER_PROXY
-  --config STRING     Frontier-style "(serverurl=...)(proxyurl=...)(retries=2)..." string
-  --tag TAG           HEAD (default) or a tag name
-  --channel N         one channel
-  --channels SEL      all (default), 1-4,7,9-12 or name:X
-  --order ORDER       browse order: cs (default), sc, csd, sdc
-  --format FMT        table (default), csv or json
-  --direct            find: ask /at/ directly instead of the cache-aligned window
-  -v, --verbose       print every attempt and failover decision to stderr
-  -h, --help
+  --server URL          server base URL (repeatable); default: OUTPOST_SERVER or FRONTIER_SERVER
+  --proxy URL           HTTP proxy (repeatable); default: OUTPOST_PROXY or FRONTIER_PROXY
+  --config STRING       Frontier-style "(serverurl=...)(proxyurl=...)(retries=2)..." instead of the environment
+  --direct              ask the servers directly: no proxy, whatever the environment or --config says
+  --no-align            find asks the exact at-time URL instead of the folder's cache-aligned window
+  --retries N           extra passes over all routes after the first failed (0-10, default 1)
+  --connect-timeout S   connect timeout in seconds (default 5)
+  --read-timeout S      read timeout in seconds (default 10)
+  --tag TAG             HEAD (default) or a tag name (find, browse, count)
+  -c, --channels SEL    all (default), N, N-M, 1-4,7 or name:X
+  --order ORDER         browse order: cs (default), sc, csd, sdc
+  --format FMT          table (default), csv or json
+  -v, --verbose         print every attempt and failover decision to stderr
+  -h, --help            this text
+  --version             the version
 
-exit codes: 0 ok, 1 other failure, 2 usage, 3 query rejected (4xx), 4 no server reachable, 5 corrupt answers
+exit codes: 0 ok, 1 other failure, 2 usage, 3 not found (404), 4 rejected (other 4xx), 5 no server reachable,
+            6 corrupt answers; the contract both command-line tools follow: docs/cli.md
 )";
 
 [[noreturn]] void usage(const std::string& msg) {
@@ -58,70 +66,26 @@ exit codes: 0 ok, 1 other failure, 2 usage, 3 query rejected (4xx), 4 no server 
     std::exit(kExitUsage);
 }
 
-bool allDigits(const std::string& s) {
-    return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+Key parseTimeArg(const std::string& s) {
+    std::string why;
+    auto k = cli::parseTime(s, why);
+    if (!k) usage("bad time '" + s + "': " + why);
+    return *k;
 }
 
-/// ns, ISO date (UTC), RUN/LUMI, min/max.
-Key parseTime(const std::string& s) {
-    if (s == "min") return kMinKey;
-    if (s == "max" || s == "inf") return kMaxKey;
-    if (allDigits(s)) {
-        if (s.size() > 19 || (s.size() == 19 && s > "9223372036854775807")) usage("time " + s + " is over 2^63-1");
-        return static_cast<Key>(std::stoull(s));
+int parseCount(const std::string& option, const std::string& text, int lo, int hi) {
+    if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos) {
+        usage(option + " needs a whole number, not '" + text + "'");
     }
-    std::size_t sep = s.find_first_of("/:");
-    if (sep != std::string::npos && s.find('-') == std::string::npos && allDigits(s.substr(0, sep)) &&
-        allDigits(s.substr(sep + 1))) {
-        try {
-            return runLumiKey(std::stoull(s.substr(0, sep)), std::stoull(s.substr(sep + 1)));
-        } catch (const std::exception& e) {
-            usage(e.what());
-        }
-    }
-    int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0, n = 0;
-    if (std::sscanf(s.c_str(), "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10) {
-        usage("cannot read time '" + s + "': use nanoseconds, an ISO date (UTC) or RUN/LUMI");
-    }
-    std::size_t pos = 10;
-    long long frac = 0;
-    if (pos < s.size() && (s[pos] == 'T' || s[pos] == ' ')) {
-        int m = 0;
-        if (std::sscanf(s.c_str() + pos + 1, "%2d:%2d%n", &h, &mi, &m) != 2) usage("cannot read the time of day in '" + s + "'");
-        pos += 1 + m;
-        if (pos < s.size() && s[pos] == ':') {
-            if (std::sscanf(s.c_str() + pos + 1, "%2d%n", &sec, &m) != 1) usage("cannot read seconds in '" + s + "'");
-            pos += 1 + m;
-            if (pos < s.size() && s[pos] == '.') {
-                std::size_t digits = 0;
-                ++pos;
-                while (pos < s.size() && std::isdigit(static_cast<unsigned char>(s[pos])) && digits < 9) {
-                    frac = frac * 10 + (s[pos++] - '0');
-                    ++digits;
-                }
-                for (; digits < 9; ++digits) frac *= 10;
-            }
-        }
-    }
-    if (pos < s.size() && (s.substr(pos) == "Z" || s.substr(pos) == "+00:00")) pos = s.size();
-    if (pos != s.size()) usage("cannot read time '" + s + "' (only UTC: end with Z or nothing)");
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 || y < 1970) usage("bad date '" + s + "'");
-    std::tm tm{};
-    tm.tm_year = y - 1900;
-    tm.tm_mon = mo - 1;
-    tm.tm_mday = d;
-    tm.tm_hour = h;
-    tm.tm_min = mi;
-    tm.tm_sec = sec;
-    long long secs = static_cast<long long>(timegm(&tm));
-    if (secs > 9223372035LL) usage("date '" + s + "' is after 2262");
-    return static_cast<Key>(secs * 1000000000LL + frac);
+    int n = std::stoi(text);
+    if (n < lo || n > hi) usage(option + " is " + std::to_string(lo) + " to " + std::to_string(hi));
+    return n;
 }
 
 int exitCodeFor(const Error& e) {
     switch (e.code) {
-        case ErrorCode::Request:
-        case ErrorCode::InvalidArgument: return kExitRequest;
+        case ErrorCode::Request: return e.httpStatus == 404 ? kExitNotFound : kExitRejected;
+        case ErrorCode::InvalidArgument:
         case ErrorCode::Config: return kExitUsage;
         case ErrorCode::Corrupt:
         case ErrorCode::Protocol: return kExitCorrupt;
@@ -147,53 +111,83 @@ int fail(const Error& e) {
 
 int main(int argc, char** argv) {
     std::vector<std::string> servers, proxies, args;
-    std::string configString, tag = "HEAD", format = "table", orderText = "cs";
-    std::optional<std::string> channels, channel;
-    bool verbose = false, direct = false;
+    std::optional<std::string> configString, retries, connectTimeout, readTimeout;
+    std::string tag = "HEAD", format = "table", orderText = "cs", channels = "all";
+    bool verbose = false, direct = false, noAlign = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto value = [&](const char* name) -> std::string {
             std::size_t eq = a.find('=');
-            if (a.rfind("--", 0) == 0 && eq != std::string::npos) return a.substr(eq + 1);
+            if (eq != std::string::npos) return a.substr(eq + 1);
             if (i + 1 >= argc) usage(std::string(name) + " needs a value");
             return argv[++i];
         };
         auto is = [&](const char* name) { return a == name || a.rfind(std::string(name) + "=", 0) == 0; };
         if (a == "-h" || a == "--help") { std::cout << kUsage; return kExitOk; }
+        else if (a == "--version") { std::cout << "outpost-cli " << OUTPOST_CLIENT_VERSION << "\n"; return kExitOk; }
         else if (a == "-v" || a == "--verbose") verbose = true;
         else if (a == "--direct") direct = true;
+        else if (a == "--no-align") noAlign = true;
         else if (is("--server")) servers.push_back(value("--server"));
         else if (is("--proxy")) proxies.push_back(value("--proxy"));
         else if (is("--config")) configString = value("--config");
+        else if (is("--retries")) retries = value("--retries");
+        else if (is("--connect-timeout")) connectTimeout = value("--connect-timeout");
+        else if (is("--read-timeout")) readTimeout = value("--read-timeout");
         else if (is("--tag")) tag = value("--tag");
-        else if (is("--channels")) channels = value("--channels");
-        else if (is("--channel")) channel = value("--channel");
+        else if (is("-c") || is("--channels")) channels = value("--channels");
         else if (is("--order")) orderText = value("--order");
         else if (is("--format")) format = value("--format");
-        else if (a.size() > 1 && a[0] == '-' && !allDigits(a.substr(1))) usage("unknown option " + a);
+        else if (a.size() > 1 && a[0] == '-') usage("unknown option " + a);
         else args.push_back(a);
     }
-    if (args.empty()) usage("no command");
+    if (args.empty()) {
+        std::cerr << "outpost-cli: no command\n" << kUsage;
+        return kExitUsage;
+    }
     Format fmt;
     if (format == "table") fmt = Format::Table;
     else if (format == "csv") fmt = Format::Csv;
     else if (format == "json") fmt = Format::Json;
-    else usage("--format is table, csv or json");
+    else usage("--format is table, csv or json, not '" + format + "'");
     Order order;
-    if (!parseOrder(orderText, order)) usage("--order is cs, sc, csd or sdc");
+    if (!parseOrder(orderText, order)) usage("--order is cs, sc, csd or sdc, not '" + orderText + "'");
+    ChannelSelection sel = ChannelSelection::all();
+    try {
+        sel = ChannelSelection::parse(channels);
+    } catch (const std::invalid_argument& e) {
+        usage(std::string("--channels: ") + e.what());
+    }
 
-    // Configuration: --config / --server / --proxy, else the environment.
+    // The configuration is --config if given, else the environment; --server and --proxy replace its servers and
+    // proxies; --direct drops every proxy; with no server anywhere, http://localhost:8000 (as the Java tool).
     Config cfg;
-    if (configString.empty() && servers.empty()) {
+    if (configString) {
+        auto r = cfg.apply(*configString);
+        if (!r) return fail(r.error());
+    } else {
+        // An environment without any server still configures proxies and the rest; its servers are replaced
+        // below, or default to http://localhost:8000.
+        bool envServer = false;
+        for (const char* v : {"OUTPOST_SERVER", "FRONTIER_SERVER", "FRONTIER_SERVER1"}) envServer |= std::getenv(v) != nullptr;
+        if (!envServer) ::setenv("OUTPOST_SERVER", servers.empty() ? "http://localhost:8000" : servers[0].c_str(), 1);
         auto env = Config::fromEnvironment();
         if (!env) return fail(env.error());
         cfg = *env;
-    } else if (!configString.empty()) {
-        auto r = cfg.apply(configString);
-        if (!r) return fail(r.error());
     }
+    if (!servers.empty()) cfg.servers.clear();
     for (auto& s : servers) { auto r = cfg.apply("(serverurl=" + s + ")"); if (!r) return fail(r.error()); }
+    if (!proxies.empty()) cfg.proxies.clear();
     for (auto& p : proxies) { auto r = cfg.apply("(proxyurl=" + p + ")"); if (!r) return fail(r.error()); }
+    if (direct) cfg.proxies.clear();
+    if (cfg.servers.empty()) cfg.servers.push_back("http://localhost:8000");
+    if (retries) cfg.retries = parseCount("--retries", *retries, 0, Config::kMaxRetries);
+    if (connectTimeout) cfg.connectTimeout = std::chrono::seconds(parseCount("--connect-timeout", *connectTimeout, 1, 86400));
+    if (readTimeout) cfg.readTimeout = std::chrono::seconds(parseCount("--read-timeout", *readTimeout, 1, 86400));
+    if (noAlign) {
+        cfg.timeWindow = cfg.runLumiWindow = Window{0, 1};
+        cfg.folderWindows.clear();
+    }
     cfg.app = "outpost-cli";
     if (verbose) {
         std::cerr << "outpost-cli: config " << cfg.toString() << "\n";
@@ -206,54 +200,57 @@ int main(int argc, char** argv) {
             std::cerr << "\n";
         };
     }
-    if (direct) cfg.timeWindow = cfg.runLumiWindow = Window{0, 1};
-    auto client = Client::create(cfg);
-    if (!client) return fail(client.error());
-
-    ChannelSelection sel = ChannelSelection::all();
-    try {
-        if (channel && channels) usage("use --channel or --channels, not both");
-        if (channel) sel = ChannelSelection::parse(*channel);
-        if (channels) sel = ChannelSelection::parse(*channels);
-    } catch (const std::invalid_argument& e) {
-        usage(std::string("--channels: ") + e.what());
-    }
 
     const std::string& cmd = args[0];
-    auto need = [&](std::size_t n, const char* synopsis) {
-        if (args.size() != n + 1) usage(std::string("usage: outpost-cli ") + synopsis);
+    auto need = [&](std::size_t min, std::size_t max, const char* synopsis) {
+        if (args.size() < min + 1 || args.size() > max + 1) usage(std::string("usage: outpost-cli ") + synopsis);
     };
+    bool known = cmd == "nodes" || cmd == "folders" || cmd == "channels" || cmd == "tags" || cmd == "tag" ||
+                 cmd == "find" || cmd == "browse" || cmd == "count";
+    if (!known) usage("unknown command '" + cmd + "'");
+    if (cmd == "nodes" || cmd == "folders") need(0, 0, "nodes");
+    if (cmd == "channels") need(1, 1, "channels FOLDER");
+    if (cmd == "tags") need(1, 1, "tags NODE");
+    if (cmd == "tag") need(2, 2, "tag FOLDER TAG");
+    if (cmd == "find") need(2, 2, "find FOLDER TIME");
+    if (cmd == "browse" || cmd == "count") need(1, 3, "browse|count FOLDER [T1 [T2]]");
+    Key t1 = kMinKey, t2 = kMaxKey, t = 0;
+    if (cmd == "find") t = parseTimeArg(args[2]);
+    if (cmd == "browse" || cmd == "count") {
+        if (args.size() > 2) t1 = parseTimeArg(args[2]);
+        if (args.size() > 3) t2 = parseTimeArg(args[3]);
+        if (t1 > t2) usage("T1 (" + args[2] + ") is after T2 (" + args[3] + ")");
+    }
+
+    auto client = Client::create(cfg);
+    if (!client) return fail(client.error());
     auto show = [&](Result<Table> r) {
         if (!r) return fail(r.error());
         cli::printTable(std::cout, *r, fmt);
-        return kExitOk;
+        std::cout.flush();
+        return std::cout ? kExitOk : kExitFailed;
     };
-    if (cmd == "nodes" || cmd == "folders") { need(0, "nodes"); return show(client->nodes()); }
-    if (cmd == "channels") { need(1, "channels FOLDER"); return show(client->channels(args[1])); }
-    if (cmd == "tags") { need(1, "tags NODE"); return show(client->tags(args[1])); }
-    if (cmd == "tag") { need(2, "tag FOLDER TAG"); return show(client->resolveTag(args[1], args[2])); }
-    if (cmd == "find") {
-        need(2, "find FOLDER TIME");
-        return show(client->objectsAt(args[1], sel, parseTime(args[2]), tag));
-    }
-    if (cmd == "count") {
-        need(3, "count FOLDER T1 T2");
-        auto n = client->count(args[1], sel, parseTime(args[2]), parseTime(args[3]), tag);
-        if (!n) return fail(n.error());
-        if (fmt == Format::Json) std::cout << "{\"count\":" << *n << "}\n";
-        else if (fmt == Format::Csv) std::cout << "count\n" << *n << "\n";
-        else std::cout << *n << "\n";
-        return kExitOk;
-    }
-    if (cmd == "browse") {
-        need(3, "browse FOLDER T1 T2");
-        Key t1 = parseTime(args[2]), t2 = parseTime(args[3]);
-        if (t1 > t2) usage("browse: T1 is after T2");
-        if (fmt == Format::Table) return show(client->browse(args[1], sel, t1, t2, tag, order));
-        cli::StreamingPrinter printer(std::cout, fmt);
-        auto n = client->browse(args[1], sel, t1, t2, tag, order, printer);
-        if (!n) return fail(n.error());
-        return kExitOk;
-    }
-    usage("unknown command '" + cmd + "'");
+    // Spelling of paths and tags is checked before any request (a usage error, as in the Java tool).
+    auto spelled = [&](const std::string& path, const std::string* tagName) {
+        try {
+            checkPath(path);
+            if (tagName) checkTag(*tagName);
+        } catch (const std::invalid_argument& e) {
+            usage(e.what());
+        }
+    };
+    if (cmd == "nodes" || cmd == "folders") return show(client->nodes());
+    spelled(args[1], cmd == "tag" ? &args[2] : (cmd == "find" || cmd == "browse" || cmd == "count") ? &tag : nullptr);
+    if (cmd == "channels") return show(client->channels(args[1]));
+    if (cmd == "tags") return show(client->tags(args[1]));
+    if (cmd == "tag") return show(client->resolveTag(args[1], args[2]));
+    if (cmd == "find") return show(client->objectsAt(args[1], sel, t, tag));
+    if (cmd == "count") return show(client->get(paths::count(args[1], tag, t1, t2, sel)));
+    // browse
+    if (fmt == Format::Table) return show(client->browse(args[1], sel, t1, t2, tag, order));
+    cli::StreamingPrinter printer(std::cout, fmt);
+    auto n = client->browse(args[1], sel, t1, t2, tag, order, printer);
+    if (!n) return fail(n.error());
+    std::cout.flush();
+    return std::cout ? kExitOk : kExitFailed;
 }

@@ -128,24 +128,47 @@ void printTable(std::ostream& out, const Table& t, Format f) {
         for (const auto& r : t.rows) csvRow(out, r);
         return;
     }
+    // docs/cli.md: widths in characters from the names and the first 1000 rows; numbers right-aligned; values
+    // over 48 characters cut to 45 and "..."; no trailing spaces.
     constexpr std::size_t kMaxWidth = 48;
-    auto cell = [](const Value& v) {
+    constexpr std::size_t kLookahead = 1000;
+    auto chars = [](const std::string& s) {
+        std::size_t n = 0;
+        for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+        return n;
+    };
+    auto cell = [&](const Value& v) {
         std::string s = formatValue(v);
         for (char& c : s) if (c == '\n' || c == '\t' || c == '\r') c = ' ';
-        if (s.size() > kMaxWidth) s = s.substr(0, kMaxWidth - 3) + "...";
+        if (chars(s) > kMaxWidth) {
+            std::size_t n = 0, i = 0;
+            for (; i < s.size(); ++i) {
+                if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && n++ == kMaxWidth - 3) break;
+            }
+            s = s.substr(0, i) + "...";
+        }
         return s;
     };
     std::vector<std::size_t> width;
-    for (const auto& c : t.header.columns) width.push_back(c.name.size());
-    for (const auto& r : t.rows) {
-        for (std::size_t i = 0; i < r.values.size(); ++i) width[i] = std::max(width[i], cell(r.values[i]).size());
+    std::vector<bool> right;
+    for (const auto& c : t.header.columns) {
+        width.push_back(chars(c.name));
+        right.push_back(isInteger(c.type) || c.type == ColumnType::Float || c.type == ColumnType::Double);
+    }
+    for (std::size_t r = 0; r < t.rows.size() && r < kLookahead; ++r) {
+        const auto& row = t.rows[r];
+        for (std::size_t i = 0; i < row.values.size(); ++i) width[i] = std::max(width[i], chars(cell(row.values[i])));
     }
     auto line = [&](auto get) {
+        std::string l;
         for (std::size_t i = 0; i < width.size(); ++i) {
             std::string s = get(i);
-            out << s << (i + 1 < width.size() ? std::string(width[i] - s.size() + 2, ' ') : "");
+            std::string pad(width[i] > chars(s) ? width[i] - chars(s) : 0, ' ');
+            if (i > 0) l += "  ";
+            l += right[i] ? pad + s : s + pad;
         }
-        out << "\n";
+        while (!l.empty() && l.back() == ' ') l.pop_back();
+        out << l << "\n";
     };
     line([&](std::size_t i) { return t.header.columns[i].name; });
     line([&](std::size_t i) { return std::string(width[i], '-'); });

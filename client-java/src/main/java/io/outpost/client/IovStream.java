@@ -40,6 +40,20 @@ public final class IovStream implements AutoCloseable {
         return header.tag();
     }
 
+    /** Every column of the answer: channel, since, until, then the payload's. */
+    public Schema schema() {
+        return header.schema();
+    }
+
+    /** The answer's validity range as its header gives it (0, 0 for a browse). */
+    public long validSince() {
+        return header.validSince();
+    }
+
+    public long validUntil() {
+        return header.validUntil();
+    }
+
     /** The payload columns (all columns after channel, since, until). */
     public Schema payloadSchema() {
         return payload;

@@ -122,6 +122,15 @@ public final class OutpostClient implements AutoCloseable {
      * the configuration: the answer is selected from the browse of the window containing t.
      */
     public List<Iov> objectsAt(String folder, String tag, ChannelSelection channels, long t) throws OutpostException {
+        return objectsAtAnswer(folder, tag, channels, t).iovs();
+    }
+
+    /**
+     * As {@link #objectsAt}, as a whole {@code iovs} answer whose validSince/validUntil give the keys for which the
+     * same rows are valid: with alignment the nearest IOV edges around t within the window, else the server's.
+     */
+    public Answer objectsAtAnswer(String folder, String tag, ChannelSelection channels, long t)
+            throws OutpostException {
         Objects.requireNonNull(channels, "channels");
         CacheAlign align = alignment(folder);
         if (align == null) {
@@ -129,13 +138,26 @@ public final class OutpostClient implements AutoCloseable {
         }
         long lo = align.lo(t);
         long hi = align.hiInclusive(t);
-        List<Iov> out = new ArrayList<>();
-        for (Iov iov : browse(folder, tag, lo, hi, channels, Order.CHANNEL_SINCE)) {
-            if (iov.isValidAt(t)) {
-                out.add(iov);
+        Answer window = fetch(Paths.browse(tag, lo, hi, channels, Order.CHANNEL_SINCE, folder), AnswerKind.IOVS);
+        long validSince = lo;
+        long validUntil = hi == Keys.MAX ? Keys.MAX : hi + 1;
+        List<Row> valid = new ArrayList<>();
+        for (Row r : window.rows()) {
+            long since = (Long) r.get(1);
+            long until = (Long) r.get(2);
+            if (since <= t && t < until) {
+                valid.add(r);
+            }
+            for (long edge : new long[] {since, until}) {
+                if (edge <= t) {
+                    validSince = Math.max(validSince, edge);
+                } else {
+                    validUntil = Math.min(validUntil, edge);
+                }
             }
         }
-        return out;
+        return new Answer(AnswerKind.IOVS, window.folder(), window.tag(), validSince, validUntil, window.schema(),
+                valid, window.encodedBytes());
     }
 
     /** Every IOV with {@code since <= t2} and {@code until > t1} in the selected channels, whole, in memory. */
@@ -210,7 +232,7 @@ public final class OutpostClient implements AutoCloseable {
         }
     }
 
-    private List<Iov> atExact(String folder, String tag, ChannelSelection channels, long t) throws OutpostException {
+    private Answer atExact(String folder, String tag, ChannelSelection channels, long t) throws OutpostException {
         String subject = tag + "|" + channels.pathSegment() + "|" + folder;
         Answer a = cache.getValidAt(subject, t);
         String path = Paths.at(tag, t, channels, folder);
@@ -221,7 +243,7 @@ public final class OutpostClient implements AutoCloseable {
             a = checkKind(f.answer, AnswerKind.IOVS, path);
             cache.putValid(subject, f.validSince, f.validUntil, a, f.freshSeconds);
         }
-        return a.iovs();
+        return a;
     }
 
     private Answer fetch(String path, AnswerKind expected) throws OutpostException {

@@ -178,7 +178,8 @@ public final class ReportWriter {
                 + "URLs. Every mode decodes every row. Each mode was warmed up unmeasured first; at each client count the modes "
                 + "took turns in slices. Rates count successful requests per second of the step. MB are bytes delivered to the client: the compressed binary answer for HTTP, "
                 + "the decoded values for JDBC. DB queries: statements the generator issued (direct) or answers the service "
-                + "computed from the database (outpost_cache_loads_total).</p>\n");
+                + "computed from the database (outpost_cache_loads_total less outpost_rows_answers_total, plus "
+                + "outpost_rows_builds_total: answers from held IOV rows need no query).</p>\n");
         return h.append("</body></html>\n").toString();
     }
 

@@ -6,7 +6,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** Reads the service's Prometheus endpoint: answers it computed from the database (outpost_cache_loads_total). */
+/**
+ * Reads the service's Prometheus endpoint: answers it computed from the database, i.e. answers computed
+ * ({@code outpost_cache_loads_total}) less those computed from held IOV rows ({@code outpost_rows_answers_total}),
+ * plus the full-folder reads that built held rows ({@code outpost_rows_builds_total}).
+ */
 public final class ServiceMetrics {
     private final String base;
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -21,10 +25,19 @@ public final class ServiceMetrics {
         try {
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus"))
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() == 200 ? sum(r.body(), "outpost_cache_loads_total") : -1;
+            return r.statusCode() == 200 ? databaseLoads(r.body()) : -1;
         } catch (Exception e) {
             return -1;
         }
+    }
+
+    static long databaseLoads(String exposition) {
+        long loads = sum(exposition, "outpost_cache_loads_total");
+        if (loads < 0) {
+            return -1;
+        }
+        return loads - Math.max(0, sum(exposition, "outpost_rows_answers_total"))
+                + Math.max(0, sum(exposition, "outpost_rows_builds_total"));
     }
 
     /** Sum of every sample of {@code metric} (all label sets) in a Prometheus text exposition. */

@@ -56,8 +56,13 @@ class EndToEndTest {
             assertThat(s.rows()).isEqualTo(40 * rowsPerQuery);
             assertThat(s.bytes()).isPositive();
             assertThat(s.requestsPerSecond()).isPositive();
-            // every proxied URL is distinct, so every request is a database load in the service
-            assertThat(s.dbQueries()).isEqualTo(40L);
+            if (s.mode().equals("direct")) {
+                assertThat(s.dbQueries()).isEqualTo(40L);
+            } else {
+                // every proxied URL is distinct, so every request is an answer computed by the service, but from its
+                // held IOV rows: the database is read only to build them (once per folder, usually in the warm-up)
+                assertThat(s.dbQueries()).isBetween(0L, 2L);
+            }
         }
         assertThat(r.targets()).extracting(RunReport.TargetCheck::name).anyMatch(n -> n.startsWith("proxied within"));
         Path out = dir.resolve("report");
@@ -69,13 +74,14 @@ class EndToEndTest {
     void warmUpIsReportedButNotMeasured() throws Exception {
         RunReport r = LoadRun.run(env, plan(List.of(Mode.PROXIED), List.of(), Duration.ofSeconds(1)), "test");
         assertThat(r.steps()).hasSize(2 * 2).allSatisfy(s -> assertThat(s.requests()).isEqualTo(40));
-        // one warm-up per workload, at the largest client count; it runs for its time, and every request is counted:
-        // each of them a distinct URL, so a database query in the service
+        // one warm-up per workload, at the largest client count; it runs for its time, and every request is counted;
+        // each a distinct URL, answered from the service's held IOV rows (built from the database at most once per folder)
         assertThat(r.notes()).filteredOn(n -> n.startsWith("warm-up")).hasSize(2).allSatisfy(n -> {
             var m = java.util.regex.Pattern.compile("(\\d+) requests at 3 clients in [0-9.]+ s, 0 failed, (\\d+) database queries")
                     .matcher(n);
             assertThat(m.find()).as(n).isTrue();
-            assertThat(Long.parseLong(m.group(1))).isPositive().isEqualTo(Long.parseLong(m.group(2)));
+            assertThat(Long.parseLong(m.group(1))).isPositive();
+            assertThat(Long.parseLong(m.group(2))).as("database queries").isBetween(0L, 2L).isLessThan(Long.parseLong(m.group(1)));
         });
     }
 

@@ -105,6 +105,14 @@ class MetricsTest {
     }
 
     @Test
+    void databaseLoadsLeaveOutAnswersFromHeldRowsButCountTheirBuilds() {
+        String text = "outpost_cache_loads_total 12.0\noutpost_rows_answers_total 10.0\noutpost_rows_builds_total 1.0\n";
+        assertThat(ServiceMetrics.databaseLoads(text)).isEqualTo(3);
+        assertThat(ServiceMetrics.databaseLoads("outpost_cache_loads_total 7.0\n")).as("no held rows").isEqualTo(7);
+        assertThat(ServiceMetrics.databaseLoads("")).isEqualTo(-1);
+    }
+
+    @Test
     void targetsCompareThroughputAtTheHighestCommonClientCount() {
         List<StepResult> steps = List.of(step("w", "direct", 1, 100), step("w", "direct", 4, 200),
                 step("w", "proxied", 4, 170), step("w", "cached", 4, 2500), step("w", "cached", 8, 3000));

@@ -4,17 +4,13 @@ import io.outpost.client.Answer;
 import io.outpost.client.ChannelSelection;
 import io.outpost.client.ClientConfig;
 import io.outpost.client.ClientEvent;
-import io.outpost.client.Column;
-import io.outpost.client.ColumnType;
 import io.outpost.client.Iov;
 import io.outpost.client.IovStream;
-import io.outpost.client.Keys;
 import io.outpost.client.Order;
 import io.outpost.client.OutpostClient;
 import io.outpost.client.OutpostException;
 import io.outpost.client.Paths;
 import io.outpost.client.Row;
-import io.outpost.client.Schema;
 import java.io.PrintWriter;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
@@ -25,35 +21,43 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.ScopeType;
 
-/** The {@code outpost-client} command line: queries an Outpost service and prints table, CSV or JSON. */
+/**
+ * The {@code outpost-client} command line, the Java form of the one tool docs/cli.md specifies (the C++ form is
+ * client-cpp's outpost-cli): same commands, options, time syntax, output and exit codes.
+ */
 @Command(name = "outpost-client", mixinStandardHelpOptions = true, versionProvider = OutpostCli.Version.class,
         description = "Queries an Outpost conditions service (docs/api.md) through its servers and proxies.",
-        subcommands = {OutpostCli.Find.class, OutpostCli.Browse.class, OutpostCli.Count.class,
-            OutpostCli.Folders.class, OutpostCli.Channels.class, OutpostCli.Tags.class},
+        subcommands = {OutpostCli.Nodes.class, OutpostCli.Channels.class, OutpostCli.Tags.class, OutpostCli.Tag.class,
+            OutpostCli.Find.class, OutpostCli.Browse.class, OutpostCli.Count.class},
         synopsisSubcommandLabel = "COMMAND",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success (also when nothing matched)",
-            "2:bad usage: unknown option, bad key, channel selection, folder or tag spelling",
+            "1:any other failure",
+            "2:usage: bad command line, option value, time, channel selection, folder or tag spelling, configuration",
             "3:not found (HTTP 404): unknown folder, node, channel or tag",
             "4:rejected by the server (other HTTP 4xx)",
-            "5:unavailable: no server answered through any proxy, or timed out",
-            "6:corrupt, truncated or stale answers on every route, or an unexpected answer",
-            "130:interrupted"},
-        footer = {"%nKeys (-t, --from, --to): ns since 1970 UTC, an ISO date/time (UTC unless an offset is given),",
-            "RUN/LUMI for run-lumi folders, or max. Channels (-c): all, N, N-M, lists like 1-4,7, or name:X.",
-            "Environment: OUTPOST_SERVER, OUTPOST_PROXY (or FRONTIER_PROXY), OUTPOST_*; see docs/client-failover.md."})
+            "5:unavailable: no server answered through any route (connect errors, timeouts, 5xx)",
+            "6:corrupt or truncated answers on every route, or an answer that is not what was asked"},
+        footer = {"%nTimes: ns since 1970 UTC, min, max, RUN/LUMI or RUN:LUMI, an ISO date or date-time (UTC unless an",
+            "offset is given). Channels (-c): all, N, N-M, lists like 1-4,7, or name:X.",
+            "Environment: OUTPOST_SERVER, OUTPOST_PROXY (or FRONTIER_PROXY), OUTPOST_*; see docs/client-failover.md.",
+            "The contract both command-line tools follow: docs/cli.md."})
 public final class OutpostCli implements Callable<Integer> {
+    static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;
+    static final int EXIT_NOT_FOUND = 3;
+    static final int EXIT_REJECTED = 4;
+    static final int EXIT_UNAVAILABLE = 5;
+    static final int EXIT_CORRUPT = 6;
 
     @Option(names = "--server", scope = ScopeType.INHERIT, paramLabel = "URL",
-            description = "Server URL, repeatable, tried in order (default: $OUTPOST_SERVER or http://localhost:8000).")
+            description = "Server URL, repeatable, tried in order (default: $OUTPOST_SERVER or $FRONTIER_SERVER).")
     List<String> servers = new ArrayList<>();
 
     @Option(names = "--proxy", scope = ScopeType.INHERIT, paramLabel = "URL",
@@ -64,27 +68,41 @@ public final class OutpostCli implements Callable<Integer> {
             description = "Frontier-style configuration, e.g. '(serverurl=http://h:8000)(proxyurl=http://p:3128)'.")
     String configString;
 
-    @Option(names = "--direct", scope = ScopeType.INHERIT, description = "Ignore proxies from the environment.")
+    @Option(names = "--direct", scope = ScopeType.INHERIT,
+            description = "Ask the servers directly: no proxy, whatever the environment or --config says.")
     boolean direct;
 
-    @Option(names = "--connect-timeout", scope = ScopeType.INHERIT, paramLabel = "SECONDS",
-            description = "Connect timeout (default 5).")
-    Integer connectTimeout;
+    @Option(names = "--no-align", scope = ScopeType.INHERIT,
+            description = "find asks the exact at-time URL instead of the folder's cache-aligned window.")
+    boolean noAlign;
 
-    @Option(names = "--read-timeout", scope = ScopeType.INHERIT, paramLabel = "SECONDS",
-            description = "Read timeout (default 10).")
-    Integer readTimeout;
-
-    @Option(names = "--retries", scope = ScopeType.INHERIT, description = "Extra passes over all routes (default 1).")
+    @Option(names = "--retries", scope = ScopeType.INHERIT, paramLabel = "N",
+            description = "Extra passes over all routes after the first failed (0-10, default 1).")
     Integer retries;
 
-    @Option(names = {"-o", "--output"}, scope = ScopeType.INHERIT, paramLabel = "FORMAT",
-            description = "Output: ${COMPLETION-CANDIDATES} (default table).")
-    RowWriter.Format format = RowWriter.Format.TABLE;
+    @Option(names = "--connect-timeout", scope = ScopeType.INHERIT, paramLabel = "S",
+            description = "Connect timeout in seconds (default 5).")
+    Integer connectTimeout;
 
-    @Option(names = "--no-align", scope = ScopeType.INHERIT,
-            description = "Ask at-time queries with their exact URL instead of an aligned cache window.")
-    boolean noAlign;
+    @Option(names = "--read-timeout", scope = ScopeType.INHERIT, paramLabel = "S",
+            description = "Read timeout in seconds (default 10).")
+    Integer readTimeout;
+
+    @Option(names = "--tag", scope = ScopeType.INHERIT, paramLabel = "TAG",
+            description = "HEAD (default) or a tag name (find, browse, count).")
+    String tag = OutpostClient.HEAD;
+
+    @Option(names = {"-c", "--channels"}, scope = ScopeType.INHERIT, paramLabel = "SEL",
+            description = "Channels: all (default), N, N-M, 1-4,7, or name:X.")
+    String channels = "all";
+
+    @Option(names = "--order", scope = ScopeType.INHERIT, paramLabel = "ORDER",
+            description = "browse order: cs (default), sc, csd, sdc.")
+    String order = "cs";
+
+    @Option(names = "--format", scope = ScopeType.INHERIT, paramLabel = "FMT",
+            description = "Output: table (default), csv or json.")
+    String format = "table";
 
     @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
             description = "Print every attempt and failover decision to standard error.")
@@ -104,6 +122,8 @@ public final class OutpostCli implements Callable<Integer> {
         cl.setOut(cli.out);
         cl.setErr(cli.err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // docs/cli.md: a value follows its option as the next argument or after '=' (no "-c1-3", no "-vc 1")
+        cl.setPosixClusteredShortOptionsAllowed(false);
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof OutpostException oe) {
                 cli.err.println("outpost-client: " + oe.getMessage());
@@ -118,41 +138,88 @@ public final class OutpostCli implements Callable<Integer> {
                 cli.err.println("outpost-client: " + e.getMessage());
                 return EXIT_USAGE;
             }
-            throw e;
+            cli.err.println("outpost-client: " + e);
+            return EXIT_FAILED;
         });
-        return cl.execute(args);
+        int code = cl.execute(args);
+        cli.out.flush();
+        return cli.out.checkError() && code == 0 ? EXIT_FAILED : code;
     }
 
     static int exitCode(OutpostException.Kind kind) {
         return switch (kind) {
-            case NOT_FOUND -> 3;
-            case REJECTED -> 4;
-            case UNAVAILABLE, TIMEOUT -> 5;
-            case CORRUPT, STALE, PROTOCOL -> 6;
-            case INTERRUPTED -> 130;
+            case NOT_FOUND -> EXIT_NOT_FOUND;
+            case REJECTED -> EXIT_REJECTED;
+            case UNAVAILABLE, TIMEOUT -> EXIT_UNAVAILABLE;
+            case CORRUPT, STALE, PROTOCOL -> EXIT_CORRUPT;
+            case INTERRUPTED -> EXIT_FAILED;
         };
     }
 
+    /** No command: usage on standard error, a usage error. */
     @Override
     public Integer call() {
-        new CommandLine(this).usage(out);
-        out.flush();
+        err.println("outpost-client: no command");
+        new CommandLine(this).usage(err);
         return EXIT_USAGE;
     }
 
+    RowWriter.Format format() {
+        return switch (format) {
+            case "table" -> RowWriter.Format.TABLE;
+            case "csv" -> RowWriter.Format.CSV;
+            case "json" -> RowWriter.Format.JSON;
+            default -> throw new IllegalArgumentException("--format is table, csv or json, not '" + format + "'");
+        };
+    }
+
+    Order order() {
+        try {
+            return Order.ofCode(order);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--order is cs, sc, csd or sdc, not '" + order + "'");
+        }
+    }
+
+    ChannelSelection selection() {
+        try {
+            return ChannelSelection.parse(channels);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--channels: " + e.getMessage());
+        }
+    }
+
+    /** Checks what every command reads, so that a bad option is a usage error whatever the command. */
+    void checkOptions() {
+        format();
+        order();
+        selection();
+        if (retries != null && (retries < 0 || retries > 10)) {
+            throw new IllegalArgumentException("--retries is 0 to 10");
+        }
+        for (Integer t : new Integer[] {connectTimeout, readTimeout}) {
+            if (t != null && (t < 1 || t > 86_400)) {
+                throw new IllegalArgumentException("timeouts are whole seconds, 1 to 86400");
+            }
+        }
+    }
+
+    /**
+     * The configuration is --config if given, else the environment; --server and --proxy replace its servers and
+     * proxies; --direct drops every proxy (docs/cli.md).
+     */
     OutpostClient client() {
-        ClientConfig.Builder b = ClientConfig.builder().environment(env);
-        if (direct) {
-            b.proxies(List.of());
-        }
-        if (configString != null) {
-            b.servers(List.of()).frontierString(configString);
-        }
+        checkOptions();
+        ClientConfig.Builder b = configString != null ? ClientConfig.builder().frontierString(configString)
+                : ClientConfig.builder().environment(env);
         if (!servers.isEmpty()) {
             b.servers(servers);
         }
         if (!proxies.isEmpty()) {
             b.proxies(proxies);
+        }
+        if (direct) {
+            b.proxies(List.of());
         }
         if (connectTimeout != null) {
             b.connectTimeout(Duration.ofSeconds(connectTimeout));
@@ -186,7 +253,7 @@ public final class OutpostCli implements Callable<Integer> {
     }
 
     int write(Answer a) {
-        RowWriter w = RowWriter.of(format, out);
+        RowWriter w = RowWriter.of(format(), out);
         w.begin(a.kind().jsonName(), a.folder(), a.tag(), a.validSince(), a.validUntil(), a.schema());
         for (Row r : a.rows()) {
             w.row(r.values().toArray());
@@ -195,110 +262,27 @@ public final class OutpostCli implements Callable<Integer> {
         return 0;
     }
 
-    static final Column[] IOV_KEYS = {new Column("channel", ColumnType.UINT32), new Column("since", ColumnType.UINT63),
-        new Column("until", ColumnType.UINT63)};
-
-    static Schema iovSchema(Schema payload) {
-        List<Column> cols = new ArrayList<>(List.of(IOV_KEYS));
-        if (payload != null) {
-            cols.addAll(payload.columns());
-        }
-        return new Schema(cols);
+    static long time(String text) {
+        return CliTime.parse(text);
     }
 
-    static Object[] iovRow(Iov iov) {
-        Object[] v = new Object[3 + iov.payload().size()];
-        v[0] = iov.channel();
-        v[1] = iov.since();
-        v[2] = iov.until();
-        for (int i = 0; i < iov.payload().size(); i++) {
-            v[3 + i] = iov.payload().get(i);
+    /** T1, T2 of browse and count: default min, max; T1 after T2 is a usage error. */
+    static long[] range(String from, String to) {
+        long t1 = time(from);
+        long t2 = time(to);
+        if (t1 > t2) {
+            throw new IllegalArgumentException("T1 (" + from + ") is after T2 (" + to + ")");
         }
-        return v;
+        return new long[] {t1, t2};
     }
 
-    /** Options shared by the IOV commands. */
-    static final class Selection {
-        @Option(names = "--tag", defaultValue = "HEAD", description = "Tag (default HEAD).")
-        String tag;
-
-        @Option(names = {"-c", "--channels"}, defaultValue = "all", paramLabel = "SEL",
-                description = "Channels: all, N, N-M, 1-4,7, or name:X (default all).")
-        String channels;
-
-        ChannelSelection selection() {
-            return ChannelSelection.parse(channels);
-        }
-    }
-
-    @Command(name = "find", description = "Objects valid at one key (one per channel).")
-    static final class Find implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-        @Mixin Selection sel;
-        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
-        @Option(names = {"-t", "--time", "--at"}, required = true, paramLabel = "KEY", description = "The key.")
-        String time;
-
-        @Override
-        public Integer call() throws OutpostException {
-            long t = Keys.parse(time);
-            List<Iov> iovs = cli.client().objectsAt(folder, sel.tag, sel.selection(), t);
-            RowWriter w = RowWriter.of(cli.format, cli.out);
-            w.begin("iovs", folder, sel.tag, 0, 0, iovSchema(iovs.isEmpty() ? null : iovs.get(0).payload().schema()));
-            iovs.forEach(i -> w.row(iovRow(i)));
-            w.end();
-            return 0;
-        }
-    }
-
-    @Command(name = "browse", description = "Every IOV overlapping [FROM, TO], streamed.")
-    static final class Browse implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-        @Mixin Selection sel;
-        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
-        @Option(names = "--from", defaultValue = "0", paramLabel = "KEY", description = "First key (default 0).")
-        String from;
-        @Option(names = "--to", defaultValue = "max", paramLabel = "KEY", description = "Last key (default max).")
-        String to;
-        @Option(names = "--order", defaultValue = "cs", description = "cs, sc, csd or sdc (default cs).")
-        String order;
-
-        @Override
-        public Integer call() throws OutpostException {
-            try (IovStream s = cli.client().browseStream(folder, sel.tag, Keys.parse(from), Keys.parse(to),
-                    sel.selection(), Order.ofCode(order))) {
-                RowWriter w = RowWriter.of(cli.format, cli.out);
-                w.begin("iovs", s.folder(), s.tag(), 0, 0, iovSchema(s.payloadSchema()));
-                for (Iov iov; (iov = s.next()) != null; ) {
-                    w.row(iovRow(iov));
-                }
-                w.end();
-            }
-            return 0;
-        }
-    }
-
-    @Command(name = "count", description = "Number of IOVs overlapping [FROM, TO].")
-    static final class Count implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-        @Mixin Selection sel;
-        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
-        @Option(names = "--from", defaultValue = "0", paramLabel = "KEY") String from;
-        @Option(names = "--to", defaultValue = "max", paramLabel = "KEY") String to;
-
-        @Override
-        public Integer call() throws OutpostException {
-            return cli.write(cli.client().fetch(Paths.count(sel.tag, Keys.parse(from), Keys.parse(to),
-                    sel.selection(), folder)));
-        }
-    }
-
-    @Command(name = "folders", aliases = "nodes", description = "Every folder and folderset.")
-    static final class Folders implements Callable<Integer> {
+    @Command(name = "nodes", aliases = "folders", description = "Every folder and folderset.")
+    static final class Nodes implements Callable<Integer> {
         @ParentCommand OutpostCli cli;
 
         @Override
         public Integer call() throws OutpostException {
+            cli.checkOptions();
             return cli.write(cli.client().fetch(Paths.nodes()));
         }
     }
@@ -310,20 +294,96 @@ public final class OutpostCli implements Callable<Integer> {
 
         @Override
         public Integer call() throws OutpostException {
+            cli.checkOptions();
             return cli.write(cli.client().fetch(Paths.channels(folder)));
         }
     }
 
-    @Command(name = "tags", description = "The tags of a node, or with --resolve the tag a (parent) tag means here.")
+    @Command(name = "tags", description = "The tags of a folder or folderset.")
     static final class Tags implements Callable<Integer> {
         @ParentCommand OutpostCli cli;
         @Parameters(index = "0", paramLabel = "NODE") String node;
-        @Option(names = "--resolve", paramLabel = "TAG", description = "Resolve this tag for the folder NODE.")
-        String resolve;
 
         @Override
         public Integer call() throws OutpostException {
-            return cli.write(cli.client().fetch(resolve == null ? Paths.tags(node) : Paths.tag(resolve, node)));
+            cli.checkOptions();
+            return cli.write(cli.client().fetch(Paths.tags(node)));
+        }
+    }
+
+    @Command(name = "tag", description = "The tag of FOLDER that TAG (its own or a parent's) resolves to.")
+    static final class Tag implements Callable<Integer> {
+        @ParentCommand OutpostCli cli;
+        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
+        @Parameters(index = "1", paramLabel = "TAG") String tag;
+
+        @Override
+        public Integer call() throws OutpostException {
+            cli.checkOptions();
+            return cli.write(cli.client().fetch(Paths.tag(tag, folder)));
+        }
+    }
+
+    @Command(name = "find", description = "The objects valid at TIME in the selected channels.")
+    static final class Find implements Callable<Integer> {
+        @ParentCommand OutpostCli cli;
+        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
+        @Parameters(index = "1", paramLabel = "TIME") String time;
+
+        @Override
+        public Integer call() throws OutpostException {
+            cli.checkOptions();
+            long t = time(time);
+            return cli.write(cli.client().objectsAtAnswer(folder, cli.tag, cli.selection(), t));
+        }
+    }
+
+    @Command(name = "browse", description = "Every IOV with since <= T2 and until > T1 (default min, max), streamed.")
+    static final class Browse implements Callable<Integer> {
+        @ParentCommand OutpostCli cli;
+        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
+        @Parameters(index = "1", arity = "0..1", paramLabel = "T1") String from = "min";
+        @Parameters(index = "2", arity = "0..1", paramLabel = "T2") String to = "max";
+
+        @Override
+        public Integer call() throws OutpostException {
+            cli.checkOptions();
+            long[] r = range(from, to);
+            try (IovStream s = cli.client().browseStream(folder, cli.tag, r[0], r[1], cli.selection(), cli.order())) {
+                RowWriter w = RowWriter.of(cli.format(), cli.out);
+                w.begin("iovs", s.folder(), s.tag(), s.validSince(), s.validUntil(), s.schema());
+                for (Iov iov; (iov = s.next()) != null; ) {
+                    w.row(iovRow(iov));
+                }
+                w.end();
+            }
+            return 0;
+        }
+
+        private static Object[] iovRow(Iov iov) {
+            Object[] v = new Object[3 + iov.payload().size()];
+            v[0] = iov.channel();
+            v[1] = iov.since();
+            v[2] = iov.until();
+            for (int i = 0; i < iov.payload().size(); i++) {
+                v[3 + i] = iov.payload().get(i);
+            }
+            return v;
+        }
+    }
+
+    @Command(name = "count", description = "How many IOVs browse would print.")
+    static final class Count implements Callable<Integer> {
+        @ParentCommand OutpostCli cli;
+        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
+        @Parameters(index = "1", arity = "0..1", paramLabel = "T1") String from = "min";
+        @Parameters(index = "2", arity = "0..1", paramLabel = "T2") String to = "max";
+
+        @Override
+        public Integer call() throws OutpostException {
+            cli.checkOptions();
+            long[] r = range(from, to);
+            return cli.write(cli.client().fetch(Paths.count(cli.tag, r[0], r[1], cli.selection(), folder)));
         }
     }
 

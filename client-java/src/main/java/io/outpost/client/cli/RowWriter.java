@@ -5,7 +5,6 @@ import io.outpost.client.ColumnType;
 import io.outpost.client.Schema;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 /** Writes a table of rows as an aligned text table, CSV (RFC 4180) or JSON (the wire format's JSON form). */
@@ -36,13 +35,7 @@ abstract class RowWriter {
     abstract void end();
 
     static String text(Object v) {
-        if (v == null) {
-            return "";
-        }
-        if (v instanceof byte[] b) {
-            return Base64.getEncoder().encodeToString(b);
-        }
-        return v.toString();
+        return v == null ? "" : ValueText.of(v);
     }
 
     static final class Csv extends RowWriter {
@@ -82,7 +75,8 @@ abstract class RowWriter {
     }
 
     static final class Table extends RowWriter {
-        private static final int MAX_WIDTH = 60;
+        /** Longer values print as their first MAX_WIDTH - 3 characters and "...". */
+        private static final int MAX_WIDTH = 48;
         private Schema schema;
         private final List<String[]> pending = new ArrayList<>();
         private int[] widths;
@@ -102,7 +96,7 @@ abstract class RowWriter {
             String[] cells = new String[values.length];
             for (int i = 0; i < values.length; i++) {
                 String s = values[i] == null ? "NULL" : text(values[i]).replaceAll("[\\r\\n\\t]", " ");
-                cells[i] = s.length() > MAX_WIDTH ? s.substring(0, MAX_WIDTH - 1) + "…" : s;
+                cells[i] = width(s) > MAX_WIDTH ? s.substring(0, s.offsetByCodePoints(0, MAX_WIDTH - 3)) + "..." : s;
             }
             rows++;
             if (widths == null) {
@@ -118,11 +112,11 @@ abstract class RowWriter {
         private void flushPending() {
             widths = new int[schema.size()];
             for (int i = 0; i < widths.length; i++) {
-                widths[i] = schema.column(i).name().length();
+                widths[i] = width(schema.column(i).name());
             }
             for (String[] c : pending) {
                 for (int i = 0; i < c.length; i++) {
-                    widths[i] = Math.max(widths[i], c[i].length());
+                    widths[i] = Math.max(widths[i], width(c[i]));
                 }
             }
             print(schema.columns().stream().map(Column::name).toArray(String[]::new));
@@ -140,10 +134,19 @@ abstract class RowWriter {
             for (int i = 0; i < cells.length; i++) {
                 boolean right = numeric(schema.column(i).type());
                 String c = cells[i];
-                String pad = " ".repeat(Math.max(0, widths[i] - c.length()));
+                String pad = " ".repeat(Math.max(0, widths[i] - width(c)));
                 sb.append(i > 0 ? "  " : "").append(right ? pad + c : i == cells.length - 1 ? c : c + pad);
             }
-            out.println(sb.toString().stripTrailing());
+            int end = sb.length();
+            while (end > 0 && sb.charAt(end - 1) == ' ') {
+                end--;
+            }
+            out.println(sb.substring(0, end));
+        }
+
+        /** Width in characters (code points), as the C++ tool counts UTF-8 characters. */
+        private static int width(String s) {
+            return s.codePointCount(0, s.length());
         }
 
         private static boolean numeric(ColumnType t) {
@@ -207,21 +210,15 @@ abstract class RowWriter {
             if (v instanceof String s) {
                 return str(s);
             }
-            if (v instanceof byte[] b) {
-                return str(Base64.getEncoder().encodeToString(b));
+            if (v instanceof byte[] || ValueText.notFinite(v)) {
+                return str(ValueText.of(v));
             }
-            if (v instanceof Float f && !Float.isFinite(f)) {
-                return str(f.isNaN() ? "NaN" : f > 0 ? "Infinity" : "-Infinity");
-            }
-            if (v instanceof Double d && !Double.isFinite(d)) {
-                return str(d.isNaN() ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
-            }
-            return v.toString();
+            return ValueText.of(v);
         }
 
         static String str(String s) {
             if (s == null) {
-                return "null";
+                return "\"\"";
             }
             StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
             for (int i = 0; i < s.length(); i++) {

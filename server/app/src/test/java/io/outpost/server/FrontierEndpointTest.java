@@ -47,4 +47,20 @@ class FrontierEndpointTest {
         assertThat(body).contains("error=\"1\"").contains("SQL rejected");
         assertThat(r.headers().firstValue("Last-Modified")).hasValue("Thu, 01 Jan 1970 00:00:00 GMT");
     }
+
+    @Test
+    void aRepeatedIovQueryIsServedFromTheAnswerCacheAndCounted() throws Exception {
+        String table = svc.bean(io.outpost.store.IovStore.class).folder("/DEMO/Calo/Pedestals").iovTable();
+        String path = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1="
+                + p1("SELECT CHANNEL_ID, IOV_SINCE FROM " + table + " ORDER BY CHANNEL_ID, IOV_SINCE");
+        double hits = svc.metric("outpost_frontier_answers_hits_total");
+        double loads = svc.metric("outpost_frontier_answers_loads_total");
+        String first = new String(svc.get(path, "X-Frontier-Id", "outpost-test 1.0").body(), StandardCharsets.ISO_8859_1);
+        String second = new String(svc.get(path + "&freshkey=1", "X-Frontier-Id", "outpost-test 1.0").body(),
+                StandardCharsets.ISO_8859_1);
+        assertThat(first).contains("error=\"0\"").contains("records=");
+        assertThat(second).isEqualTo(first);
+        assertThat(svc.metric("outpost_frontier_answers_loads_total") - loads).isEqualTo(1.0);
+        assertThat(svc.metric("outpost_frontier_answers_hits_total") - hits).isEqualTo(1.0);
+    }
 }

@@ -1,16 +1,20 @@
 package io.outpost.frontier;
 
-import java.io.BufferedOutputStream;
-import java.io.DataOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 
@@ -18,17 +22,29 @@ import java.util.zip.DeflaterOutputStream;
  * The payload body of a Frontier response: the binary record stream (strings {@code 0x06 len bytes}, NULL
  * {@code 0x86}, end of record {@code 0x07}), optionally zlib-compressed, MD5 over the (compressed) bytes, then
  * base64 in 76-column lines joined by {@code \n} with no final newline.
+ *
+ * <p>Records are collected in 64 KB chunks. With a compression executor, full chunks are deflated, digested and
+ * base64-encoded there, in order, while the caller goes on reading rows from the database (deflate is as costly
+ * as the read itself); at most {@link #IN_FLIGHT} chunks wait, so memory stays bounded whatever the answer size.
  */
 public final class BlobEncoder implements AutoCloseable {
     public static final byte ARRAY_BYTE = 0x06;
     public static final byte EOR = 0x07;
     public static final byte NULL_ARRAY_BYTE = (byte) 0x86;
+    static final int CHUNK = 64 * 1024;
+    static final int IN_FLIGHT = 4;
 
-    private final DataOutputStream data;
     private final DeflaterOutputStream deflater;
     private final Deflater def;
     private final MessageDigest md5;
     private final OutputStream base64;
+    private final OutputStream raw;
+    private final Executor compressor;
+    /** Spare chunk buffers, handed back by the compression side (pipelined mode). */
+    private final BlockingQueue<byte[]> spare;
+    private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+    private byte[] buf = new byte[CHUNK];
+    private int pos;
     private long fullSize;
     private boolean closed;
 
@@ -36,6 +52,14 @@ public final class BlobEncoder implements AutoCloseable {
      * @param zipLevel -1 for {@code BLOB}, else the zlib level 0-9
      */
     public BlobEncoder(OutputStream sink, int zipLevel) {
+        this(sink, zipLevel, null);
+    }
+
+    /**
+     * @param compressor where chunks are compressed and encoded in order, overlapping the caller's work; null: in
+     *                   the caller's thread
+     */
+    public BlobEncoder(OutputStream sink, int zipLevel, Executor compressor) {
         try {
             md5 = MessageDigest.getInstance("MD5");
         } catch (NoSuchAlgorithmException e) {
@@ -53,17 +77,22 @@ public final class BlobEncoder implements AutoCloseable {
             }
         });
         OutputStream digested = new DigestOutputStream(base64, md5);
-        OutputStream raw;
         if (zipLevel >= 0) {
             def = new Deflater(zipLevel);
-            deflater = new DeflaterOutputStream(digested, def, 16384);
+            deflater = new DeflaterOutputStream(digested, def, CHUNK);
             raw = deflater;
         } else {
             def = null;
             deflater = null;
             raw = digested;
         }
-        data = new DataOutputStream(new BufferedOutputStream(raw, 16384));
+        this.compressor = zipLevel >= 0 ? compressor : null;
+        this.spare = this.compressor == null ? null : new ArrayBlockingQueue<>(IN_FLIGHT);
+        if (spare != null) {
+            for (int i = 1; i < IN_FLIGHT; i++) {
+                spare.add(new byte[CHUNK]);
+            }
+        }
     }
 
     /**
@@ -91,24 +120,21 @@ public final class BlobEncoder implements AutoCloseable {
     }
 
     /** A string column value; null is sent as {@code 0x86}. Each char is sent as its low byte (as upstream). */
-    private byte[] scratch = new byte[256];
-
     @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int) is exactly "low byte of each char"
     public void writeString(String s) throws IOException {
         if (s == null) {
-            data.write(NULL_ARRAY_BYTE);
+            writeByte(NULL_ARRAY_BYTE);
             fullSize += 1;
             return;
         }
         int n = s.length();
-        data.write(ARRAY_BYTE);
-        data.writeInt(n);
-        // Each character as its low byte, as upstream; one bulk copy instead of a write per character.
-        if (scratch.length < n) {
-            scratch = new byte[Math.max(n, scratch.length * 2)];
+        header(n);
+        for (int off = 0; off < n; ) {
+            int len = Math.min(n - off, room());
+            s.getBytes(off, off + len, buf, pos);
+            pos += len;
+            off += len;
         }
-        s.getBytes(0, n, scratch, 0);
-        data.write(scratch, 0, n);
         fullSize += 5 + n;
     }
 
@@ -117,16 +143,28 @@ public final class BlobEncoder implements AutoCloseable {
             writeString(null);
             return;
         }
-        data.write(ARRAY_BYTE);
-        data.writeInt(b.length);
-        data.write(b);
+        header(b.length);
+        for (int off = 0; off < b.length; ) {
+            int len = Math.min(b.length - off, room());
+            System.arraycopy(b, off, buf, pos, len);
+            pos += len;
+            off += len;
+        }
         fullSize += 5 + b.length;
     }
 
     public void writeStream(InputStream in, long length) throws IOException {
-        data.write(ARRAY_BYTE);
-        data.writeInt((int) length);
-        long copied = in.transferTo(data);
+        header((int) length);
+        long copied = 0;
+        while (true) {
+            int free = room(); // may start a new chunk: read buf and pos after it
+            int n = in.read(buf, pos, free);
+            if (n < 0) {
+                break;
+            }
+            pos += n;
+            copied += n;
+        }
         if (copied != length) {
             throw new IOException("BLOB length " + length + " but " + copied + " bytes read");
         }
@@ -134,8 +172,83 @@ public final class BlobEncoder implements AutoCloseable {
     }
 
     public void writeEOR() throws IOException {
-        data.write(EOR);
+        writeByte(EOR);
         fullSize += 1;
+    }
+
+    private void header(int length) throws IOException {
+        if (CHUNK - pos < 5) {
+            emit();
+        }
+        buf[pos] = ARRAY_BYTE;
+        buf[pos + 1] = (byte) (length >>> 24);
+        buf[pos + 2] = (byte) (length >>> 16);
+        buf[pos + 3] = (byte) (length >>> 8);
+        buf[pos + 4] = (byte) length;
+        pos += 5;
+    }
+
+    private void writeByte(byte b) throws IOException {
+        if (pos == CHUNK) {
+            emit();
+        }
+        buf[pos++] = b;
+    }
+
+    /** Free bytes in the current chunk, emitting it first when it is full. */
+    private int room() throws IOException {
+        if (pos == CHUNK) {
+            emit();
+        }
+        return CHUNK - pos;
+    }
+
+    /** Passes the current chunk on: written here, or queued for the compression executor. */
+    private void emit() throws IOException {
+        if (pos == 0) {
+            return;
+        }
+        if (compressor == null) {
+            raw.write(buf, 0, pos);
+            pos = 0;
+            return;
+        }
+        rethrowFailure();
+        byte[] chunk = buf;
+        int len = pos;
+        tail = tail.thenRunAsync(() -> {
+            try {
+                raw.write(chunk, 0, len);
+            } catch (IOException e) {
+                throw new CompletionException(e);
+            } finally {
+                spare.offer(chunk);
+            }
+        }, compressor);
+        try {
+            buf = spare.take(); // waits while IN_FLIGHT chunks are queued: bounded memory
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for compression");
+        }
+        pos = 0;
+    }
+
+    private void rethrowFailure() throws IOException {
+        if (tail.isCompletedExceptionally()) {
+            awaitTail();
+        }
+    }
+
+    private void awaitTail() throws IOException {
+        try {
+            tail.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw e;
+        }
     }
 
     /** Uncompressed size so far (the {@code full_size} attribute). */
@@ -151,14 +264,19 @@ public final class BlobEncoder implements AutoCloseable {
         }
         closed = true;
         try {
-            data.flush();
+            emit();
+            awaitTail();
             if (deflater != null) {
                 deflater.finish();
             }
             base64.close();
         } finally {
             if (def != null) {
-                def.end();
+                try {
+                    tail.exceptionally(e -> null).join(); // never free the deflater under a running task
+                } finally {
+                    def.end();
+                }
             }
         }
     }

@@ -43,28 +43,50 @@ public class FrontierServlet extends HttpServlet {
         return t;
     });
     private static final AtomicLong IDS = new AtomicLong();
+    /** Deflates payload chunks while the request thread reads the next rows (BlobEncoder). */
+    private static final java.util.concurrent.ExecutorService DEFLATE = Executors.newFixedThreadPool(
+            Runtime.getRuntime().availableProcessors(), r -> {
+                Thread t = new Thread(r, "frontier-deflate");
+                t.setDaemon(true);
+                return t;
+            });
 
     private final transient FrontierContext context;
     private final transient FrontierConfig config;
     private final transient SqlGuard guard;
     private final transient TableTimes times;
+    private final transient FrontierAnswers answers;
     private final transient Semaphore threads;
     private final transient QueryCostGuard cost;
     private final boolean postgres;
     private final boolean oracle;
 
     public FrontierServlet(FrontierContext context) {
-        this(context, QueryCostLimits.defaults());
+        this(context, FrontierAnswers.DEFAULT_MAX_BYTES, QueryCostLimits.defaults());
+    }
+
+    /** @param answerCacheBytes bytes of encoded answers kept (0: none) */
+    public FrontierServlet(FrontierContext context, long answerCacheBytes) {
+        this(context, answerCacheBytes, QueryCostLimits.defaults());
     }
 
     public FrontierServlet(FrontierContext context, QueryCostLimits costLimits) {
+        this(context, FrontierAnswers.DEFAULT_MAX_BYTES, costLimits);
+    }
+
+    /**
+     * @param answerCacheBytes bytes of encoded answers kept (0: none)
+     * @param costLimits       what one request may cost the database (see {@link QueryCostGuard})
+     */
+    public FrontierServlet(FrontierContext context, long answerCacheBytes, QueryCostLimits costLimits) {
         this.context = context;
+        this.answers = new FrontierAnswers(context.database().prefix(), answerCacheBytes);
         this.config = context.config();
         String dialect = context.database().dialect().name();
         SqlGuard.Target target = SqlGuard.targetFor(dialect);
         this.postgres = target == SqlGuard.Target.POSTGRESQL;
         this.oracle = target == SqlGuard.Target.ORACLE;
-        this.guard = new SqlGuard(context.database().prefix(), config.schemaName(), target);
+        this.guard = new SqlGuard(context.database().prefix(), config.schemaName(), target, context.tables());
         this.times = new TableTimes(context.database().prefix(), config.validateLastModifiedSeconds());
         this.threads = new Semaphore(config.maxThreads(), true);
         this.cost = new QueryCostGuard(costLimits, target);
@@ -74,6 +96,11 @@ public class FrontierServlet extends HttpServlet {
         return context;
     }
 
+    /** The context's answer cache (its counters show hits, loads and joins). */
+    public FrontierAnswers answers() {
+        return answers;
+    }
+
     /** One payload of the request, decoded and checked before anything is written. */
     private static final class Payload {
         final FrontierCommand cmd;
@@ -81,6 +108,7 @@ public class FrontierServlet extends HttpServlet {
         List<String> binds = List.of();
         Set<String> tables = Set.of();
         Set<String> sources;
+        boolean dictionary;
         String error;
 
         Payload(FrontierCommand cmd) {
@@ -298,7 +326,8 @@ public class FrontierServlet extends HttpServlet {
             p.sql = checked.sql();
             p.binds = binds;
             p.tables = checked.tables();
-            p.sources = times.sources(checked.tables());
+            p.dictionary = checked.dictionary();
+            p.sources = p.dictionary ? null : times.sources(checked.tables());
         } catch (FrontierException e) {
             p.error = e.getMessage();
         }
@@ -353,7 +382,6 @@ public class FrontierServlet extends HttpServlet {
             if (conn[0] == null) {
                 conn[0] = acquire(out);
             }
-            checkCost(conn[0], p);
         } catch (FrontierException e) {
             errorEnd(req, resp, out, r, e.getMessage(), "");
             return r;
@@ -374,23 +402,85 @@ public class FrontierServlet extends HttpServlet {
                 resp.setHeader("Last-Modified", httpDate(lm));
             }
         }
-        BlobEncoder enc = new BlobEncoder(out, level);
-        int rows;
-        try {
+        FrontierAnswers.Flight flight = null;
+        Set<String> stampTables = answers.stampTables(p.tables);
+        if (stampTables != null) {
+            String stamp;
             try {
-                rows = query(conn[0], p, enc, out);
-            } catch (UncheckedIOException e) {
-                throw (IOException) e.getCause();
+                stamp = FrontierAnswers.stamp(conn[0], stampTables, config.statementTimeoutSeconds());
+            } catch (SQLException e) {
+                stamp = null; // not kept: the query itself reports what is wrong
+                try {
+                    conn[0].rollback(); // PostgreSQL refuses further statements in a failed transaction
+                } catch (SQLException ignored) {
+                    // the query will report the connection's state
+                }
             }
-            enc.close();
-            if (rows == 0 && "forever".equals(p.cmd.param("ttl"))) {
-                throw new FrontierException("Empty result from query not allowed");
+            if (stamp != null) {
+                Keepalive ka = startKeepalive(out, config.maxDbExecuteSeconds());
+                try {
+                    flight = answers.begin(new FrontierAnswers.Key(p.sql, p.binds, level), stamp,
+                            config.maxDbExecuteSeconds() * 1000L);
+                } finally {
+                    ka.stop();
+                }
+                if (flight.ready != null) {
+                    out.write(flight.ready.body());
+                    return finishPayload(req, resp, out, r, p, flight.ready.rows(), flight.ready.md5(),
+                            flight.ready.fullSize());
+                }
             }
-        } catch (FrontierException | SQLException e) {
-            closeQuietly(enc);
-            String msg = e instanceof SQLException && !p.tables.isEmpty()
-                    ? "While querying " + p.tables + ": " + oneLine(e.getMessage()) : describe(e);
-            errorEnd(req, resp, out, r, msg, "md5=\"" + enc.md5Hex() + "\"");
+        }
+        FrontierAnswers.Tee tee = flight != null && flight.mine != null ? answers.tee(out) : null;
+        FrontierAnswers.Encoded published = null;
+        try {
+            // only a query that is about to run is costed: answers from the cache above are not
+            try {
+                checkCost(conn[0], p);
+            } catch (FrontierException e) {
+                errorEnd(req, resp, out, r, e.getMessage(), "");
+                return r;
+            }
+            BlobEncoder enc = new BlobEncoder(tee == null ? out : tee, level, DEFLATE);
+            int rows;
+            try {
+                try {
+                    rows = query(conn[0], p, enc, out);
+                } catch (UncheckedIOException e) {
+                    throw (IOException) e.getCause();
+                }
+                enc.close();
+            } catch (FrontierException | SQLException e) {
+                closeQuietly(enc);
+                String msg = e instanceof SQLException && !p.tables.isEmpty()
+                        ? "While querying " + p.tables + ": " + oneLine(e.getMessage()) : describe(e);
+                errorEnd(req, resp, out, r, msg, "md5=\"" + enc.md5Hex() + "\"");
+                return r;
+            }
+            byte[] body = tee == null ? null : tee.copy();
+            if (body != null && rows > 0) {
+                try {
+                    // kept only if nothing was written to the tables while the query ran
+                    if (flight.stamp.equals(FrontierAnswers.stamp(conn[0], stampTables, config.statementTimeoutSeconds()))) {
+                        published = new FrontierAnswers.Encoded(flight.stamp, body, enc.md5Hex(), rows, enc.fullSize());
+                    }
+                } catch (SQLException e) {
+                    LOG.debug("stamp re-read failed, answer not kept: {}", e.toString());
+                }
+            }
+            return finishPayload(req, resp, out, r, p, rows, enc.md5Hex(), enc.fullSize());
+        } finally {
+            if (flight != null) {
+                answers.finish(flight, published);
+            }
+        }
+    }
+
+    /** The end of a payload whose records were sent: the empty-result rules, then the quality element. */
+    private Result finishPayload(HttpServletRequest req, HttpServletResponse resp, ResponseOutput out, Result r,
+                                 Payload p, int rows, String md5, long fullSize) throws IOException {
+        if (rows == 0 && "forever".equals(p.cmd.param("ttl"))) {
+            errorEnd(req, resp, out, r, "Empty result from query not allowed", "md5=\"" + md5 + "\"");
             return r;
         }
         context.metrics().rows(rows);
@@ -405,7 +495,7 @@ public class FrontierServlet extends HttpServlet {
                 setAge(req, resp, config.errorMaxAge());
             }
         }
-        payloadEnd(out, 0, "", maxAge, "md5=\"" + enc.md5Hex() + "\"", rows, enc.fullSize());
+        payloadEnd(out, 0, "", maxAge, "md5=\"" + md5 + "\"", rows, fullSize);
         return r;
     }
 
@@ -492,6 +582,23 @@ public class FrontierServlet extends HttpServlet {
     }
 
     private int query(Connection c, Payload p, BlobEncoder enc, ResponseOutput out) throws SQLException, FrontierException {
+        if (!p.dictionary) {
+            return runQuery(c, p, enc, out, postgres);
+        }
+        // Oracle data-dictionary views: answered from a snapshot of this database's catalog
+        try (Connection snapshot = DataDictionary.snapshot(c, context.tables(), context.dictionaryOwner())) {
+            return runQuery(snapshot, p, enc, out, false);
+        } finally {
+            try {
+                c.rollback();
+            } catch (SQLException e) {
+                LOG.debug("rollback failed: {}", e.toString());
+            }
+        }
+    }
+
+    private int runQuery(Connection c, Payload p, BlobEncoder enc, ResponseOutput out, boolean untypedBinds)
+            throws SQLException, FrontierException {
         Keepalive ka = startKeepalive(out, config.maxDbExecuteSeconds());
         ResultSet rs;
         PreparedStatement ps;
@@ -503,7 +610,7 @@ public class FrontierServlet extends HttpServlet {
                     ps.setQueryTimeout(config.statementTimeoutSeconds());
                 }
                 for (int i = 0; i < p.binds.size(); i++) {
-                    if (postgres) {
+                    if (untypedBinds) {
                         ps.setObject(i + 1, p.binds.get(i), Types.OTHER);
                     } else {
                         ps.setString(i + 1, p.binds.get(i));

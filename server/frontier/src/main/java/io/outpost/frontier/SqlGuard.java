@@ -28,13 +28,16 @@ import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.Statements;
+import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 
 /**
- * Parses Frontier SQL with JSqlParser and accepts only a single SELECT reading the context's own tables, with
- * functions from an allow-list. For PostgreSQL and SQLite contexts it also translates COOL's Oracle SQL (see
+ * Parses Frontier SQL with JSqlParser and accepts only a single SELECT reading the context's own tables (its
+ * {@link TablePolicy}: table patterns and column lists from the configuration, COOL's by default), with functions
+ * from an allow-list. On PostgreSQL and SQLite contexts it also admits Oracle data-dictionary views
+ * ({@link DataDictionary}), answered from the database's own catalog. For PostgreSQL and SQLite contexts it also translates COOL's Oracle SQL (see
  * docs/frontier.md for the exact list of constructs).
  *
  * <p>The checks walk every node of the parse tree reflectively rather than through JSqlParser's visitors, so no
@@ -43,8 +46,15 @@ import net.sf.jsqlparser.statement.select.Select;
  */
 public final class SqlGuard {
 
-    /** The outcome: SQL to execute, and the tables read (upper-case, unqualified, without {@code DUAL}). */
-    public record Checked(String sql, Set<String> tables) {
+    /**
+     * The outcome: SQL to execute, and the tables read (upper-case, unqualified, without {@code DUAL}). With
+     * {@code dictionary}, the tables are Oracle data-dictionary views and the SQL is SQLite's, to run on
+     * {@link DataDictionary}'s snapshot of the catalog.
+     */
+    public record Checked(String sql, Set<String> tables, boolean dictionary) {
+        public Checked(String sql, Set<String> tables) {
+            this(sql, tables, false);
+        }
     }
 
     public enum Target { ORACLE, POSTGRESQL, SQLITE }
@@ -52,10 +62,8 @@ public final class SqlGuard {
     /** Functions a Frontier query may call (case-insensitive, unqualified names only). */
     public static final Set<String> ALLOWED_FUNCTIONS = Set.of("COALESCE", "NVL", "MAX", "MIN", "COUNT", "SUM", "AVG",
             "TO_CHAR", "TO_NUMBER", "SUBSTR", "SUBSTRING", "LENGTH", "UPPER", "LOWER", "TRIM", "LTRIM", "RTRIM", "ABS",
-            "ROUND", "FLOOR", "CEIL", "MOD", "REPLACE", "NULLIF");
+            "ROUND", "FLOOR", "CEIL", "MOD", "REPLACE", "NULLIF", "TO_TIMESTAMP");
 
-    private static final Set<String> GLOBAL_TABLES = Set.of("NODES", "TAGS", "TAG2TAG", "NODES_SEQ", "TAGS_SEQ",
-            "DB_ATTRIBUTES");
     private static final Pattern SIMPLE_UPPER = Pattern.compile("\"[A-Z_][A-Z0-9_$#]*\"");
     /** Fields of parse-tree nodes that must be empty: locking, SELECT INTO, WITH. */
     private static final Map<String, String> FORBIDDEN_FIELDS = Map.of(
@@ -80,13 +88,18 @@ public final class SqlGuard {
     private final String prefix;
     private final String schemaName;
     private final Target target;
-    private final Pattern folderTable;
+    private final TablePolicy policy;
 
+    /** A guard admitting COOL's tables with this prefix (the default policy). */
     public SqlGuard(String prefix, String schemaName, Target target) {
+        this(prefix, schemaName, target, TablePolicy.cool(prefix));
+    }
+
+    public SqlGuard(String prefix, String schemaName, Target target, TablePolicy policy) {
         this.prefix = prefix.toUpperCase(Locale.ROOT);
         this.schemaName = schemaName == null ? null : schemaName.toUpperCase(Locale.ROOT);
         this.target = target;
-        this.folderTable = Pattern.compile(Pattern.quote(this.prefix) + "F[0-9]{4}_(IOVS|CHANNELS|IOVS_SEQ|IOV2TAG|PAYLOAD)");
+        this.policy = policy;
     }
 
     public static Target targetFor(String dialectName) {
@@ -99,8 +112,7 @@ public final class SqlGuard {
 
     /** True if {@code upperName} is one of the context's own tables. */
     public boolean isContextTable(String upperName) {
-        return folderTable.matcher(upperName).matches()
-                || upperName.startsWith(prefix) && GLOBAL_TABLES.contains(upperName.substring(prefix.length()));
+        return policy.allowsTable(upperName);
     }
 
     /** Validates (and for PostgreSQL/SQLite translates) one statement. Never throws anything but FrontierException. */
@@ -139,6 +151,18 @@ public final class SqlGuard {
         Walk walk = new Walk();
         Object root = walk.visit(select);
         walk.walk(root);
+        if (!walk.dictionaryViews.isEmpty()) {
+            if (!walk.tables.isEmpty()) {
+                throw new FrontierException("SQL rejected: data-dictionary views cannot be read together with tables "
+                        + walk.tables);
+            }
+            if (target != Target.SQLITE) {
+                // the snapshot of the catalog is an in-memory SQLite database: translate for SQLite
+                return new SqlGuard(prefix, schemaName, Target.SQLITE, policy).doCheck(sql);
+            }
+            return new Checked(root.toString(), Collections.unmodifiableSet(walk.dictionaryViews), true);
+        }
+        walk.checkColumns();
         String out = target == Target.ORACLE ? sql : root.toString();
         return new Checked(out, Collections.unmodifiableSet(walk.tables));
     }
@@ -156,6 +180,13 @@ public final class SqlGuard {
     /** Depth-first walk over the parse tree, checking and rewriting each node in place. */
     private final class Walk {
         final Set<String> tables = new LinkedHashSet<>();
+        final Set<String> dictionaryViews = new LinkedHashSet<>();
+        /** Column references (qualifier or null, name), upper-case, for the column lists of the policy. */
+        final List<String[]> columnRefs = new ArrayList<>();
+        final Set<String> selectAliases = new java.util.HashSet<>();
+        final Map<String, String> tableAliases = new java.util.HashMap<>();
+        final Set<Object> starsInFunctions = Collections.newSetFromMap(new IdentityHashMap<>());
+        boolean star;
         final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         final Set<Object> qualifiers = Collections.newSetFromMap(new IdentityHashMap<>());
         int nodes;
@@ -227,6 +258,9 @@ public final class SqlGuard {
                 return target == Target.ORACLE ? node : null;
             }
             if (node instanceof Column c) {
+                String qualifierName = c.getTable() == null || c.getTable().getName() == null ? null
+                        : strip(c.getTable().getName()).toUpperCase(Locale.ROOT);
+                columnRefs.add(new String[] {qualifierName, strip(c.getColumnName()).toUpperCase(Locale.ROOT)});
                 c.setColumnName(unquote(c.getColumnName()));
                 if (c.getTable() != null) {
                     qualifier(c.getTable());
@@ -234,10 +268,18 @@ public final class SqlGuard {
                 return node;
             }
             if (node instanceof AllTableColumns a) {
+                star = true;
                 if (a.getTable() != null) {
                     qualifier(a.getTable());
                 }
                 return node;
+            }
+            if (node instanceof AllColumns && !starsInFunctions.contains(node)) {
+                star = true;
+                return node;
+            }
+            if (node instanceof net.sf.jsqlparser.statement.select.SelectItem<?> si && si.getAlias() != null) {
+                selectAliases.add(strip(si.getAlias().getName()).toUpperCase(Locale.ROOT));
             }
             if (node instanceof Alias a) {
                 a.setName(unquote(a.getName()));
@@ -246,14 +288,66 @@ public final class SqlGuard {
             if (node instanceof Table t) {
                 return qualifiers.contains(t) ? t : table(t);
             }
+            if (node instanceof CastExpression ce && target == Target.POSTGRESQL && ce.getColDataType() != null
+                    && Set.of("INT", "INTEGER").contains(ce.getColDataType().getDataType().toUpperCase(Locale.ROOT))) {
+                // Oracle's INT is NUMBER(38); PostgreSQL's is 32 bits (CMS groups 64-bit keys with CAST(.. AS INT))
+                ce.setColDataType(new net.sf.jsqlparser.statement.create.table.ColDataType("BIGINT"));
+                return node;
+            }
             if (node instanceof AnalyticExpression a) {
                 checkFunctionName(a.getName());
                 return node;
             }
             if (node instanceof Function f) {
+                if (f.getParameters() != null) {
+                    for (Object param : f.getParameters()) {
+                        if (param instanceof AllColumns) {
+                            starsInFunctions.add(param);
+                        }
+                    }
+                }
                 return function(f);
             }
             return node;
+        }
+
+        /** A table with a column list may be read only through its listed columns (and never with *). */
+        void checkColumns() throws FrontierException {
+            if (!policy.restrictsColumns()) {
+                return;
+            }
+            boolean anyRestricted = false;
+            for (String t : tables) {
+                anyRestricted |= policy.columnsOf(t) != null;
+            }
+            if (!anyRestricted) {
+                return;
+            }
+            if (star) {
+                throw new FrontierException("SQL rejected: name the columns instead of * (tables " + tables
+                        + " have column lists)");
+            }
+            for (String[] ref : columnRefs) {
+                String name = ref[1];
+                if (ref[0] == null && selectAliases.contains(name)) {
+                    continue;
+                }
+                String table = ref[0] == null ? null : tableAliases.getOrDefault(ref[0], ref[0]);
+                boolean ok = false;
+                if (table != null && tables.contains(table)) {
+                    Set<String> allowed = policy.columnsOf(table);
+                    ok = allowed == null || allowed.contains(name);
+                } else {
+                    for (String t : tables) {
+                        Set<String> allowed = policy.columnsOf(t);
+                        ok |= allowed == null || allowed.contains(name);
+                    }
+                }
+                if (!ok) {
+                    throw new FrontierException("SQL rejected: column " + (ref[0] == null ? "" : ref[0] + ".") + name
+                            + " is not allowed (only the columns this context lists)");
+                }
+            }
         }
 
         private void qualifier(Table t) {
@@ -293,11 +387,21 @@ public final class SqlGuard {
             if (upper.equals("DUAL") && schema == null) {
                 return target == Target.ORACLE ? t : dual(t.getAlias());
             }
+            if (target != Target.ORACLE && schema == null && DataDictionary.VIEWS.contains(upper)) {
+                dictionaryViews.add(upper);
+                Table view = new Table(upper);
+                view.setAlias(t.getAlias());
+                return view;
+            }
             if (!isContextTable(upper)) {
                 throw new FrontierException("SQL rejected: table " + t.getFullyQualifiedName()
                         + " is not allowed (only tables of this context)");
             }
             tables.add(upper);
+            tableAliases.put(upper, upper);
+            if (t.getAlias() != null && t.getAlias().getName() != null) {
+                tableAliases.put(strip(t.getAlias().getName()).toUpperCase(Locale.ROOT), upper);
+            }
             if (target == Target.ORACLE) {
                 return t;
             }
@@ -353,6 +457,14 @@ public final class SqlGuard {
                     if (target == Target.SQLITE) {
                         throw new FrontierException("SQL rejected: TO_CHAR with a format is not supported on SQLite");
                     }
+                }
+                case "TO_TIMESTAMP" -> {
+                    // CORAL binds timestamps as TO_TIMESTAMP('YYYY-MM-DD HH:MM:SS[.F]', 'YYYY-MM-DD HH24:MI:SS.FF')
+                    if (n < 1 || n > 2) {
+                        throw new FrontierException("SQL rejected: TO_TIMESTAMP takes 1 or 2 arguments");
+                    }
+                    Expression text = (Expression) params.get(0);
+                    return target == Target.SQLITE ? text : cast(text, "TIMESTAMP");
                 }
                 case "TO_NUMBER" -> {
                     if (n != 1) {

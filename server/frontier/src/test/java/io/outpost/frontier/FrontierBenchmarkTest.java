@@ -25,8 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * likeLuis1iov through the Frontier endpoint (BLOBzip5, every fetch computed afresh: nothing in Outpost caches
- * responses) versus direct JDBC of the same rows, with 1 and 20 concurrent connections. Run with
+ * likeLuis1iov through the Frontier endpoint (BLOBzip5) versus direct JDBC of the same rows, with 1 and 20 concurrent
+ * connections: every fetch computed afresh (a context without answer cache), and served from the answer cache (the
+ * same query again at the same table stamp: one stamp read, no query). Run with
  * {@code ./mvnw -Pbenchmark test -pl server/frontier}.
  */
 @Tag("benchmark")
@@ -50,14 +51,28 @@ class FrontierBenchmarkTest {
             }
             store.store(f, iovs);
             String sql = "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM " + f.iovTable() + " ORDER BY CHANNEL_ID";
-            FrontierServlet servlet = new FrontierServlet(new FrontierContext("Outpost", store.database(),
-                    FrontierConfig.defaults("Outpost").withLimits(java.time.Duration.ofSeconds(5), 300, 10, 200)));
-            try (TestServer server = new TestServer(servlet)) {
+            FrontierConfig config = FrontierConfig.defaults("Outpost").withLimits(java.time.Duration.ofSeconds(5), 300, 10, 200);
+            // "Outpost" computes every answer afresh (no answer cache); "Kept" serves the kept answer after the first
+            FrontierServlet servlet = new FrontierServlet(new FrontierContext("Outpost", store.database(), config), 0);
+            FrontierServlet kept = new FrontierServlet(new FrontierContext("Kept", store.database(), config));
+            try (TestServer server = new TestServer(servlet, kept)) {
                 String target = FrontierDecoder.path("Outpost", "BLOBzip5", java.util.Map.of(), sql);
+                String keptTarget = FrontierDecoder.path("Kept", "BLOBzip5", java.util.Map.of(), sql);
                 Callable<Long> viaFrontier = () -> {
                     try (RawHttp h = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
                         byte[] body = h.body();
                         return (long) body.length;
+                    }
+                };
+                String plainTarget = FrontierDecoder.path("Outpost", "BLOB", java.util.Map.of(), sql);
+                Callable<Long> viaPlain = () -> {
+                    try (RawHttp h = RawHttp.send(server.port(), plainTarget, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+                        return (long) h.body().length;
+                    }
+                };
+                Callable<Long> viaKept = () -> {
+                    try (RawHttp h = RawHttp.send(server.port(), keptTarget, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+                        return (long) h.body().length;
                     }
                 };
                 Callable<Long> viaJdbc = () -> {
@@ -85,11 +100,16 @@ class FrontierBenchmarkTest {
                     int per = threads == 1 ? 10 : 3;
                     run(viaJdbc, threads, 1); // warm-up of each path
                     run(viaFrontier, threads, 1);
+                    run(viaKept, threads, 1);
+                    run(viaPlain, threads, 1);
                     double jdbc = run(viaJdbc, threads, per);
                     double frontier = run(viaFrontier, threads, per);
-                    System.out.printf("BENCH %s likeLuis1iov %d conn: JDBC %.1f ms/fetch, Frontier BLOBzip5 %.1f ms/fetch,"
-                            + " ratio %.2f (response %d bytes base64)%n", b, threads, jdbc, frontier, frontier / jdbc,
-                            viaFrontier.call());
+                    double fromKept = run(viaKept, threads, per);
+                    double plain = run(viaPlain, threads, per);
+                    System.out.printf("BENCH %s likeLuis1iov %d conn: JDBC %.1f ms/fetch, Frontier BLOBzip5 computed %.1f "
+                            + "ms/fetch, ratio %.2f (target <= 1.3); kept answer %.1f ms/fetch, ratio %.2f; uncompressed BLOB "
+                            + "computed %.1f ms/fetch, ratio %.2f (response %d bytes base64)%n", b, threads, jdbc, frontier,
+                            frontier / jdbc, fromKept, fromKept / jdbc, plain, plain / jdbc, viaFrontier.call());
                 }
             }
         }

@@ -22,6 +22,7 @@ import io.outpost.store.schema.SchemaManager;
 import io.outpost.store.write.IovWriter;
 import io.outpost.store.write.NodeWriter;
 import io.outpost.store.write.TagWriter;
+import io.outpost.store.write.ValidityTruncator;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -42,6 +43,7 @@ public final class IovStore implements AutoCloseable {
     private final NodeWriter nodeWriter;
     private final TagWriter tagWriter;
     private final IovWriter iovWriter;
+    private final ValidityTruncator truncator;
     private final Clock clock;
 
     public IovStore(Database db) {
@@ -58,6 +60,7 @@ public final class IovStore implements AutoCloseable {
         this.nodeWriter = new NodeWriter(db, meta, schema);
         this.tagWriter = new TagWriter(db, meta);
         this.iovWriter = new IovWriter(db.dialect(), reader, tagWriter);
+        this.truncator = new ValidityTruncator(db.dialect(), reader);
     }
 
     /** Opens the database, applies pending migrations and returns a store that owns the database. */
@@ -173,8 +176,13 @@ public final class IovStore implements AutoCloseable {
         return read(c -> reader.browse(c, spec, out));
     }
 
+    /** The number of rows {@link #browse} would stream; an unknown channel name is CHANNEL_NOT_FOUND, as there. */
     public long count(Node folder, long t1, long t2, ChannelSelection sel, String tag) {
-        return read(c -> reader.count(c, IovReader.spec(folder, tags.layer(c, folder, tag), t1, t2, sel)));
+        return read(c -> {
+            BrowseSpec spec = IovReader.spec(folder, tags.layer(c, folder, tag), t1, t2, sel);
+            checkNamedChannel(c, folder, spec.channels());
+            return reader.count(c, spec);
+        });
     }
 
     public long count(BrowseSpec spec) {
@@ -245,14 +253,53 @@ public final class IovStore implements AutoCloseable {
         return write(c -> tagWriter.tagHeadAsOfDate(c, folder, tag, description, SysTime.format(asOf), now()));
     }
 
+    /** Sets the lock status of a tag found by its name alone (it belongs to one node). */
     public Tag setTagLock(String tag, TagLock lock) {
         return write(c -> tagWriter.setLock(c, tag, lock));
     }
 
+    /** COOL's setTagLockStatus on a node: TAG_NOT_FOUND unless {@code tag} is one of {@code node}'s own tags. */
+    public Tag setTagLock(Node node, String tag, TagLock lock) {
+        return write(c -> tagWriter.setLock(c, node, tag, lock));
+    }
+
+    /** Relates an existing tag {@code childTag} (its node is the child node) to {@code parentTag}. */
     public void createTagRelation(String parentTag, String childTag) {
         write(c -> {
             tagWriter.createRelation(c, parentTag, childTag, now());
             return null;
+        });
+    }
+
+    /**
+     * COOL's createTagRelation on {@code childNode}: relates its tag {@code childTag} to {@code parentTag}, a tag
+     * of the parent folderset, creating either tag if missing (a new child tag of a folder is empty until
+     * tagCurrentHead fills it). A global tag is built this way from the root down.
+     */
+    public void createTagRelation(Node childNode, String parentTag, String childTag) {
+        write(c -> {
+            tagWriter.createRelation(c, childNode, parentTag, childTag, now());
+            return null;
+        });
+    }
+
+    /**
+     * COOL's deleteTag: removes a folder tag's IOVs (snapshot or user-tag layer) and the tag itself unless a
+     * tag relation still uses it. Refused (TAG_LOCKED) for a locked or partially locked tag. Returns whether the
+     * tag's name was freed.
+     */
+    public boolean deleteTag(Node folder, String tag) {
+        return write(c -> tagWriter.deleteTag(c, folder, tag, now()));
+    }
+
+    /**
+     * COOL's truncateObjectValidity (single-version folders): the open-ended IOVs valid at {@code until} in the
+     * selected channels end there. Returns how many were truncated; refused whole if one valid there is closed.
+     */
+    public int truncateValidity(Node folder, long until, ChannelSelection sel) {
+        return write(c -> {
+            checkNamedChannel(c, folder, sel);
+            return truncator.truncate(c, folder, until, sel, now());
         });
     }
 

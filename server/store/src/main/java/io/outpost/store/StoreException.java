@@ -10,14 +10,31 @@ public class StoreException extends RuntimeException {
     public enum Kind {
         FOLDER_NOT_FOUND(Category.NOT_FOUND),
         CHANNEL_NOT_FOUND(Category.NOT_FOUND),
+        /** COOL's TagNotFound: no such tag, not in this node, or (reads) a tag on a single-version folder. */
         TAG_NOT_FOUND(Category.NOT_FOUND),
         OBJECT_NOT_FOUND(Category.NOT_FOUND),
+        /** COOL's NodeRelationNotFound: the tag's node is not this node or one of its ancestors. */
+        NODE_RELATION_NOT_FOUND(Category.NOT_FOUND),
+        /** COOL's TagRelationNotFound: a tag on the way down has no child tag for the next node. */
+        TAG_RELATION_NOT_FOUND(Category.NOT_FOUND),
         INVALID_KEY(Category.BAD_INPUT),
         INVALID_PAYLOAD(Category.BAD_INPUT),
         INVALID_ARGUMENT(Category.BAD_INPUT),
+        /** COOL's ReservedHeadTag: HEAD (or "") named where a real tag is needed. */
+        RESERVED_HEAD_TAG(Category.BAD_INPUT),
+        /** COOL's FolderIsSingleVersion: tagging or versioning asked of a single-version folder. */
+        FOLDER_IS_SINGLE_VERSION(Category.BAD_INPUT),
+        /** COOL's InvalidTagRelation: root node, a tag related to itself, or a tag of another node. */
+        INVALID_TAG_RELATION(Category.BAD_INPUT),
         OVERLAP(Category.CONFLICT),
+        /** COOL's TagIsLocked. */
         TAG_LOCKED(Category.CONFLICT),
+        /** COOL's NodeExists / TagExists / ChannelExists. */
         ALREADY_EXISTS(Category.CONFLICT),
+        /** COOL's TagRelationExists: the parent tag already has a child tag in this node. */
+        TAG_RELATION_EXISTS(Category.CONFLICT),
+        /** COOL's "tag not created: no IOVs in the tag": tagging an empty HEAD. */
+        TAG_NOT_CREATED(Category.CONFLICT),
         DATABASE(Category.UNAVAILABLE);
 
         private final Category category;

@@ -58,7 +58,7 @@ class BadInputTest {
                             new NewIov(1, 50, 150, 1, "x", null, (short) 0))));
             expect(store, before, StoreException.Kind.TAG_LOCKED, "locked",
                     () -> store.store(mv, List.of(new NewIov(2, 0, 10, 7), new NewIov(1, 300, 400, 1).withUserTag("LOCKED-TAG", false))));
-            expect(store, before, StoreException.Kind.INVALID_ARGUMENT, "single-version",
+            expect(store, before, StoreException.Kind.FOLDER_IS_SINGLE_VERSION, "single-version",
                     () -> store.store(sv, List.of(new NewIov(1, 10, 20, 1, "x", null, (short) 0).withUserTag("T", false))));
             expect(store, before, StoreException.Kind.FOLDER_NOT_FOUND, "no folder",
                     () -> store.folder("/B/none"));

@@ -35,7 +35,7 @@ public class AnswerCache {
         CaffeineCacheMetrics.monitor(registry, cache, "answers");
         Gauge.builder("outpost.cache.bytes", cache, c -> c.synchronous().policy().eviction()
                 .map(e -> e.weightedSize().orElse(0L)).orElse(0L)).description("bytes of answers held").register(registry);
-        this.loads = Counter.builder("outpost.cache.loads").description("answers computed from the database").register(registry);
+        this.loads = Counter.builder("outpost.cache.loads").description("answers computed (from held rows or the database)").register(registry);
         this.hits = Counter.builder("outpost.cache.hits").description("answers served from memory").register(registry);
         this.joins = Counter.builder("outpost.singleflight.joins")
                 .description("requests that waited for an identical request's database query").register(registry);

@@ -6,6 +6,7 @@ import io.outpost.frontier.FrontierContext;
 import io.outpost.frontier.FrontierServlet;
 import io.outpost.frontier.MicrometerFrontierMetrics;
 import io.outpost.frontier.QueryCostLimits;
+import io.outpost.frontier.TablePolicy;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.Database;
 import io.outpost.store.db.DatabaseConfig;
@@ -31,9 +32,15 @@ public class FrontierConfiguration {
         private final List<Database> databases = new ArrayList<>();
         private final List<FrontierContext> contexts = new ArrayList<>();
         private final Map<String, QueryCostLimits> costLimits = new LinkedHashMap<>();
+        private final Map<String, Long> answerCacheBytes = new LinkedHashMap<>();
 
         public List<FrontierContext> contexts() {
             return contexts;
+        }
+
+        /** The context's answer cache budget (settings key {@code AnswerCacheBytes}; 0 keeps no answers). */
+        public long answerCacheBytes(String context) {
+            return answerCacheBytes.getOrDefault(context, io.outpost.frontier.FrontierAnswers.DEFAULT_MAX_BYTES);
         }
 
         @Override
@@ -61,25 +68,47 @@ public class FrontierConfiguration {
                     c.readPoolSize(), 1, main.connectionTimeout(), main.statementTimeout());
             Database db = Database.open(config);
             out.databases.add(db);
+            // the tables (and columns) the context's SQL may read: Profile, Tables, Columns (COOL's by default)
+            TablePolicy tables = TablePolicy.fromProperties(c.settings(), db.prefix());
             out.contexts.add(new FrontierContext(e.getKey(), db, FrontierConfig.fromProperties(e.getKey(), c.settings()),
-                    new MicrometerFrontierMetrics(registry, e.getKey())));
+                    new MicrometerFrontierMetrics(registry, e.getKey()), tables));
             out.costLimits.put(e.getKey(), QueryCostLimits.fromProperties(c.settings()));
-            log.info("Frontier context /{}/Frontier serves {}", e.getKey(), config.maskedUrl());
+            String cacheBytes = c.settings().get("AnswerCacheBytes");
+            if (cacheBytes != null && !cacheBytes.isBlank()) {
+                out.answerCacheBytes.put(e.getKey(), org.springframework.util.unit.DataSize.parse(cacheBytes.trim()).toBytes());
+            }
+            log.info("Frontier context /{}/Frontier serves {} ({})", e.getKey(), config.maskedUrl(), tables);
         }
         return out;
     }
 
     /** Registers the servlets: their number is known only from the configuration. */
     @Bean
-    public org.springframework.boot.web.servlet.ServletContextInitializer frontierServlets(FrontierDatabases dbs) {
+    public org.springframework.boot.web.servlet.ServletContextInitializer frontierServlets(FrontierDatabases dbs,
+                                                                                          MeterRegistry registry) {
         return servletContext -> {
             for (FrontierContext ctx : dbs.contexts()) {
-                var reg = servletContext.addServlet("frontier-" + ctx.name(), new FrontierServlet(ctx,
-                        dbs.costLimits.getOrDefault(ctx.name(), QueryCostLimits.defaults())));
+                FrontierServlet servlet = new FrontierServlet(ctx, dbs.answerCacheBytes(ctx.name()),
+                        dbs.costLimits.getOrDefault(ctx.name(), QueryCostLimits.defaults()));
+                countAnswers(registry, ctx.name(), servlet.answers());
+                var reg = servletContext.addServlet("frontier-" + ctx.name(), servlet);
                 reg.addMapping(ctx.servletMapping());
                 reg.setLoadOnStartup(1);
                 reg.setAsyncSupported(false);
             }
         };
+    }
+
+    /** The answer cache's counters as {@code outpost.frontier.answers.{hits,loads,joins}{context}}. */
+    private static void countAnswers(MeterRegistry registry, String context, io.outpost.frontier.FrontierAnswers a) {
+        io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.hits", a,
+                io.outpost.frontier.FrontierAnswers::hits).tag("context", context)
+                .description("Frontier payloads served from the answer cache").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.loads", a,
+                io.outpost.frontier.FrontierAnswers::loads).tag("context", context)
+                .description("database runs of Frontier queries the answer cache could keep").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.joins", a,
+                io.outpost.frontier.FrontierAnswers::joins).tag("context", context)
+                .description("Frontier requests that waited for an identical request's query").register(registry);
     }
 }

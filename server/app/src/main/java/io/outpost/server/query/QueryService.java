@@ -10,6 +10,8 @@ import io.outpost.server.encode.JsonEncoder;
 import io.outpost.server.encode.Kind;
 import io.outpost.server.encode.PipelinedEncoder;
 import io.outpost.server.encode.TableEncoder;
+import io.outpost.server.rows.HeldRows;
+import io.outpost.server.rows.RowStore;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.model.Channel;
@@ -56,8 +58,11 @@ public class QueryService {
                 return t;
             });
 
-    public QueryService(IovStore store, OutpostProperties props, MeterRegistry registry) {
+    private final RowStore rowStore;
+
+    public QueryService(IovStore store, OutpostProperties props, MeterRegistry registry, RowStore rowStore) {
         this.store = store;
+        this.rowStore = rowStore;
         this.codec = BinaryEncoder.Codec.parse(props.cache().codec());
         this.compressionLevel = props.cache().compressionLevel();
         this.queryTimer = Timer.builder("outpost.query.time").description("database time of native queries")
@@ -135,6 +140,13 @@ public class QueryService {
     }
 
     private Answer iovs(Query q, Node folder, String generation) {
+        if (rowStore.enabled()) {
+            RowStore.State state = rowStore.state(folder, q.tag());
+            HeldRows held = rowStore.rows(folder, state);
+            if (held != null) {
+                return HeldAnswers.answer(q, folder, held, state.tag(), encoder(q), generation);
+            }
+        }
         TableEncoder e = encoder(q);
         if (q.op() == Op.COUNT) {
             IovStore.ReadResult r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), null, false);
@@ -180,7 +192,7 @@ public class QueryService {
         return r.tag() != null && r.tag().lock() == TagLock.LOCKED;
     }
 
-    private static String tagLabel(Query q) {
+    static String tagLabel(Query q) {
         return TagResolver.isHead(q.tag()) ? "HEAD" : q.tag();
     }
 

@@ -71,7 +71,14 @@ final class ExternalTools {
 
     /** Runs wrk and returns requests per second. */
     static double wrk(String url, int connections, int seconds, Path luaScript) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("wrk", "-t2", "-c" + connections, "-d" + seconds + "s", "--latency"));
+        return wrk(url, Math.min(2, connections), connections, seconds, luaScript);
+    }
+
+    /** Runs wrk with {@code threads} threads (at most {@code connections}) and returns requests per second. */
+    static double wrk(String url, int threads, int connections, int seconds, Path luaScript)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("wrk", "-t" + threads, "-c" + connections, "-d" + seconds + "s",
+                "--latency"));
         if (luaScript != null) {
             cmd.addAll(List.of("-s", luaScript.toString()));
         }

@@ -2,6 +2,7 @@ package io.outpost.store.cli;
 
 import io.outpost.store.IovStore;
 import io.outpost.store.db.DatabaseConfig;
+import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
@@ -31,7 +32,7 @@ import picocli.CommandLine.Parameters;
         description = "Writes conditions data into an Outpost (COOL-layout) database.",
         subcommands = {LoaderCli.CreateFolderSet.class, LoaderCli.CreateFolder.class, LoaderCli.CreateChannel.class,
             LoaderCli.Load.class, LoaderCli.Generate.class, LoaderCli.TagHead.class, LoaderCli.Lock.class,
-            LoaderCli.Relate.class, LoaderCli.ListNodes.class})
+            LoaderCli.Relate.class, LoaderCli.DeleteTag.class, LoaderCli.Truncate.class, LoaderCli.ListNodes.class})
 public final class LoaderCli {
 
     /** Where to write. */
@@ -204,25 +205,82 @@ public final class LoaderCli {
         @Option(names = "--status", defaultValue = "locked", description = "locked, partial or unlocked")
         String status;
 
+        @Option(names = "--node", description = "the folder or folderset that owns the tag (checked when given)")
+        String node;
+
         @Override
         void run(IovStore store) {
-            store.setTagLock(tag, TagLock.parse(status));
+            if (node == null) {
+                store.setTagLock(tag, TagLock.parse(status));
+            } else {
+                store.setTagLock(store.node(node), tag, TagLock.parse(status));
+            }
             System.out.println(tag + " is now " + status);
         }
     }
 
-    @Command(name = "relate", description = "Make PARENT (a tag of the parent folderset) point to CHILD.")
+    @Command(name = "relate", description = "Make PARENT (a tag of the parent folderset) point to CHILD, a tag of"
+            + " --node; missing tags are created (a new folder tag is empty until 'tag' fills it).")
     static final class Relate extends Base {
         @Parameters(index = "0")
         String parent;
         @Parameters(index = "1")
         String child;
+        @Option(names = "--node", description = "the child node (default: the node of the existing tag CHILD)")
+        String node;
 
         @Override
         void run(IovStore store) {
-            store.createTagRelation(parent, child);
+            if (node == null) {
+                store.createTagRelation(parent, child);
+            } else {
+                store.createTagRelation(store.node(node), parent, child);
+            }
             System.out.println(parent + " -> " + child);
         }
+    }
+
+    @Command(name = "delete-tag", description = "Delete a tag of an MV folder and its IOVs (refused if locked);"
+            + " a tag still used by a relation stays, empty.")
+    static final class DeleteTag extends Base {
+        @Parameters(index = "0")
+        String folder;
+        @Parameters(index = "1")
+        String tag;
+
+        @Override
+        void run(IovStore store) {
+            boolean freed = store.deleteTag(store.folder(folder), tag);
+            System.out.println(freed ? "deleted " + tag : "emptied " + tag + " (a tag relation still uses it)");
+        }
+    }
+
+    @Command(name = "truncate", description = "End the open-ended IOVs valid at KEY in an SV folder at KEY.")
+    static final class Truncate extends Base {
+        @Parameters(index = "0")
+        String folder;
+        @Parameters(index = "1", description = "the new until")
+        long until;
+        @Option(names = "--channels", description = "all (default), N, N-M, or name:X", defaultValue = "all")
+        String channels;
+
+        @Override
+        void run(IovStore store) {
+            int n = store.truncateValidity(store.folder(folder), until, channelSelection(channels));
+            System.out.println("truncated " + n + " IOV" + (n == 1 ? "" : "s") + " at " + until);
+        }
+    }
+
+    static ChannelSelection channelSelection(String s) {
+        if (s.equals("all")) {
+            return ChannelSelection.all();
+        }
+        if (s.startsWith("name:")) {
+            return ChannelSelection.named(s.substring(5));
+        }
+        int dash = s.indexOf('-', 1);
+        return dash < 0 ? ChannelSelection.channel(Long.parseLong(s))
+                : ChannelSelection.range(Long.parseLong(s.substring(0, dash)), Long.parseLong(s.substring(dash + 1)));
     }
 
     @Command(name = "list", description = "List foldersets and folders.")

@@ -25,8 +25,16 @@ public final class TagResolver {
         return tag == null || tag.isEmpty() || tag.equals("HEAD");
     }
 
-    /** The folder's own tag that {@code tagName} stands for. */
+    /**
+     * The folder's own tag that {@code tagName} stands for, with COOL's errors: RESERVED_HEAD_TAG for HEAD,
+     * TAG_NOT_FOUND for an unknown name, NODE_RELATION_NOT_FOUND when the tag's node is not the folder or one
+     * of its ancestors, TAG_RELATION_NOT_FOUND when a tag on the way down has no child tag for the next node.
+     */
     public Tag resolve(Connection c, Node folder, String tagName) throws SQLException {
+        if (isHead(tagName)) {
+            throw new StoreException(StoreException.Kind.RESERVED_HEAD_TAG, "HEAD is not a tag that resolves:"
+                    + " it is defined in every folder");
+        }
         Tag tag = meta.findTag(c, tagName);
         if (tag == null) {
             throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "no tag '" + tagName + "'");
@@ -41,7 +49,7 @@ public final class TagResolver {
             n = n.parentId() == null ? null : meta.findNode(c, n.parentId());
         }
         if (n == null) {
-            throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "tag '" + tagName
+            throw new StoreException(StoreException.Kind.NODE_RELATION_NOT_FOUND, "tag '" + tagName
                     + "' belongs to a node that is not '" + folder.path() + "' or one of its parents");
         }
         long parentNode = n.id();
@@ -50,7 +58,7 @@ public final class TagResolver {
             Node child = path.pop();
             Long childTag = meta.childTagId(c, parentNode, parentTag, child.id());
             if (childTag == null) {
-                throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "tag '" + tagName
+                throw new StoreException(StoreException.Kind.TAG_RELATION_NOT_FOUND, "tag '" + tagName
                         + "' has no child tag for '" + child.path() + "'");
             }
             parentNode = child.id();
@@ -58,25 +66,37 @@ public final class TagResolver {
         }
         Tag resolved = meta.findTag(c, parentNode, parentTag);
         if (resolved == null) {
-            throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "tag '" + tagName
+            throw new StoreException(StoreException.Kind.TAG_RELATION_NOT_FOUND, "tag '" + tagName
                     + "' resolves to a missing tag id " + parentTag + " in '" + folder.path() + "'");
         }
         return resolved;
     }
 
-    /** The layer for a read of {@code folder} in {@code tagName} (null, "" or HEAD mean the HEAD). */
+    /**
+     * The layer for a read of {@code folder} in {@code tagName} (null, "" or HEAD mean the HEAD). As in COOL, a
+     * read names a tag the folder does not have as TAG_NOT_FOUND, whatever made the resolution fail.
+     */
     public Layer layer(Connection c, Node folder, String tagName) throws SQLException {
         if (!folder.isMultiVersion()) {
             if (!isHead(tagName)) {
-                throw StoreException.badArgument("'" + folder.path() + "' is a single-version folder: it has no tags,"
-                        + " so tag '" + tagName + "' cannot be read from it");
+                throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "'" + folder.path() + "' is a"
+                        + " single-version folder: it has no tags, so tag '" + tagName + "' cannot be read from it");
             }
             return Layer.SV;
         }
         if (isHead(tagName)) {
             return Layer.HEAD;
         }
-        Tag t = resolve(c, folder, tagName);
+        Tag t;
+        try {
+            t = resolve(c, folder, tagName);
+        } catch (StoreException e) {
+            if (e.kind() == StoreException.Kind.NODE_RELATION_NOT_FOUND
+                    || e.kind() == StoreException.Kind.TAG_RELATION_NOT_FOUND) {
+                throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, e.getMessage(), e);
+            }
+            throw e;
+        }
         return switch (t.kind()) {
             case USER -> Layer.userTag(t.id());
             case STANDARD -> Layer.standardTag(t.id());

@@ -20,8 +20,10 @@ public final class IovWriter {
     private final SvWriter sv;
     private final MvWriter mv;
     private final TagWriter tags;
+    private final Dialect dialect;
 
     public IovWriter(Dialect dialect, IovReader reader, TagWriter tags) {
+        this.dialect = dialect;
         this.sv = new SvWriter(dialect, reader);
         this.mv = new MvWriter(dialect, reader);
         this.tags = tags;
@@ -42,7 +44,7 @@ public final class IovWriter {
                 throw StoreException.badArgument(where + ": channel id must be between 0 and " + Channel.MAX_ID);
             }
             if (o.userTag() != null && !folder.isMultiVersion()) {
-                throw StoreException.badArgument(where + ": '" + folder.path()
+                throw new StoreException(StoreException.Kind.FOLDER_IS_SINGLE_VERSION, where + ": '" + folder.path()
                         + "' is single-version and cannot store into user tag '" + o.userTag() + "'");
             }
             if (o.userTag() == null && o.userTagOnly()) {
@@ -67,6 +69,10 @@ public final class IovWriter {
             return;
         }
         Map<String, Tag> userTags = new LinkedHashMap<>();
+        if (objects.stream().anyMatch(o -> o.userTag() != null)) {
+            // the folder's writer lock before reading the tags' lock status, so a concurrent lock cannot slip in
+            FolderLock.acquire(c, dialect, folder);
+        }
         for (NewIov o : objects) {
             if (o.userTag() != null && !userTags.containsKey(o.userTag())) {
                 userTags.put(o.userTag(), tags.userTagForStore(c, folder, o.userTag(), now));

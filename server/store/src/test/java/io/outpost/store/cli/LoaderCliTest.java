@@ -75,4 +75,47 @@ class LoaderCliTest {
             assertThat(store.count(gen, 0, ValidityKey.MAX, ChannelSelection.all(), null)).isEqualTo(10 * 200);
         }
     }
+
+    @Test
+    void truncatesDeletesTagsAndRelatesOnANode() throws Exception {
+        String url = "jdbc:sqlite:" + dir.resolve("cool.db");
+        assertThat(run(url, "create-folder", "/DET/sv", "--payload", "i:Int32", "--parents")).isZero();
+        assertThat(run(url, "create-folder", "/DET/mv", "--versioning", "MV", "--payload", "i:Int32")).isZero();
+        assertThat(run(url, "create-channel", "/DET/sv", "3", "--name", "C3")).isZero();
+        Path sv = dir.resolve("sv.csv");
+        Files.writeString(sv, "channel,since,until,i\n3,0,max,1\n4,0,10,2\n4,10,max,3\n");
+        assertThat(run(url, "load", "/DET/sv", sv.toString())).isZero();
+        Path mv = dir.resolve("mv.csv");
+        Files.writeString(mv, "channel,since,until,i\n1,0,max,1\n");
+        assertThat(run(url, "load", "/DET/mv", mv.toString())).isZero();
+
+        assertThat(run(url, "truncate", "/DET/sv", "50", "--channels", "name:C3")).isZero();
+        // channel 4's IOV valid at 5 is closed: refused, nothing changes (exit 2: the request was wrong)
+        assertThat(run(url, "truncate", "/DET/sv", "5")).isEqualTo(2);
+        assertThat(err.toString()).contains("not open-ended");
+
+        // the child tag does not exist yet: created empty in the named node, then filled by tagging the HEAD
+        assertThat(run(url, "relate", "DET-1", "MV-1", "--node", "/DET/mv")).isZero();
+        assertThat(run(url, "tag", "/DET/mv", "MV-1")).isZero();
+        assertThat(run(url, "lock", "MV-1", "--node", "/DET")).as(err.toString()).isEqualTo(2);
+        assertThat(err.toString()).contains("no tag 'MV-1' in '/DET'");
+        assertThat(run(url, "lock", "MV-1", "--node", "/DET/mv")).isZero();
+        assertThat(run(url, "delete-tag", "/DET/mv", "MV-1")).isEqualTo(2);
+        assertThat(err.toString()).contains("locked");
+        assertThat(run(url, "lock", "MV-1", "--node", "/DET/mv", "--status", "unlocked")).isZero();
+        assertThat(run(url, "delete-tag", "/DET/mv", "MV-1")).isZero();
+
+        try (IovStore store = IovStore.open(DatabaseConfig.of(url))) {
+            List<Iov> rows = new ArrayList<>();
+            store.browse(store.folder("/DET/sv"), 0, ValidityKey.MAX, ChannelSelection.all(), null, rows::add);
+            assertThat(rows).extracting(Iov::channelId, Iov::until)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple(3L, 50L),
+                            org.assertj.core.groups.Tuple.tuple(4L, 10L),
+                            org.assertj.core.groups.Tuple.tuple(4L, ValidityKey.MAX));
+            Node folder = store.folder("/DET/mv");
+            // the relation still uses MV-1: it stays, empty
+            assertThat(store.resolveTag(folder, "DET-1").name()).isEqualTo("MV-1");
+            assertThat(store.count(folder, 0, ValidityKey.MAX, ChannelSelection.all(), "DET-1")).isZero();
+        }
+    }
 }

@@ -1,0 +1,89 @@
+package io.outpost.server.query;
+
+import io.outpost.server.cache.Answer;
+import io.outpost.server.encode.Kind;
+import io.outpost.server.encode.TableEncoder;
+import io.outpost.server.rows.HeldRows;
+import io.outpost.store.StoreException;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.Tag;
+import io.outpost.store.model.TagLock;
+import io.outpost.store.model.ValidityKey;
+import io.outpost.store.read.IovReader;
+import java.util.List;
+
+/**
+ * At-time, browse and count answers computed from {@link HeldRows} instead of the database: the same checks, rows,
+ * order and headers as QueryService's database path.
+ */
+final class HeldAnswers {
+    private static final List<io.outpost.server.encode.Column> COUNT_COLUMNS =
+            List.of(new io.outpost.server.encode.Column("count", io.outpost.store.model.StorageType.UINT63));
+
+    private HeldAnswers() {
+    }
+
+    static Answer answer(Query q, Node folder, HeldRows held, Tag tag, TableEncoder e, String generation) {
+        // the store's own argument checks (key range), so bad input fails the same way on both paths
+        IovReader.spec(folder, held.layer(), q.t1(), q.t2(), q.channels());
+        String name = q.channels().name();
+        if (name != null && !held.hasChannelNamed(name)) {
+            throw new StoreException(StoreException.Kind.CHANNEL_NOT_FOUND, "no channel named '" + name + "' in '"
+                    + folder.path() + "'");
+        }
+        boolean immutable = tag != null && tag.lock() == TagLock.LOCKED;
+        String label = QueryService.tagLabel(q);
+        if (q.op() == Op.COUNT) {
+            e.begin(Kind.COUNT, folder.path(), label, 0, 0, COUNT_COLUMNS);
+            e.row(new Object[] {held.count(q.t1(), q.t2(), q.channels())});
+            return finish(e, 0, 0, false, immutable, generation);
+        }
+        List<io.outpost.server.encode.Column> columns = QueryService.iovColumns(folder);
+        long validSince = 0;
+        long validUntil = 0;
+        if (q.op() == Op.AT) {
+            long[] hint = validity(q.t1(), held, q);
+            validSince = hint[0];
+            validUntil = hint[1];
+        }
+        e.begin(Kind.IOVS, folder.path(), label, validSince, validUntil, columns);
+        boolean[] openEnded = {false};
+        held.browse(q.t1(), q.t2(), q.channels(), (channel, r) -> {
+            long until = held.until(r);
+            openEnded[0] |= until == ValidityKey.MAX;
+            Object[] p = held.payload(r);
+            Object[] v = new Object[3 + (p == null ? 0 : p.length)];
+            v[0] = channel;
+            v[1] = held.since(r);
+            v[2] = until;
+            if (p != null) {
+                System.arraycopy(p, 0, v, 3, p.length);
+            }
+            e.row(v);
+        });
+        return finish(e, validSince, validUntil, openEnded[0], immutable, generation);
+    }
+
+    /** As QueryService.validity: [max since, min until) if every selected channel has a row at t, else [t, t+1). */
+    private static long[] validity(long t, HeldRows held, Query q) {
+        long[] since = {0};
+        long[] until = {ValidityKey.MAX};
+        long[] n = {0};
+        held.browse(t, t, q.channels(), (channel, r) -> {
+            n[0]++;
+            since[0] = Math.max(since[0], held.since(r));
+            until[0] = Math.min(until[0], held.until(r));
+        });
+        if (n[0] == 0 || n[0] != held.selectedChannels(q.channels())) {
+            return new long[] {t, t == ValidityKey.MAX ? t : t + 1};
+        }
+        return new long[] {since[0], until[0]};
+    }
+
+    private static Answer finish(TableEncoder e, long validSince, long validUntil, boolean openEnded,
+                                 boolean immutable, String generation) {
+        byte[] body = e.finish();
+        return new Answer(body, e.contentType(), e.rows(), validSince, validUntil, openEnded, immutable, generation,
+                null);
+    }
+}

@@ -1,0 +1,194 @@
+package io.outpost.server.rows;
+
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.store.IovStore;
+import io.outpost.store.db.Layer;
+import io.outpost.store.model.Channel;
+import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.Tag;
+import io.outpost.store.model.ValidityKey;
+import io.outpost.store.read.IovReader;
+import io.outpost.store.read.Metadata;
+import io.outpost.store.read.TagResolver;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.springframework.stereotype.Component;
+
+/**
+ * Hot folders' IOV rows in memory, one {@link HeldRows} per folder layer, bounded in bytes (Caffeine, least
+ * recently/frequently used out first). Every use first reads the folder's modification stamp (and resolves the
+ * tag) from the database in one small transaction, so an answer from memory is exactly what the database holds at
+ * that moment. A layer is built by one full browse, once per stamp however many requests want it (single flight),
+ * and kept only if the stamp was the same before and after the browse. A single-version layer held at an older
+ * stamp is refreshed instead: only the channels with rows written since are read again ({@link IncrementalRefresh}).
+ * Layers bigger than the per-folder budget are not held: the caller reads them from the database.
+ */
+@Component
+public class RowStore {
+    private record Key(String folder, Layer layer) {
+    }
+
+    /** What one request needs before it can use held rows: the stamp now and the tag resolved now. */
+    public record State(String stamp, Layer layer, Tag tag) {
+    }
+
+    /** A finished build: rows, or null when the layer is too big (or changed while read) at this stamp. */
+    private record Built(String stamp, HeldRows rows) {
+    }
+
+    private final IovStore store;
+    private final Metadata meta;
+    private final TagResolver tags;
+    private final IovReader reader;
+    private final boolean enabled;
+    private final long folderLimit;
+    private final long maxWaitMillis;
+    private final AsyncCache<Key, Built> cache;
+    private final Counter builds;
+    private final Counter tooBig;
+    private final Counter refreshes;
+    private final Counter answers;
+    /** Runs between a build's read of the rows and its second stamp read (tests: a write landing mid-build). */
+    volatile Runnable afterRowsRead = () -> { };
+
+    public RowStore(IovStore store, RowStoreProperties props, MeterRegistry registry) {
+        this.store = store;
+        this.meta = new Metadata(store.database().prefix());
+        this.tags = new TagResolver(meta);
+        this.reader = new IovReader(store.database().dialect(), store.database().statementTimeoutSeconds());
+        this.enabled = props.enabled();
+        long budget = props.budgetBytes();
+        this.folderLimit = (long) (budget * props.maxFolderShare());
+        this.maxWaitMillis = Math.max(1, store.database().statementTimeoutSeconds()) * 1000L;
+        this.cache = Caffeine.newBuilder()
+                .maximumWeight(budget)
+                .weigher((Key k, Built b) -> (int) Math.min(Integer.MAX_VALUE, 256 + (b.rows == null ? 0 : b.rows.bytes())))
+                .buildAsync();
+        Gauge.builder("outpost.rows.bytes", cache, c -> c.synchronous().policy().eviction()
+                .map(e -> e.weightedSize().orElse(0L)).orElse(0L)).description("bytes of IOV rows held").register(registry);
+        this.builds = Counter.builder("outpost.rows.builds")
+                .description("folder layer builds (whole reads and refreshes)").register(registry);
+        this.tooBig = Counter.builder("outpost.rows.too.big")
+                .description("folder layer builds given up because the layer exceeds the per-folder budget").register(registry);
+        this.refreshes = Counter.builder("outpost.rows.refreshes")
+                .description("folder layer builds that re-read only the channels written since the last build")
+                .register(registry);
+        this.answers = Counter.builder("outpost.rows.answers").description("IOV queries answered from held rows")
+                .register(registry);
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** Reads the folder's stamp and resolves the tag, in one read transaction (tag errors are thrown here). */
+    public State state(Node folder, String tag) {
+        return store.read(c -> {
+            Layer layer = tags.layer(c, folder, tag);
+            Tag resolved = TagResolver.isHead(tag) ? null : tags.resolve(c, folder, tag);
+            return new State(meta.modificationStamp(c, folder), layer, resolved);
+        });
+    }
+
+    /** The held rows of the layer at {@code state}'s stamp, built if needed; null: read from the database. */
+    public HeldRows rows(Node folder, State state) {
+        Key key = new Key(folder.path(), state.layer());
+        Built previous = null;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            CompletableFuture<Built> mine = new CompletableFuture<>();
+            CompletableFuture<Built> existing = cache.asMap().putIfAbsent(key, mine);
+            if (existing == null) {
+                try {
+                    return usable(build(key, folder, mine, previous), state);
+                } catch (RuntimeException e) {
+                    return null; // the database read reports the failure to the caller
+                }
+            }
+            Built b = await(existing);
+            if (b == null) {
+                return null;
+            }
+            if (b.stamp.equals(state.stamp())) {
+                return usable(b, state);
+            }
+            previous = b; // an older stamp: refresh from it (or a newer one: rebuild at the current one)
+            cache.asMap().remove(key, existing);
+        }
+        return null;
+    }
+
+    private HeldRows usable(Built b, State state) {
+        if (b == null || b.rows == null || !b.stamp.equals(state.stamp())) {
+            return null;
+        }
+        answers.increment();
+        return b.rows;
+    }
+
+    private Built build(Key key, Node folder, CompletableFuture<Built> mine, Built previous) {
+        builds.increment();
+        try {
+            Built b = store.read(c -> {
+                String before = meta.modificationStamp(c, folder);
+                List<Channel> channels = meta.channels(c, folder);
+                HeldRows rows;
+                try {
+                    rows = previous == null || previous.rows == null ? null
+                            : IncrementalRefresh.refresh(c, reader, folder, previous.rows, before, channels, folderLimit);
+                    if (rows != null) {
+                        refreshes.increment();
+                    } else {
+                        RowsBuilder all = new RowsBuilder(folderLimit);
+                        reader.browse(c, IovReader.spec(folder, key.layer(), 0, ValidityKey.MAX, ChannelSelection.all()),
+                                all::add);
+                        rows = all.build(before, key.layer(), channels);
+                    }
+                } catch (RowsBuilder.TooBig e) {
+                    tooBig.increment();
+                    return new Built(before, null);
+                }
+                afterRowsRead.run();
+                String after = meta.modificationStamp(c, folder);
+                if (!before.equals(after)) {
+                    return null; // a write landed during the read: these rows belong to no single stamp
+                }
+                return new Built(before, rows);
+            });
+            if (b == null) {
+                cache.asMap().remove(key, mine);
+                mine.complete(null);
+                return null;
+            }
+            mine.complete(b);
+            return b;
+        } catch (RuntimeException | Error e) {
+            cache.asMap().remove(key, mine);
+            mine.complete(null); // waiters read from the database and see the error themselves
+            throw e;
+        }
+    }
+
+    private Built await(CompletableFuture<Built> f) {
+        try {
+            return f.get(maxWaitMillis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** Drops every held layer (tests, operations). */
+    public void clear() {
+        cache.synchronous().invalidateAll();
+    }
+}

@@ -1,0 +1,31 @@
+package io.outpost.server.rows;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Settings of the in-memory IOV rows ({@code outpost.rows.*}, docs/operations.md).
+ *
+ * @param enabled         answer at-time, browse and count queries from held rows
+ * @param maxSize         heap bytes of rows held for all folders; unset: an eighth of the maximum heap, at most 256 MB
+ * @param maxFolderShare  the largest share of {@code maxSize} one folder layer may take; bigger folders are read
+ *                        from the database on every query
+ */
+@ConfigurationProperties("outpost.rows")
+public record RowStoreProperties(@DefaultValue("true") boolean enabled, DataSize maxSize,
+                                 @DefaultValue("0.5") double maxFolderShare) {
+    public RowStoreProperties {
+        if (maxFolderShare <= 0 || maxFolderShare > 1) {
+            throw new IllegalArgumentException("outpost.rows.max-folder-share must be in (0, 1], not " + maxFolderShare);
+        }
+    }
+
+    /** The byte budget in force. */
+    public long budgetBytes() {
+        if (maxSize != null) {
+            return maxSize.toBytes();
+        }
+        return Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 8);
+    }
+}

@@ -1,0 +1,128 @@
+package io.outpost.server.rows;
+
+import io.outpost.store.db.Layer;
+import io.outpost.store.model.Channel;
+import io.outpost.store.model.Iov;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Collects the rows of one full-layer browse (ordered by channel, then since) into {@link HeldRows}, giving up
+ * with {@link TooBig} as soon as the estimated heap size passes the limit.
+ */
+final class RowsBuilder {
+    /** The folder layer does not fit the per-folder budget: it is read from the database instead. */
+    static final class TooBig extends RuntimeException {
+        TooBig(long limit) {
+            super("more than " + limit + " bytes of rows", null, false, false);
+        }
+    }
+
+    /** Per-row cost besides the payload values: since, until, the payload array and its header. */
+    private static final int ROW_BYTES = 8 + 8 + 8 + 16;
+
+    private final long limit;
+    private long[] channelIds = new long[64];
+    private int[] firstRow = new int[65];
+    private long[] channelBytes = new long[64];
+    private int channels;
+    private long[] since = new long[1024];
+    private long[] until = new long[1024];
+    private Object[][] payload = new Object[1024][];
+    private int rows;
+    private long bytes;
+
+    RowsBuilder(long limit) {
+        this.limit = limit;
+    }
+
+    void add(Iov iov) {
+        add(iov.channelId(), iov.since(), iov.until(), iov.payload());
+    }
+
+    /** Copies every row of held channel index ci in bulk (an incremental refresh keeps unchanged channels so). */
+    void copyChannel(HeldRows held, int ci) {
+        int from = held.firstRowOf(ci);
+        int count = held.endRowOf(ci) - from;
+        startChannel(held.channelIdAt(ci));
+        ensureRows(rows + count);
+        held.copyRows(from, count, since, until, payload, rows);
+        rows += count;
+        long b = held.channelBytesAt(ci);
+        channelBytes[channels - 1] += b;
+        bytes += b;
+        if (bytes > limit) {
+            throw new TooBig(limit);
+        }
+    }
+
+    private void startChannel(long channel) {
+        if (channels > 0 && channelIds[channels - 1] >= channel) {
+            throw new IllegalStateException("channels are not added in ascending order");
+        }
+        if (channels == channelIds.length) {
+            channelIds = Arrays.copyOf(channelIds, channels * 2);
+            firstRow = Arrays.copyOf(firstRow, channels * 2 + 1);
+            channelBytes = Arrays.copyOf(channelBytes, channels * 2);
+        }
+        channelIds[channels] = channel;
+        firstRow[channels] = rows;
+        channels++;
+        bytes += 20;
+    }
+
+    private void ensureRows(int n) {
+        if (n > since.length) {
+            int size = Math.max(n, since.length * 2);
+            since = Arrays.copyOf(since, size);
+            until = Arrays.copyOf(until, size);
+            payload = Arrays.copyOf(payload, size);
+        }
+    }
+
+    private void add(long channel, long rowSince, long rowUntil, Object[] rowPayload) {
+        if (channels == 0 || channelIds[channels - 1] != channel) {
+            if (channels > 0 && channelIds[channels - 1] > channel) {
+                throw new IllegalStateException("browse rows are not ordered by channel");
+            }
+            startChannel(channel);
+        }
+        ensureRows(rows + 1);
+        since[rows] = rowSince;
+        until[rows] = rowUntil;
+        payload[rows] = rowPayload;
+        rows++;
+        long b = ROW_BYTES + payloadBytes(rowPayload);
+        channelBytes[channels - 1] += b;
+        bytes += b;
+        if (bytes > limit) {
+            throw new TooBig(limit);
+        }
+    }
+
+    HeldRows build(String generation, Layer layer, List<Channel> known) {
+        int[] first = Arrays.copyOf(firstRow, channels + 1);
+        first[channels] = rows;
+        return new HeldRows(generation, layer, Arrays.copyOf(channelIds, channels), first, Arrays.copyOf(since, rows),
+                Arrays.copyOf(until, rows), Arrays.copyOf(payload, rows), Arrays.copyOf(channelBytes, channels), known,
+                bytes);
+    }
+
+    /** A rough heap estimate of one row's payload values (compact strings, boxed numbers). */
+    static long payloadBytes(Object[] values) {
+        if (values == null) {
+            return 0;
+        }
+        long n = 16L + 4L * values.length;
+        for (Object v : values) {
+            if (v instanceof String s) {
+                n += 40 + s.length() * (s.chars().allMatch(ch -> ch < 256) ? 1L : 2L);
+            } else if (v instanceof byte[] b) {
+                n += 16 + b.length;
+            } else if (v != null) {
+                n += 24;
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,301 @@
+package io.outpost.server.rows;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.outpost.store.IovStore;
+import io.outpost.store.StoreException;
+import io.outpost.store.model.ChannelOrder;
+import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.model.KeyType;
+import io.outpost.store.model.NewIov;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.PayloadSpec;
+import io.outpost.store.model.ValidityKey;
+import io.outpost.store.model.Versioning;
+import io.outpost.store.testing.Backends;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Held rows answer exactly what the database answers: random SV and MV histories (overlapping MV stores, a user
+ * tag, a standard tag), random keys, ranges, channel selections and every order, on SQLite and PostgreSQL; a write
+ * is seen at once (the stamp is read per use); a folder over budget is not held; concurrent users build once.
+ */
+class RowStoreTest {
+    private static final long MAXK = ValidityKey.MAX;
+
+    private static RowStore rowStore(IovStore store, String maxSize, SimpleMeterRegistry registry) {
+        return new RowStore(store, new RowStoreProperties(true, DataSize.parse(maxSize), 0.5), registry);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void heldRowsEqualTheDatabaseForEveryLayerQueryAndOrder(Backends backend) {
+        Random rnd = new Random(42);
+        try (IovStore store = backend.freshStore("rows_eq")) {
+            Node sv = store.createFolder("/R/sv", Versioning.SINGLE_VERSION, KeyType.TIME,
+                    PayloadSpec.parse("v:Int32,s:String255"), "", true);
+            Node mv = store.createFolder("/R/mv", Versioning.MULTI_VERSION, KeyType.TIME,
+                    PayloadSpec.parse("v:Int32,s:String255"), "", true);
+            for (int ch = 0; ch < 8; ch++) {
+                store.createChannel(sv, ch, "sv" + ch, "");
+                store.createChannel(mv, ch, "mv" + ch, "");
+            }
+            int value = 0;
+            for (int ch = 0; ch < 7; ch++) { // channel 7 stays empty
+                List<NewIov> batch = new ArrayList<>();
+                long s = rnd.nextInt(5);
+                for (int i = 0; i < 20; i++) {
+                    long u = i == 19 && ch % 2 == 0 ? MAXK : s + 1 + rnd.nextInt(10);
+                    batch.add(new NewIov(ch, s, u, value++, "r" + rnd.nextInt(1000)));
+                    s = u + rnd.nextInt(3); // gaps
+                }
+                store.store(sv, batch);
+            }
+            for (int step = 0; step < 40; step++) {
+                long ch = rnd.nextInt(7);
+                long s = rnd.nextInt(150);
+                long u = rnd.nextInt(5) == 0 ? MAXK : s + 1 + rnd.nextInt(30);
+                NewIov o = new NewIov(ch, s, u, value++, "m" + step);
+                store.store(mv, List.of(step % 5 == 0 ? o.withUserTag("UT", false) : o));
+                if (step == 25) {
+                    store.tagCurrentHead(mv, "STD-1", "");
+                }
+            }
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, "64MB", registry);
+            compare(store, rows, sv, "HEAD", rnd);
+            compare(store, rows, mv, "HEAD", rnd);
+            compare(store, rows, mv, "UT", rnd);
+            compare(store, rows, mv, "STD-1", rnd);
+            assertThat(registry.counter("outpost.rows.builds").count()).as("one build per layer").isEqualTo(4);
+        }
+    }
+
+    private static void compare(IovStore store, RowStore rows, Node folder, String tag, Random rnd) {
+        RowStore.State state = rows.state(folder, tag);
+        HeldRows held = rows.rows(folder, state);
+        assertThat(held).as("%s %s held", folder.path(), tag).isNotNull();
+        for (int q = 0; q < 150; q++) {
+            long t1 = rnd.nextInt(10) == 0 ? 0 : rnd.nextInt(220);
+            long t2 = rnd.nextInt(6) == 0 ? MAXK : rnd.nextInt(3) == 0 ? t1 : t1 + rnd.nextInt(60);
+            ChannelSelection sel = switch (rnd.nextInt(4)) {
+                case 0 -> ChannelSelection.all();
+                case 1 -> ChannelSelection.channel(rnd.nextInt(9));
+                case 2 -> ChannelSelection.ranges(List.of(new ChannelSelection.Range(0, rnd.nextInt(3)),
+                        new ChannelSelection.Range(4, 4 + rnd.nextInt(4))));
+                default -> ChannelSelection.named((folder.isMultiVersion() ? "mv" : "sv") + rnd.nextInt(8));
+            };
+            sel = sel.withOrder(ChannelOrder.values()[rnd.nextInt(4)]);
+            List<String> fromDb = new ArrayList<>();
+            IovStore.ReadResult r = store.read(folder, tag, t1, t2, sel,
+                    iov -> fromDb.add(row(iov.channelId(), iov.since(), iov.until(), iov.payload())), true);
+            List<String> fromMemory = new ArrayList<>();
+            held.browse(t1, t2, sel, (ch, i) -> fromMemory.add(row(ch, held.since(i), held.until(i), held.payload(i))));
+            String what = folder.path() + " " + tag + " [" + t1 + ", " + t2 + "] " + sel;
+            assertThat(fromMemory).as(what).isEqualTo(fromDb);
+            assertThat(held.count(t1, t2, sel)).as("count " + what).isEqualTo(fromDb.size());
+            assertThat(held.selectedChannels(sel)).as("selected channels " + what).isEqualTo(r.selectedChannels());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void incrementalRefreshesEqualTheDatabaseAfterEveryWrite(Backends backend) {
+        Random rnd = new Random(7);
+        try (IovStore store = backend.freshStore("rows_incr")) {
+            Node f = store.createFolder("/I/sv", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),
+                    "", true);
+            long[] next = new long[120];
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, "64MB", registry);
+            int value = 0;
+            for (int step = 0; step < 30; step++) {
+                List<NewIov> batch = new ArrayList<>();
+                // now and then every even channel: more ranges than one browse takes, so a full build
+                int channels = step % 10 == 9 ? 60 : 1 + rnd.nextInt(4);
+                java.util.Set<Long> used = new java.util.HashSet<>();
+                for (int k = 0; k < channels; k++) {
+                    long ch = channels == 60 ? 2L * k : rnd.nextInt(120);
+                    if (!used.add(ch)) {
+                        continue;
+                    }
+                    long s = next[(int) ch] + rnd.nextInt(3);
+                    long u = rnd.nextBoolean() ? MAXK : s + 1 + rnd.nextInt(5);
+                    next[(int) ch] = u == MAXK ? s + 1 : u;
+                    batch.add(new NewIov(ch, s, u, value++));
+                }
+                store.store(f, batch);
+                RowStore.State state = rows.state(f, "HEAD");
+                HeldRows held = rows.rows(f, state);
+                assertThat(held).isNotNull();
+                assertThat(held.generation()).isEqualTo(state.stamp());
+                List<String> fromDb = new ArrayList<>();
+                store.read(f, "HEAD", 0, MAXK, ChannelSelection.all(),
+                        iov -> fromDb.add(row(iov.channelId(), iov.since(), iov.until(), iov.payload())), false);
+                List<String> fromMemory = new ArrayList<>();
+                held.browse(0, MAXK, ChannelSelection.all(), (ch, i) -> fromMemory.add(row(ch, held.since(i),
+                        held.until(i), held.payload(i))));
+                assertThat(fromMemory).as("step %d", step).isEqualTo(fromDb);
+                assertThat(held.selectedChannels(ChannelSelection.all())).isEqualTo(
+                        store.read(f, "HEAD", 0, 0, ChannelSelection.all(), null, true).selectedChannels());
+            }
+            // the first build and the three 60-range steps read the whole layer; every other step refreshed
+            assertThat(registry.counter("outpost.rows.refreshes").count()).isEqualTo(26);
+            assertThat(registry.counter("outpost.rows.builds").count()).isEqualTo(30);
+        }
+    }
+
+    @Test
+    void consecutiveChannelIdsBecomeOneRange() {
+        assertThat(IncrementalRefresh.ranges(new long[] {1, 2, 3, 7, 9, 10})).containsExactly(
+                new ChannelSelection.Range(1, 3), new ChannelSelection.Range(7, 7), new ChannelSelection.Range(9, 10));
+        assertThat(IncrementalRefresh.lastObjectId("42@2026-01-01")).isEqualTo(42);
+        assertThat(IncrementalRefresh.lastObjectId("none")).isEqualTo(-1);
+    }
+
+    private static String row(long channel, long since, long until, Object[] payload) {
+        return channel + ":" + since + "-" + until + "=" + List.of(payload);
+    }
+
+    @Test
+    void aWriteIsSeenAtOnceAndANewStampIsBuiltAgain() throws Exception {
+        Path dir = Files.createTempDirectory("outpost-rows");
+        try (IovStore store = Backends.SQLITE.freshStore("rows_write")) {
+            Node f = store.createFolder("/W/f", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),
+                    "", true);
+            store.store(f, List.of(new NewIov(1, 0, MAXK, 1)));
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, "64MB", registry);
+            HeldRows first = rows.rows(f, rows.state(f, "HEAD"));
+            assertThat(first.count(0, MAXK, ChannelSelection.all())).isEqualTo(1);
+            store.store(f, List.of(new NewIov(1, 100, MAXK, 2)));
+            RowStore.State now = rows.state(f, "HEAD");
+            assertThat(now.stamp()).isNotEqualTo(first.generation());
+            HeldRows second = rows.rows(f, now);
+            List<Long> untils = new ArrayList<>();
+            second.browse(0, MAXK, ChannelSelection.all(), (ch, i) -> untils.add(second.until(i)));
+            assertThat(untils).as("the open IOV was closed by the write, and the new one is there")
+                    .containsExactly(100L, MAXK);
+            assertThat(registry.counter("outpost.rows.builds").count()).isEqualTo(2);
+            // an old state (read before the write) is not answered from the new rows
+            assertThat(rows.rows(f, new RowStore.State(first.generation(), now.layer(), null))).isNull();
+        } finally {
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void rowsReadWhileAWriteLandsAreNotKept(Backends backend) {
+        try (IovStore store = backend.freshStore("rows_mixed")) {
+            Node f = store.createFolder("/M/f", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),
+                    "", true);
+            store.store(f, List.of(new NewIov(1, 0, MAXK, 1)));
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, "64MB", registry);
+            RowStore.State before = rows.state(f, "HEAD");
+            rows.afterRowsRead = () -> {
+                rows.afterRowsRead = () -> { };
+                store.store(f, List.of(new NewIov(1, 10, MAXK, 2))); // commits on the write pool, mid-build
+            };
+            HeldRows during = rows.rows(f, before);
+            if (backend == Backends.SQLITE) {
+                // one read transaction is one snapshot in SQLite: the build saw exactly the data of the first stamp
+                assertThat(during).isNotNull();
+                assertThat(during.generation()).isEqualTo(before.stamp());
+                assertThat(during.count(0, MAXK, ChannelSelection.all())).isEqualTo(1);
+            } else {
+                // PostgreSQL reads each statement at its own time: the stamps differ, the rows are not used or kept
+                assertThat(during).as("rows of no single stamp are not used").isNull();
+            }
+            RowStore.State now = rows.state(f, "HEAD");
+            assertThat(now.stamp()).isNotEqualTo(before.stamp());
+            HeldRows held = rows.rows(f, now);
+            assertThat(held).isNotNull();
+            assertThat(held.count(0, MAXK, ChannelSelection.all())).isEqualTo(2);
+            assertThat(registry.counter("outpost.rows.builds").count()).isEqualTo(2);
+            assertThat(registry.counter("outpost.rows.refreshes").count()).as("refreshed only from kept rows")
+                    .isEqualTo(backend == Backends.SQLITE ? 1 : 0);
+        }
+    }
+
+    @Test
+    void aFolderOverTheBudgetIsNotHeldAndNotRebuiltAtTheSameStamp() {
+        try (IovStore store = Backends.SQLITE.freshStore("rows_big")) {
+            Node f = store.createFolder("/B/f", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("s:String4k"),
+                    "", true);
+            List<NewIov> batch = new ArrayList<>();
+            for (int ch = 0; ch < 200; ch++) {
+                batch.add(new NewIov(ch, 0, MAXK, "x".repeat(1000)));
+            }
+            store.store(f, batch);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, "100KB", registry); // 50 KB per folder: 200 KB of strings do not fit
+            assertThat(rows.rows(f, rows.state(f, "HEAD"))).isNull();
+            assertThat(rows.rows(f, rows.state(f, "HEAD"))).isNull();
+            assertThat(registry.counter("outpost.rows.too.big").count()).isEqualTo(1);
+            assertThat(registry.counter("outpost.rows.builds").count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void concurrentUsersOfAColdFolderBuildItOnce() throws Exception {
+        try (IovStore store = Backends.POSTGRESQL.freshStore("rows_sf")) {
+            Node f = store.createFolder("/S/f", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),
+                    "", true);
+            List<NewIov> batch = new ArrayList<>();
+            for (int ch = 0; ch < 5000; ch++) {
+                batch.add(new NewIov(ch, 0, MAXK, ch));
+            }
+            store.store(f, batch);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, "64MB", registry);
+            int n = 16;
+            ExecutorService pool = Executors.newFixedThreadPool(n);
+            try {
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<Long>> counts = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    counts.add(pool.submit(() -> {
+                        go.await();
+                        HeldRows h = rows.rows(f, rows.state(f, "HEAD"));
+                        return h == null ? -1L : h.count(0, MAXK, ChannelSelection.all());
+                    }));
+                }
+                go.countDown();
+                for (Future<Long> c : counts) {
+                    assertThat(c.get(60, TimeUnit.SECONDS)).isEqualTo(5000L);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(registry.counter("outpost.rows.builds").count()).isEqualTo(1);
+            assertThat(registry.counter("outpost.rows.answers").count()).isEqualTo(n);
+        }
+    }
+
+    @Test
+    void tagErrorsComeFromTheStateRead() {
+        try (IovStore store = Backends.SQLITE.freshStore("rows_tag")) {
+            Node f = store.createFolder("/T/f", Versioning.MULTI_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),
+                    "", true);
+            RowStore rows = rowStore(store, "1MB", new SimpleMeterRegistry());
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> rows.state(f, "NOPE"))
+                    .isInstanceOf(StoreException.class);
+        }
+    }
+}

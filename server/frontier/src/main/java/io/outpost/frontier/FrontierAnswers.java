@@ -1,0 +1,227 @@
+package io.outpost.frontier;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Encoded Frontier payloads, keyed by the normalised request (the checked SQL, its bind values and the zip level;
+ * not the URL, so {@code freshkey} and parameter order do not matter) and valid for one stamp of the tables they
+ * read. Only queries whose every table is a folder's IOV data (IOVS, IOV2TAG, PAYLOAD, IOVS_SEQ) are kept: every
+ * write and tag operation of the folder changes its sequence row's {@code CURRENT_VALUE@LASTMOD_DATE}, which is
+ * read on every request, so a kept answer is served only while the database still holds exactly that data.
+ * Identical requests arriving together run the query once (single flight): the first computes, streaming to its
+ * client and copying the bytes; the others wait and are served the copy. Bounded in bytes (Caffeine).
+ */
+public final class FrontierAnswers {
+    /** The normalised request. */
+    record Key(String sql, List<String> binds, int level) {
+    }
+
+    /** One finished payload body (base64 text as sent), valid at {@code stamp}. */
+    record Encoded(String stamp, byte[] body, String md5, int rows, long fullSize) {
+    }
+
+    /** What a request is to do: serve {@code ready}, or compute (and, if {@code mine} is set, publish it). */
+    static final class Flight {
+        final Key key;
+        final String stamp;
+        final Encoded ready;
+        final CompletableFuture<Encoded> mine;
+
+        private Flight(Key key, String stamp, Encoded ready, CompletableFuture<Encoded> mine) {
+            this.key = key;
+            this.stamp = stamp;
+            this.ready = ready;
+            this.mine = mine;
+        }
+    }
+
+    public static final long DEFAULT_MAX_BYTES = 64L << 20;
+
+    private final Pattern dataTable;
+    private final Cache<Key, CompletableFuture<Encoded>> cache;
+    private final long maxEntryBytes;
+    private final AtomicLong hits = new AtomicLong();
+    private final AtomicLong loads = new AtomicLong();
+    private final AtomicLong joins = new AtomicLong();
+
+    public FrontierAnswers(String prefix, long maxBytes) {
+        this.dataTable = Pattern.compile("(" + Pattern.quote(prefix.toUpperCase(Locale.ROOT))
+                + "F[0-9]{4})_(IOVS|IOV2TAG|PAYLOAD|IOVS_SEQ)");
+        this.maxEntryBytes = Math.max(0, maxBytes / 8);
+        this.cache = Caffeine.newBuilder()
+                .maximumWeight(Math.max(0, maxBytes))
+                .weigher((Key k, CompletableFuture<Encoded> f) -> {
+                    Encoded e = f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
+                    return 256 + k.sql().length() * 2 + (e == null ? 0 : e.body().length);
+                })
+                .build();
+    }
+
+    /** The sequence tables whose stamps cover {@code tables}, or null when the query cannot be kept. */
+    Set<String> stampTables(Set<String> tables) {
+        if (maxEntryBytes == 0 || tables == null || tables.isEmpty()) {
+            return null;
+        }
+        Set<String> seq = new TreeSet<>();
+        for (String t : tables) {
+            Matcher m = dataTable.matcher(t.toUpperCase(Locale.ROOT));
+            if (!m.matches()) {
+                return null;
+            }
+            seq.add(m.group(1) + "_IOVS_SEQ");
+        }
+        return seq;
+    }
+
+    /** The tables' current stamp, read on {@code c}; null if a table has no sequence row. */
+    static String stamp(Connection c, Set<String> seqTables, int timeoutSeconds) throws SQLException {
+        StringBuilder b = new StringBuilder();
+        for (String seq : seqTables) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT CURRENT_VALUE, LASTMOD_DATE FROM " + seq)) {
+                if (timeoutSeconds > 0) {
+                    ps.setQueryTimeout(timeoutSeconds);
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return null;
+                    }
+                    b.append(seq).append('=').append(rs.getLong(1)).append('@').append(rs.getString(2)).append(';');
+                }
+            }
+        }
+        return b.toString();
+    }
+
+    /**
+     * Looks the request up at {@code stamp}: a kept answer, an identical request's answer (waiting at most
+     * {@code maxWaitMillis} for it), or the duty to compute.
+     */
+    Flight begin(Key key, String stamp, long maxWaitMillis) {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            CompletableFuture<Encoded> existing = cache.asMap().get(key);
+            if (existing == null) {
+                CompletableFuture<Encoded> mine = new CompletableFuture<>();
+                if (cache.asMap().putIfAbsent(key, mine) == null) {
+                    loads.incrementAndGet();
+                    return new Flight(key, stamp, null, mine);
+                }
+                continue;
+            }
+            boolean wasDone = existing.isDone();
+            if (!wasDone) {
+                joins.incrementAndGet();
+            }
+            Encoded e = await(existing, maxWaitMillis);
+            if (e == null) {
+                loads.incrementAndGet();
+                return new Flight(key, stamp, null, null); // the first request failed or gave up: compute alone
+            }
+            if (e.stamp().equals(stamp)) {
+                hits.incrementAndGet();
+                return new Flight(key, stamp, e, null);
+            }
+            cache.asMap().remove(key, existing); // another stamp: the data changed since
+        }
+        loads.incrementAndGet();
+        return new Flight(key, stamp, null, null);
+    }
+
+    /** Publishes the computed answer (null: failed, too big, or the data changed while it was read). */
+    void finish(Flight f, Encoded e) {
+        if (f.mine == null) {
+            return;
+        }
+        if (e == null || !e.stamp().equals(f.stamp)) {
+            cache.asMap().remove(f.key, f.mine);
+            f.mine.complete(null);
+            return;
+        }
+        f.mine.complete(e);
+        cache.asMap().replace(f.key, f.mine, f.mine); // re-weigh now that the size is known
+    }
+
+    private static Encoded await(CompletableFuture<Encoded> f, long maxWaitMillis) {
+        try {
+            return f.get(maxWaitMillis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** A sink that forwards every byte to the response and keeps a copy up to the per-answer limit. */
+    final class Tee extends OutputStream {
+        private final OutputStream out;
+        private ByteArrayOutputStream copy = new ByteArrayOutputStream();
+
+        private Tee(OutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            if (copy != null) {
+                if (copy.size() + (long) len > maxEntryBytes) {
+                    copy = null; // too big to keep: still sent, just not remembered
+                } else {
+                    copy.write(b, off, len);
+                }
+            }
+        }
+
+        /** The bytes written, or null if they exceeded the limit. */
+        byte[] copy() {
+            return copy == null ? null : copy.toByteArray();
+        }
+    }
+
+    Tee tee(OutputStream out) {
+        return new Tee(out);
+    }
+
+    /** Answers served from memory (kept or joined). */
+    public long hits() {
+        return hits.get();
+    }
+
+    /** Database runs of queries that could be kept (computed and published, or computed alone). */
+    public long loads() {
+        return loads.get();
+    }
+
+    /** Requests that waited for an identical request's query. */
+    public long joins() {
+        return joins.get();
+    }
+
+    public void clear() {
+        cache.invalidateAll();
+    }
+}

@@ -1,0 +1,157 @@
+package io.outpost.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.outpost.store.IovStore;
+import io.outpost.store.model.KeyType;
+import io.outpost.store.model.NewIov;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.PayloadSpec;
+import io.outpost.store.model.ValidityKey;
+import io.outpost.store.model.Versioning;
+import io.outpost.store.testing.Backends;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The Frontier answer cache: many clients missing the same query at once run it once; a write is in the very next
+ * answer (whatever the freshkey); kept answers are byte-identical to computed ones; queries of tables without a
+ * stamp are never kept; an answer published at one stamp is never served at another.
+ */
+class FrontierAnswersTest {
+    private static final int ROWS = 3000;
+
+    private static String sql(Node f) {
+        return "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM " + f.iovTable() + " ORDER BY CHANNEL_ID, IOV_SINCE";
+    }
+
+    private static byte[] fetch(TestServer server, String ctx, String sql, String freshkey) throws Exception {
+        String target = FrontierDecoder.path(ctx, "BLOBzip5", freshkey == null ? Map.of() : Map.of("freshkey", freshkey), sql);
+        try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+            assertThat(r.status).isEqualTo(200);
+            return r.body();
+        }
+    }
+
+    private static List<List<String>> rows(byte[] body) {
+        FrontierDecoder.Payload p = FrontierDecoder.decode(body).only();
+        assertThat(p.error()).as(p.message()).isFalse();
+        return p.data();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void manyClientsMissingTogetherRunTheQueryOnceAndAWriteIsSeenAtOnce(Backends b) throws Exception {
+        try (IovStore store = b.freshStore("frontier_answers")) {
+            Node f = store.createFolder("/FA/sv", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("s:String255"),
+                    "", true);
+            List<NewIov> batch = new ArrayList<>();
+            for (int ch = 0; ch < ROWS; ch++) {
+                batch.add(new NewIov(ch, 10, ValidityKey.MAX, "value-" + ch));
+            }
+            store.store(f, batch);
+            FrontierServlet cached = new FrontierServlet(new FrontierContext("Cached", store.database()));
+            FrontierServlet plain = new FrontierServlet(new FrontierContext("Plain", store.database()), 0);
+            try (TestServer server = new TestServer(cached, plain)) {
+                int clients = 12;
+                ExecutorService pool = Executors.newFixedThreadPool(clients);
+                List<Future<byte[]>> bodies = new ArrayList<>();
+                try {
+                    CountDownLatch go = new CountDownLatch(1);
+                    for (int i = 0; i < clients; i++) {
+                        String key = "squid" + i;
+                        bodies.add(pool.submit(() -> {
+                            go.await();
+                            return fetch(server, "Cached", sql(f), key);
+                        }));
+                    }
+                    go.countDown();
+                    byte[] reference = fetch(server, "Plain", sql(f), null);
+                    assertThat(rows(reference)).hasSize(ROWS);
+                    for (Future<byte[]> body : bodies) {
+                        assertThat(body.get(60, TimeUnit.SECONDS)).as("same bytes as computed afresh").isEqualTo(reference);
+                    }
+                } finally {
+                    pool.shutdownNow();
+                }
+                assertThat(cached.answers().loads()).as("database runs for %d clients", clients).isEqualTo(1);
+                assertThat(cached.answers().hits()).isEqualTo(clients - 1);
+                assertThat(plain.answers().loads()).as("a context without a cache keeps nothing").isZero();
+
+                store.store(f, List.of(new NewIov(0, 20, ValidityKey.MAX, "new")));
+                List<List<String>> after = rows(fetch(server, "Cached", sql(f), "later"));
+                assertThat(after).hasSize(ROWS + 1);
+                assertThat(after.get(0)).containsExactly("0", "10", "20", "value-0");
+                assertThat(after.get(1)).containsExactly("0", "20", String.valueOf(ValidityKey.MAX), "new");
+                assertThat(cached.answers().loads()).isEqualTo(2);
+                assertThat(fetch(server, "Cached", sql(f), "again")).isEqualTo(fetch(server, "Plain", sql(f), null));
+                assertThat(cached.answers().loads()).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void queriesOfTablesWithoutAStampAreNeverKept() throws Exception {
+        try (IovStore store = Backends.SQLITE.freshStore("frontier_unkept")) {
+            Node f = store.createFolder("/FA/u", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("s:String255"),
+                    "", true);
+            store.createChannel(f, 1, "one", "");
+            FrontierServlet cached = new FrontierServlet(new FrontierContext("Cached", store.database()));
+            try (TestServer server = new TestServer(cached)) {
+                for (int i = 0; i < 2; i++) {
+                    rows(fetch(server, "Cached", "select 1 from dual", null));
+                    rows(fetch(server, "Cached", "SELECT CHANNEL_ID, CHANNEL_NAME FROM " + f.channelTable(), null));
+                }
+                store.createChannel(f, 2, "two", ""); // channel rows change without the folder's stamp
+                assertThat(rows(fetch(server, "Cached", "SELECT CHANNEL_ID FROM " + f.channelTable(), null))).hasSize(2);
+                assertThat(cached.answers().loads()).isZero();
+                assertThat(cached.answers().hits()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void anAnswerIsServedOnlyAtItsOwnStampAndWaitersGetThePublishedOne() throws Exception {
+        FrontierAnswers answers = new FrontierAnswers("OUTPOST_", 1 << 20);
+        FrontierAnswers.Key key = new FrontierAnswers.Key("SELECT 1", List.of(), 5);
+        FrontierAnswers.Flight first = answers.begin(key, "s1", 1000);
+        assertThat(first.mine).isNotNull();
+        int waiters = 5;
+        ExecutorService pool = Executors.newFixedThreadPool(waiters);
+        try {
+            List<Future<FrontierAnswers.Flight>> joined = new ArrayList<>();
+            for (int i = 0; i < waiters; i++) {
+                joined.add(pool.submit(() -> answers.begin(key, "s1", 30_000)));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (answers.joins() < waiters) {
+                assertThat(System.nanoTime()).as("waiters joined in time").isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+            FrontierAnswers.Encoded e = new FrontierAnswers.Encoded("s1", new byte[] {1, 2, 3}, "md5", 1, 3);
+            answers.finish(first, e);
+            for (Future<FrontierAnswers.Flight> j : joined) {
+                assertThat(j.get(30, TimeUnit.SECONDS).ready).isSameAs(e);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        FrontierAnswers.Flight later = answers.begin(key, "s2", 1000);
+        assertThat(later.ready).as("never served at another stamp").isNull();
+        assertThat(later.mine).isNotNull();
+        // a loader whose data changed while it read publishes nothing
+        answers.finish(later, new FrontierAnswers.Encoded("s3", new byte[] {9}, "md5", 1, 1));
+        FrontierAnswers.Flight again = answers.begin(key, "s3", 1000);
+        assertThat(again.ready).isNull();
+        assertThat(answers.loads()).isEqualTo(3);
+    }
+}
