@@ -31,6 +31,9 @@ class RealServiceTest {
     @BeforeAll
     static void start() throws IOException {
         dir = Files.createTempDirectory("outpost-client-it");
+        Path created = dir;
+        // again at JVM exit: the embedded Tomcat can recreate its work folder while the context closes
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(created)));
         String db = dir.resolve("demo.db").toString();
         service = new SpringApplicationBuilder(OutpostApplication.class).run("--server.port=0",
                 "--outpost.database.url=jdbc:sqlite:" + db, "--server.tomcat.basedir=" + dir.resolve("tomcat"), "--logging.level.root=warn", "--logging.level.outpost.access=warn");
@@ -39,7 +42,7 @@ class RealServiceTest {
     }
 
     @AfterAll
-    static void stop() throws IOException {
+    static void stop() {
         try {
             if (client != null) {
                 client.close();
@@ -49,12 +52,18 @@ class RealServiceTest {
             }
         } finally {
             if (dir != null) {
-                try (var files = Files.walk(dir)) {
-                    for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                        Files.deleteIfExists(p);
-                    }
-                }
+                deleteQuietly(dir);
             }
+        }
+    }
+
+    private static void deleteQuietly(Path root) {
+        try (var files = Files.walk(root)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // already gone, or being recreated: the shutdown hook tries again
         }
     }
 
