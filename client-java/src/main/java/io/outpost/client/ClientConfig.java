@@ -23,6 +23,8 @@ public final class ClientConfig {
     public static final String DEFAULT_SERVER = "http://localhost:8000";
     /** Frontier's limits on list lengths. */
     public static final int MAX_SERVERS = 16;
+    /** A server URL with this prefix names an offline snapshot file instead of a server. */
+    public static final String SNAPSHOT_SCHEME = "sqlite:";
     public static final int MAX_PROXIES = 24;
 
     private final List<Endpoint> servers;
@@ -42,6 +44,7 @@ public final class ClientConfig {
     private final CacheAlign runLumiAlign;
     private final Map<String, CacheAlign> folderAlign;
     private final Duration failedRouteMemory;
+    private final String snapshot;
 
     private ClientConfig(Builder b) {
         this.servers = List.copyOf(b.servers.isEmpty() ? List.of(Endpoint.parse(DEFAULT_SERVER)) : b.servers);
@@ -61,6 +64,15 @@ public final class ClientConfig {
         this.runLumiAlign = b.runLumiAlign;
         this.folderAlign = Map.copyOf(b.folderAlign);
         this.failedRouteMemory = b.failedRouteMemory;
+        this.snapshot = b.snapshot;
+    }
+
+    /**
+     * The offline snapshot file named by a server URL {@code sqlite:/path/snapshot.db}, or null: when set, the
+     * client answers from that file without any network (docs/operations.md, "Offline snapshots").
+     */
+    public String snapshot() {
+        return snapshot;
     }
 
     public static Builder builder() {
@@ -215,12 +227,21 @@ public final class ClientConfig {
         private CacheAlign runLumiAlign = CacheAlign.RUN_LUMI_DEFAULT;
         private final Map<String, CacheAlign> folderAlign = new LinkedHashMap<>();
         private Duration failedRouteMemory = Duration.ofMinutes(5);
+        private String snapshot;
 
         private Builder() {
         }
 
         /** Adds a server (tried in the order added). */
         public Builder server(String url) {
+            if (url.strip().startsWith(SNAPSHOT_SCHEME)) {
+                String file = url.strip().substring(SNAPSHOT_SCHEME.length());
+                if (file.isEmpty()) {
+                    throw new IllegalArgumentException("'" + url + "' names no snapshot file");
+                }
+                snapshot = file;
+                return this;
+            }
             return add(servers, Endpoint.parse(url), MAX_SERVERS, "servers");
         }
 

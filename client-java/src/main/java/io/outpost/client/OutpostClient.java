@@ -6,6 +6,7 @@ import io.outpost.client.internal.AnswerHeader;
 import io.outpost.client.internal.Failover;
 import io.outpost.client.internal.FailedRoutes;
 import io.outpost.client.internal.HttpTransport;
+import io.outpost.client.internal.OfflineQueries;
 import io.outpost.client.internal.Response;
 import io.outpost.client.internal.Transport;
 import java.io.IOException;
@@ -45,6 +46,8 @@ public final class OutpostClient implements AutoCloseable {
     private final AnswerCache cache;
     private final EventListener listener;
     private final Map<String, Boolean> runLumiByFolder = new ConcurrentHashMap<>();
+    /** Non-null in offline mode: every query is answered from a snapshot file, nothing goes over the network. */
+    private final OfflineQueries offline;
 
     private OutpostClient(Builder b) {
         this.config = b.config;
@@ -57,6 +60,7 @@ public final class OutpostClient implements AutoCloseable {
                         "User-Agent", clientHeader(config.clientId()),
                         "X-Outpost-Client", clientHeader(config.clientId()),
                         "Accept", "application/octet-stream, */*"));
+        this.offline = config.snapshot() == null ? null : OfflineQueries.open(config.snapshot());
     }
 
     /** A client with this configuration. */
@@ -81,6 +85,9 @@ public final class OutpostClient implements AutoCloseable {
 
     /** Every folder and folderset. */
     public List<NodeInfo> nodes() throws OutpostException {
+        if (offline != null) {
+            return offline.nodes();
+        }
         List<NodeInfo> nodes = fetch(Paths.nodes(), AnswerKind.NODES).rows().stream().map(NodeInfo::of).toList();
         nodes.forEach(n -> {
             if (n.folder()) {
@@ -92,16 +99,25 @@ public final class OutpostClient implements AutoCloseable {
 
     /** The channels of a folder. */
     public List<ChannelInfo> channels(String folder) throws OutpostException {
+        if (offline != null) {
+            return offline.channels(folder);
+        }
         return fetch(Paths.channels(folder), AnswerKind.CHANNELS).rows().stream().map(ChannelInfo::of).toList();
     }
 
     /** The tags defined on a node (folder or folderset). */
     public List<TagInfo> tags(String node) throws OutpostException {
+        if (offline != null) {
+            return offline.tags(node);
+        }
         return fetch(Paths.tags(node), AnswerKind.TAGS).rows().stream().map(TagInfo::of).toList();
     }
 
     /** The tag of this folder that {@code tag} (maybe a parent folderset's tag) resolves to. */
     public TagInfo resolveTag(String folder, String tag) throws OutpostException {
+        if (offline != null) {
+            return offline.resolveTag(folder, tag);
+        }
         List<Row> rows = fetch(Paths.tag(tag, folder), AnswerKind.TAG).rows();
         if (rows.size() != 1) {
             throw new OutpostException(OutpostException.Kind.PROTOCOL, "tag answer with " + rows.size() + " rows");
@@ -122,6 +138,9 @@ public final class OutpostClient implements AutoCloseable {
      * the configuration: the answer is selected from the browse of the window containing t.
      */
     public List<Iov> objectsAt(String folder, String tag, ChannelSelection channels, long t) throws OutpostException {
+        if (offline != null) {
+            return offline.objectsAt(folder, tag, Objects.requireNonNull(channels, "channels"), t);
+        }
         return objectsAtAnswer(folder, tag, channels, t).iovs();
     }
 
@@ -132,6 +151,9 @@ public final class OutpostClient implements AutoCloseable {
     public Answer objectsAtAnswer(String folder, String tag, ChannelSelection channels, long t)
             throws OutpostException {
         Objects.requireNonNull(channels, "channels");
+        if (offline != null) {
+            throw OfflineQueries.unsupported("objectsAtAnswer (use objectsAt)");
+        }
         CacheAlign align = alignment(folder);
         if (align == null) {
             return atExact(folder, tag, channels, t);
@@ -163,12 +185,18 @@ public final class OutpostClient implements AutoCloseable {
     /** Every IOV with {@code since <= t2} and {@code until > t1} in the selected channels, whole, in memory. */
     public List<Iov> browse(String folder, String tag, long t1, long t2, ChannelSelection channels, Order order)
             throws OutpostException {
+        if (offline != null) {
+            return offline.browse(folder, tag, t1, t2, channels, order);
+        }
         return fetch(Paths.browse(tag, t1, t2, channels, order, folder), AnswerKind.IOVS).iovs();
     }
 
     /** As {@link #browse}, decoded while it arrives; for answers too large to hold. Never cached in process. */
     public IovStream browseStream(String folder, String tag, long t1, long t2, ChannelSelection channels, Order order)
             throws OutpostException {
+        if (offline != null) {
+            throw OfflineQueries.unsupported("browseStream (use browse)");
+        }
         String path = Paths.browse(tag, t1, t2, channels, order, folder);
         IovStream s = failover.execute(path, response -> {
             AnswerDecoder d = new AnswerDecoder(response.body(), response.contentLength());
@@ -184,6 +212,9 @@ public final class OutpostClient implements AutoCloseable {
 
     /** The number of IOVs {@link #browse} would return. */
     public long count(String folder, String tag, long t1, long t2, ChannelSelection channels) throws OutpostException {
+        if (offline != null) {
+            return offline.count(folder, tag, t1, t2, channels);
+        }
         List<Row> rows = fetch(Paths.count(tag, t1, t2, channels, folder), AnswerKind.COUNT).rows();
         if (rows.size() != 1) {
             throw new OutpostException(OutpostException.Kind.PROTOCOL, "count answer with " + rows.size() + " rows");
@@ -196,6 +227,9 @@ public final class OutpostClient implements AutoCloseable {
      * allows). The path should be canonical (docs/api.md); the query methods build canonical paths.
      */
     public Answer fetch(String apiPath) throws OutpostException {
+        if (offline != null) {
+            throw OfflineQueries.unsupported("fetch of a raw API path");
+        }
         Answer cached = cache.get(apiPath);
         if (cached != null) {
             listener.onEvent(new ClientEvent.CacheHit(apiPath));
@@ -208,6 +242,9 @@ public final class OutpostClient implements AutoCloseable {
 
     @Override
     public void close() {
+        if (offline != null) {
+            offline.close();
+        }
         // Connections are pooled by the JDK and time out by themselves; nothing is held per client.
     }
 

@@ -441,7 +441,7 @@ public class FrontierServlet extends HttpServlet {
                 errorEnd(req, resp, out, r, e.getMessage(), "");
                 return r;
             }
-            BlobEncoder enc = new BlobEncoder(tee == null ? out : tee, level, DEFLATE);
+            BlobEncoder enc = BlobEncoder.forAnswer(tee == null ? out : tee, level, DEFLATE);
             int rows;
             try {
                 try {

@@ -5,11 +5,11 @@ import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
 
 /** Maps JDBC failures to store errors: constraint violations are conflicts, the rest is the database's fault. */
-final class Failures {
+public final class Failures {
     private Failures() {
     }
 
-    static StoreException translate(SQLException e) {
+    public static StoreException translate(SQLException e) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         if (state.startsWith("23") || (e.getMessage() != null && e.getMessage().contains("SQLITE_CONSTRAINT"))) {
             return new StoreException(StoreException.Kind.ALREADY_EXISTS, "the write conflicts with stored data: "

@@ -5,6 +5,7 @@ import io.outpost.store.db.Database;
 import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.db.Layer;
 import io.outpost.store.db.SysTime;
+import io.outpost.store.export.SnapshotCoverage;
 import io.outpost.store.model.Channel;
 import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.Iov;
@@ -45,6 +46,8 @@ public final class IovStore implements AutoCloseable {
     private final IovWriter iovWriter;
     private final ValidityTruncator truncator;
     private final Clock clock;
+    /** Non-null when the database is an offline snapshot: reads are checked against it, writes refused. */
+    private final SnapshotCoverage coverage;
 
     public IovStore(Database db) {
         this(db, Clock.systemUTC());
@@ -61,6 +64,28 @@ public final class IovStore implements AutoCloseable {
         this.tagWriter = new TagWriter(db, meta);
         this.iovWriter = new IovWriter(db.dialect(), reader, tagWriter);
         this.truncator = new ValidityTruncator(db.dialect(), reader);
+        this.coverage = read(c -> SnapshotCoverage.load(c, db.prefix()));
+    }
+
+    /** What this offline snapshot covers, or null when the database is not a snapshot. */
+    public SnapshotCoverage snapshotCoverage() {
+        return coverage;
+    }
+
+    /**
+     * Fails with NOT_COVERED when this database is an offline snapshot that does not hold a read of [t1, t2] in
+     * {@code folder} and {@code tag}; does nothing for an ordinary database. For callers that read through their
+     * own paths (the service's held rows); the store's own reads check by themselves.
+     */
+    public void requireCovered(Node folder, String tag, long t1, long t2) {
+        checkCovered(folder, tag, t1, t2);
+    }
+
+    private void checkCovered(Node folder, String tag, long t1, long t2) {
+        if (coverage != null) {
+            coverage.checkTag(folder, tag);
+            coverage.checkRange(folder, t1, t2);
+        }
     }
 
     /** Opens the database, applies pending migrations and returns a store that owns the database. */
@@ -124,11 +149,15 @@ public final class IovStore implements AutoCloseable {
 
     /** The layer a read of {@code folder} with {@code tag} uses (validates the tag). */
     public Layer layer(Node folder, String tag) {
+        if (coverage != null) {
+            coverage.checkTag(folder, tag);
+        }
         return read(c -> tags.layer(c, folder, tag));
     }
 
     /** Streams every IOV overlapping the closed range [t1, t2] in the selected channels. Returns the row count. */
     public long browse(Node folder, long t1, long t2, ChannelSelection sel, String tag, IovReader.IovConsumer out) {
+        checkCovered(folder, tag, t1, t2);
         return read(c -> {
             BrowseSpec spec = IovReader.spec(folder, tags.layer(c, folder, tag), t1, t2, sel);
             checkNamedChannel(c, folder, spec.channels());
@@ -150,6 +179,7 @@ public final class IovStore implements AutoCloseable {
      */
     public ReadResult read(Node folder, String tag, long t1, long t2, ChannelSelection sel, IovReader.IovConsumer out,
                            boolean countChannels) {
+        checkCovered(folder, tag, t1, t2);
         return read(c -> {
             Layer layer = tags.layer(c, folder, tag);
             Tag resolved = TagResolver.isHead(tag) ? null : tags.resolve(c, folder, tag);
@@ -173,11 +203,15 @@ public final class IovStore implements AutoCloseable {
 
     /** Like {@link #browse} with an already resolved layer (one less lookup on hot paths). */
     public long browse(BrowseSpec spec, IovReader.IovConsumer out) {
+        if (coverage != null) {
+            coverage.checkRange(spec.folder(), spec.t1(), spec.t2());
+        }
         return read(c -> reader.browse(c, spec, out));
     }
 
     /** The number of rows {@link #browse} would stream; an unknown channel name is CHANNEL_NOT_FOUND, as there. */
     public long count(Node folder, long t1, long t2, ChannelSelection sel, String tag) {
+        checkCovered(folder, tag, t1, t2);
         return read(c -> {
             BrowseSpec spec = IovReader.spec(folder, tags.layer(c, folder, tag), t1, t2, sel);
             checkNamedChannel(c, folder, spec.channels());
@@ -186,6 +220,9 @@ public final class IovStore implements AutoCloseable {
     }
 
     public long count(BrowseSpec spec) {
+        if (coverage != null) {
+            coverage.checkRange(spec.folder(), spec.t1(), spec.t2());
+        }
         return read(c -> reader.count(c, spec));
     }
 
@@ -329,6 +366,11 @@ public final class IovStore implements AutoCloseable {
 
     /** Runs write work in one transaction: committed whole, or rolled back whole on any failure. */
     public <T> T write(Work<T> work) {
+        if (coverage != null) {
+            throw new StoreException(StoreException.Kind.READ_ONLY, "this database is an offline snapshot (global tag '"
+                    + coverage.globalTag() + "', keys [" + coverage.keyFrom() + ", " + coverage.keyTo()
+                    + "]): it is read-only; write to the source database and sync the snapshot");
+        }
         try (Connection c = db.writePool().getConnection()) {
             try {
                 db.dialect().beginWrite(c, db.prefix());

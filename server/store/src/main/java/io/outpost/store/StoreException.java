@@ -13,6 +13,8 @@ public class StoreException extends RuntimeException {
         /** COOL's TagNotFound: no such tag, not in this node, or (reads) a tag on a single-version folder. */
         TAG_NOT_FOUND(Category.NOT_FOUND),
         OBJECT_NOT_FOUND(Category.NOT_FOUND),
+        /** An offline snapshot was asked about a folder, key range or layer it does not hold. */
+        NOT_COVERED(Category.NOT_FOUND),
         /** COOL's NodeRelationNotFound: the tag's node is not this node or one of its ancestors. */
         NODE_RELATION_NOT_FOUND(Category.NOT_FOUND),
         /** COOL's TagRelationNotFound: a tag on the way down has no child tag for the next node. */
@@ -31,6 +33,8 @@ public class StoreException extends RuntimeException {
         TAG_LOCKED(Category.CONFLICT),
         /** COOL's NodeExists / TagExists / ChannelExists. */
         ALREADY_EXISTS(Category.CONFLICT),
+        /** A write to an offline snapshot, which is read-only. */
+        READ_ONLY(Category.CONFLICT),
         /** COOL's TagRelationExists: the parent tag already has a child tag in this node. */
         TAG_RELATION_EXISTS(Category.CONFLICT),
         /** COOL's "tag not created: no IOVs in the tag": tagging an empty HEAD. */

@@ -138,6 +138,13 @@ class RandomizedSemanticsTest {
                     .isEqualTo(StoreException.Kind.TAG_NOT_FOUND);
             assertThat(outcome(() -> store.tagCurrentHead(f, "T0", ""))).isEqualTo(StoreException.Kind.FOLDER_IS_SINGLE_VERSION);
             assertThat(outcome(() -> store.deleteTag(f, "T0"))).isEqualTo(StoreException.Kind.FOLDER_IS_SINGLE_VERSION);
+            assertThat(outcome(() -> store.createTagRelation(f, "P", "C"))).isEqualTo(StoreException.Kind.FOLDER_IS_SINGLE_VERSION);
+            // HEAD is refused before anything else; the root has no parent to relate to
+            assertThat(outcome(() -> store.deleteTag(f, "HEAD"))).isEqualTo(StoreException.Kind.RESERVED_HEAD_TAG);
+            assertThat(outcome(() -> store.createTagRelation(f, "HEAD", "C"))).isEqualTo(StoreException.Kind.RESERVED_HEAD_TAG);
+            assertThat(outcome(() -> store.createTagRelation(store.node("/"), "P", "C")))
+                    .isEqualTo(StoreException.Kind.INVALID_TAG_RELATION);
+            assertThat(store.tags(store.node("/"))).as("refused relations create no tags").isEmpty();
         }
     }
 

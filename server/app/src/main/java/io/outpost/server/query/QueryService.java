@@ -140,6 +140,7 @@ public class QueryService {
     }
 
     private Answer iovs(Query q, Node folder, String generation) {
+        store.requireCovered(folder, q.tag(), q.t1(), q.t2()); // offline snapshots: also for held rows
         if (rowStore.enabled()) {
             RowStore.State state = rowStore.state(folder, q.tag());
             HeldRows held = rowStore.rows(folder, state);

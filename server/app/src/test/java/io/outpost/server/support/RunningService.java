@@ -60,6 +60,10 @@ public final class RunningService implements AutoCloseable {
         return "http://127.0.0.1:" + port + path;
     }
 
+    public ConfigurableApplicationContext context() {
+        return ctx;
+    }
+
     public <T> T bean(Class<T> type) {
         return ctx.getBean(type);
     }

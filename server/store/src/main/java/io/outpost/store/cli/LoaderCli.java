@@ -32,7 +32,8 @@ import picocli.CommandLine.Parameters;
         description = "Writes conditions data into an Outpost (COOL-layout) database.",
         subcommands = {LoaderCli.CreateFolderSet.class, LoaderCli.CreateFolder.class, LoaderCli.CreateChannel.class,
             LoaderCli.Load.class, LoaderCli.Generate.class, LoaderCli.TagHead.class, LoaderCli.Lock.class,
-            LoaderCli.Relate.class, LoaderCli.DeleteTag.class, LoaderCli.Truncate.class, LoaderCli.ListNodes.class})
+            LoaderCli.Relate.class, LoaderCli.DeleteTag.class, LoaderCli.Truncate.class, LoaderCli.ListNodes.class,
+            SnapshotCommands.Export.class, SnapshotCommands.Sync.class})
 public final class LoaderCli {
 
     /** Where to write. */

@@ -1,0 +1,95 @@
+package io.outpost.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.outpost.server.support.RunningService;
+import io.outpost.store.IovStore;
+import io.outpost.store.db.DatabaseConfig;
+import io.outpost.store.demo.DemoData;
+import io.outpost.store.export.SnapshotExporter;
+import io.outpost.store.model.ValidityKey;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The service started on an offline snapshot of the demo database (global tag DEMO-2026 over a key range): inside
+ * the range it answers byte for byte like the service on the source; outside it, or for a layer it does not hold,
+ * it answers 404 with a problem saying so.
+ */
+class SnapshotServingTest {
+    private static final long FROM = ValidityKey.fromRunLumi(300, 0);
+    private static final long TO = DemoData.T0 + 10 * DemoData.HOUR;
+
+    @TempDir
+    static Path dir;
+    private static RunningService source;
+    private static RunningService snapshot;
+
+    @BeforeAll
+    static void start() {
+        String sourceUrl = "jdbc:sqlite:" + dir.resolve("source.db");
+        String snapshotUrl = "jdbc:sqlite:" + dir.resolve("snapshot.db");
+        try (IovStore src = IovStore.open(DatabaseConfig.of(sourceUrl));
+             IovStore out = IovStore.open(DatabaseConfig.of(snapshotUrl))) {
+            DemoData.load(src);
+            new SnapshotExporter(src, out).export(new SnapshotExporter.Request("DEMO-2026", FROM, TO, "/DEMO/**"),
+                    SnapshotExporter.Progress.NONE);
+        }
+        source = RunningService.start(sourceUrl, "--outpost.demo-data=false");
+        snapshot = RunningService.start(snapshotUrl, "--outpost.demo-data=false");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (snapshot != null) {
+            snapshot.close();
+        }
+        if (source != null) {
+            source.close();
+        }
+    }
+
+    @Test
+    void readsInsideTheRangeAnswerLikeTheSource() throws Exception {
+        long t = DemoData.T0 + 3 * DemoData.HOUR + 17;
+        long run = ValidityKey.fromRunLumi(301, 5);
+        List<String> queries = List.of(
+                "/v1/json/at/HEAD/" + t + "/all/DEMO/Calo/Pedestals",
+                "/v1/bin/browse/HEAD/" + DemoData.T0 + "/" + TO + "/1-3/cs/DEMO/DCS/HV",
+                "/v1/json/count/HEAD/" + FROM + "/" + TO + "/all/DEMO/Calo/Pedestals",
+                "/v1/json/at/DEMO-2026/" + run + "/2/DEMO/Calo/Gains",
+                "/v1/json/at/GAINS-v2/" + run + "/all/DEMO/Calo/Gains",
+                "/v1/json/count/DEMO-2026/" + FROM + "/" + ValidityKey.fromRunLumi(400, 0) + "/all/DEMO/Calo/Gains",
+                "/v1/json/channels/DEMO/DCS/HV",
+                "/v1/json/tag/DEMO-2026/DEMO/Calo/Gains");
+        for (String q : queries) {
+            HttpResponse<byte[]> expected = source.get(q);
+            HttpResponse<byte[]> actual = snapshot.get(q);
+            assertThat(expected.statusCode()).as(q).isEqualTo(200);
+            assertThat(actual.statusCode()).as(q).isEqualTo(200);
+            assertThat(actual.body()).as(q).isEqualTo(expected.body());
+        }
+    }
+
+    @Test
+    void readsOutsideTheRangeSayTheSnapshotDoesNotCoverThem() throws Exception {
+        HttpResponse<byte[]> r = snapshot.get("/v1/json/at/HEAD/" + (TO + DemoData.HOUR) + "/all/DEMO/Calo/Pedestals");
+        assertThat(r.statusCode()).isEqualTo(404);
+        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).contains("problem+json"));
+        assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("covers keys [" + FROM + ", " + TO + "] only");
+        // The source has rows there: the snapshot's 404 is not the source's answer.
+        assertThat(source.get("/v1/json/at/HEAD/" + (TO + DemoData.HOUR) + "/all/DEMO/Calo/Pedestals").statusCode())
+                .isEqualTo(200);
+        HttpResponse<byte[]> head = snapshot.get("/v1/json/count/HEAD/" + FROM + "/" + TO + "/all/DEMO/Calo/Gains");
+        assertThat(head.statusCode()).isEqualTo(404);
+        assertThat(new String(head.body(), StandardCharsets.UTF_8)).contains("not its HEAD");
+        HttpResponse<byte[]> otherTag = snapshot.get("/v1/json/count/GAINS-v1/" + FROM + "/" + TO + "/all/DEMO/Calo/Gains");
+        assertThat(otherTag.statusCode()).isEqualTo(404);
+    }
+}

@@ -1,0 +1,137 @@
+package io.outpost.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+import java.util.zip.Inflater;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Answers compressed by libdeflate are zlib streams that inflate to the same record stream as zlib's, with the
+ * header's level class of the requested level; answers too big to hold go through zlib. The libdeflate cases need
+ * the system library (package libdeflate0, in the test packages of the {@code outpost} script) on Java 22 or later.
+ */
+class LibDeflateTest {
+
+    private static LibDeflate lib() {
+        assumeTrue(LibDeflate.get().isPresent(), "libdeflate.so.0 not loadable here (not installed, or Java 21)");
+        return LibDeflate.get().orElseThrow();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 5, 6, 9})
+    void zlibStreamInflatesToTheInputWithTheLevelClassOfZlib(int level) throws Exception {
+        byte[] in = randomText(300_000, 1);
+        byte[] z = lib().zlibCompress(in, in.length, level);
+        assertThat(inflate(z, in.length)).isEqualTo(in);
+        assertThat(z[0]).isEqualTo((byte) 0x78);
+        int levelClass = (z[1] & 0xff) >> 6;
+        int zlibClass = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
+        assertThat(levelClass).isEqualTo(zlibClass);
+        assertThat(((z[0] & 0xff) << 8 | (z[1] & 0xff)) % 31).isZero();
+    }
+
+    @Test
+    void emptyInputIsAValidStream() throws Exception {
+        byte[] z = lib().zlibCompress(new byte[0], 0, 5);
+        assertThat(inflate(z, 0)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {10_000, 200_000, BlobEncoder.WHOLE_LIMIT + 300_000})
+    void encoderWithLibdeflateCarriesTheSameRecordsAsZlib(int payloadBytes) throws Exception {
+        LibDeflate lib = lib();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Answer viaLib = encode(sink -> new BlobEncoder(sink, 5, pool, lib), payloadBytes);
+            Answer viaZlib = encode(sink -> new BlobEncoder(sink, 5, pool, null), payloadBytes);
+            assertThat(viaLib.fullSize).isEqualTo(viaZlib.fullSize);
+            byte[] records = inflate(viaLib.compressed, (int) viaLib.fullSize);
+            assertThat(records).isEqualTo(inflate(viaZlib.compressed, (int) viaZlib.fullSize));
+            assertThat(FrontierDecoder.records(records)).hasSize(payloadBytes / 50);
+            // MD5 over the compressed bytes, as clients check it
+            assertThat(viaLib.md5).isEqualTo(
+                    HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(viaLib.compressed)));
+            boolean held = records.length <= BlobEncoder.WHOLE_LIMIT;
+            assertThat(Arrays.equals(viaLib.compressed, viaZlib.compressed)).isEqualTo(!held); // libdeflate's own stream
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void forAnswerFollowsTheProperty() throws Exception {
+        lib();
+        System.setProperty(BlobEncoder.DEFLATE_PROPERTY, "jdk");
+        try {
+            Answer jdk = encode(sink -> BlobEncoder.forAnswer(sink, 5, null), 5_000);
+            Answer zlib = encode(sink -> new BlobEncoder(sink, 5, null, null), 5_000);
+            assertThat(jdk.compressed).isEqualTo(zlib.compressed);
+        } finally {
+            System.clearProperty(BlobEncoder.DEFLATE_PROPERTY);
+        }
+        Answer lib = encode(sink -> BlobEncoder.forAnswer(sink, 5, null), 5_000);
+        Answer zlib = encode(sink -> new BlobEncoder(sink, 5, null, null), 5_000);
+        assertThat(lib.compressed).isNotEqualTo(zlib.compressed);
+        assertThat(inflate(lib.compressed, (int) lib.fullSize)).isEqualTo(inflate(zlib.compressed, (int) zlib.fullSize));
+    }
+
+    private record Answer(byte[] compressed, long fullSize, String md5) {
+    }
+
+    /** Records of 50-character random strings, {@code payloadBytes} of them in all; the base64 decoded again. */
+    private static Answer encode(Function<ByteArrayOutputStream, BlobEncoder> encoder, int payloadBytes)
+            throws Exception {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        BlobEncoder e = encoder.apply(sink);
+        byte[] text = randomText(payloadBytes, 3);
+        for (int off = 0; off + 50 <= text.length; off += 50) {
+            e.writeString(new String(text, off, 50, StandardCharsets.US_ASCII));
+            e.writeEOR();
+        }
+        e.close();
+        return new Answer(Base64.getMimeDecoder().decode(sink.toByteArray()), e.fullSize(), e.md5Hex());
+    }
+
+    private static byte[] randomText(int n, long seed) {
+        Random r = new Random(seed);
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) ('!' + r.nextInt(94));
+        }
+        return b;
+    }
+
+    private static byte[] inflate(byte[] z, int size) throws Exception {
+        Inflater inf = new Inflater();
+        try {
+            inf.setInput(z);
+            byte[] out = new byte[size + 1];
+            int n = 0;
+            while (!inf.finished()) {
+                int k = inf.inflate(out, n, out.length - n);
+                if (k == 0 && !inf.finished() && (inf.needsInput() || inf.needsDictionary())) {
+                    throw new AssertionError("truncated zlib stream");
+                }
+                n += k;
+            }
+            assertThat(inf.getRemaining()).isZero();
+            return Arrays.copyOf(out, n);
+        } finally {
+            inf.end();
+        }
+    }
+
+}

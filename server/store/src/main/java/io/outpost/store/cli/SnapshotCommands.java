@@ -1,0 +1,158 @@
+package io.outpost.store.cli;
+
+import io.outpost.store.IovStore;
+import io.outpost.store.db.Database;
+import io.outpost.store.db.DatabaseConfig;
+import io.outpost.store.export.SnapshotExporter;
+import io.outpost.store.export.SnapshotSync;
+import io.outpost.store.model.Node;
+import io.outpost.store.schema.SchemaManager;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** The loader's {@code export} and {@code sync} commands: offline snapshots of a global tag over a key range. */
+final class SnapshotCommands {
+    private SnapshotCommands() {
+    }
+
+    /** A snapshot target: a file path (a new SQLite database) or a JDBC URL (e.g. an empty PostgreSQL database). */
+    static String targetUrl(String out) {
+        return out.startsWith("jdbc:") ? out : "jdbc:sqlite:" + out;
+    }
+
+    static Path sqliteFile(String url) {
+        return url.startsWith("jdbc:sqlite:") ? Path.of(url.substring("jdbc:sqlite:".length())) : null;
+    }
+
+    /** A progress bar stepping once per folder, with the IOV count as its message. */
+    static final class Bar implements SnapshotExporter.Progress, AutoCloseable {
+        private final ProgressBar bar;
+        private long iovs;
+        private boolean started;
+
+        Bar(String task) {
+            bar = new ProgressBar(task, 1);
+        }
+
+        @Override
+        public void folder(Node folder, int index, int total) {
+            if (!started) {
+                bar.maxHint(total);
+                started = true;
+            }
+            bar.stepTo(index);
+            bar.setExtraMessage(folder.path());
+        }
+
+        @Override
+        public void iovs(long count) {
+            iovs += count;
+            bar.setExtraMessage(iovs + " IOVs");
+        }
+
+        void done() {
+            bar.stepTo(bar.getMax());
+        }
+
+        @Override
+        public void close() {
+            bar.close();
+        }
+    }
+
+    @Command(name = "export", description = "Write an offline snapshot: what reads in one global tag over [FROM, TO]"
+            + " can see, into a new SQLite file or an empty database.")
+    static final class Export implements Callable<Integer> {
+        @Mixin
+        LoaderCli.Db db;
+        @Option(names = "--global-tag", required = true, description = "tag of the root folderset (HEAD: the HEAD of every folder)")
+        String globalTag;
+        @Option(names = "--from", required = true, description = "first key of the range (inclusive)")
+        String from;
+        @Option(names = "--to", required = true, description = "last key of the range (inclusive; -1 for the end of time)")
+        String to;
+        @Option(names = "--folders", defaultValue = "/**", description = "folder path glob (default /**: all)")
+        String folders;
+        @Option(names = "--out", required = true, description = "new SQLite file, or JDBC URL of an empty database")
+        String out;
+        @Option(names = "--out-user", description = "user for a JDBC --out")
+        String outUser;
+        @Option(names = "--out-password", description = "password for a JDBC --out (or env OUTPOST_OUT_DB_PASSWORD)",
+                defaultValue = "${env:OUTPOST_OUT_DB_PASSWORD}")
+        String outPassword;
+
+        @Override
+        public Integer call() throws Exception {
+            String url = targetUrl(out);
+            Path file = sqliteFile(url);
+            if (file != null && Files.exists(file)) {
+                throw new IllegalArgumentException("'" + file + "' exists: export writes a new file (use sync to update"
+                        + " an existing snapshot)");
+            }
+            SnapshotExporter.Request request = new SnapshotExporter.Request(globalTag, LoaderCli.key(from),
+                    LoaderCli.key(to), folders);
+            boolean ok = false;
+            try (IovStore source = db.open();
+                 IovStore target = IovStore.open(new DatabaseConfig(url, outUser, outPassword, db.prefix, 2, 2, null, null));
+                 Bar bar = new Bar("export")) {
+                SnapshotExporter.Result r = new SnapshotExporter(source, target).export(request, bar);
+                bar.done();
+                ok = true;
+                System.out.println("exported " + r.folders() + " folders, " + r.iovs() + " IOVs of '" + request.globalTag()
+                        + "' over [" + request.from() + ", " + request.to() + "] to " + out);
+            } finally {
+                if (!ok && file != null) {
+                    for (String suffix : new String[] {"", "-wal", "-shm"}) {
+                        Files.deleteIfExists(Path.of(file + suffix));
+                    }
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "sync", description = "Bring an offline snapshot up to date: copy again only the folders that"
+            + " changed in the source since they were copied.")
+    static final class Sync implements Callable<Integer> {
+        @Option(names = "--from", required = true, description = "JDBC URL of the source database")
+        String from;
+        @Option(names = "--user", description = "source database user")
+        String user;
+        @Option(names = "--password", description = "source password (or env OUTPOST_DB_PASSWORD)",
+                defaultValue = "${env:OUTPOST_DB_PASSWORD}")
+        String password;
+        @Option(names = "--prefix", defaultValue = "OUTPOST_", description = "table prefix (default OUTPOST_)")
+        String prefix;
+        @Option(names = "--to", required = true, description = "the snapshot: SQLite file or JDBC URL")
+        String to;
+        @Option(names = "--to-user", description = "user for a JDBC --to")
+        String toUser;
+        @Option(names = "--to-password", description = "password for a JDBC --to (or env OUTPOST_OUT_DB_PASSWORD)",
+                defaultValue = "${env:OUTPOST_OUT_DB_PASSWORD}")
+        String toPassword;
+
+        @Override
+        public Integer call() {
+            String url = targetUrl(to);
+            Path file = sqliteFile(url);
+            if (file != null && !Files.exists(file)) {
+                throw new IllegalArgumentException("no snapshot '" + file + "': export one first");
+            }
+            try (IovStore source = IovStore.open(new DatabaseConfig(from, user, password, prefix, 2, 2, null, null));
+                 Database snapshot = Database.open(new DatabaseConfig(url, toUser, toPassword, prefix, 2, 2, null, null));
+                 Bar bar = new Bar("sync")) {
+                new SchemaManager(snapshot).migrate();
+                SnapshotSync.Result r = new SnapshotSync(source, snapshot).sync(bar);
+                bar.done();
+                System.out.println("synced " + to + ": " + r.copied() + " folders copied, " + r.unchanged()
+                        + " unchanged, " + r.iovs() + " IOVs");
+            }
+            return 0;
+        }
+    }
+}
