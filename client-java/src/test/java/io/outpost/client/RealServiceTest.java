@@ -7,6 +7,7 @@ import io.outpost.server.OutpostApplication;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,20 +26,45 @@ class RealServiceTest {
     static ConfigurableApplicationContext service;
     static String url;
     static OutpostClient client;
+    static Path dir;
 
     @BeforeAll
     static void start() throws IOException {
-        String db = Files.createTempDirectory("outpost-client-it").resolve("demo.db").toString();
+        dir = Files.createTempDirectory("outpost-client-it");
+        Path created = dir;
+        // again at JVM exit: the embedded Tomcat can recreate its work folder while the context closes
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(created)));
+        String db = dir.resolve("demo.db").toString();
         service = new SpringApplicationBuilder(OutpostApplication.class).run("--server.port=0",
-                "--outpost.database.url=jdbc:sqlite:" + db, "--logging.level.root=warn", "--logging.level.outpost.access=warn");
+                "--outpost.database.url=jdbc:sqlite:" + db, "--server.tomcat.basedir=" + dir.resolve("tomcat"), "--logging.level.root=warn", "--logging.level.outpost.access=warn");
         url = "http://127.0.0.1:" + service.getEnvironment().getProperty("local.server.port");
         client = OutpostClient.create(ClientConfig.builder().server(url).build());
     }
 
     @AfterAll
     static void stop() {
-        client.close();
-        service.close();
+        try {
+            if (client != null) {
+                client.close();
+            }
+            if (service != null) {
+                service.close();
+            }
+        } finally {
+            if (dir != null) {
+                deleteQuietly(dir);
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path root) {
+        try (var files = Files.walk(root)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // already gone, or being recreated: the shutdown hook tries again
+        }
     }
 
     static String deadUrl() throws IOException {

@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param maxDbAcquireSeconds          give up waiting for a pooled connection after this long
  * @param maxDbExecuteSeconds          keepalives during query execution stop after this long (0 = none)
  * @param maxThreads                   concurrent requests of this context beyond which the answer is 503
- * @param statementTimeoutSeconds      JDBC query timeout of every statement
+ * @param statementTimeoutSeconds      JDBC query timeout of every statement (short: 10 s by default)
  * @param validateLastModifiedSeconds  how long a table modification time is reused; 0 disables Last-Modified/304
  * @param expireEmptyQueriesLikeErrors give empty results the error max-age
  * @param responseBufferBytes          responses up to this size are sent with Content-Length
@@ -65,7 +65,7 @@ public record FrontierConfig(String serverName, Long shortSeconds, Integer short
 
     public static FrontierConfig defaults(String serverName) {
         return new FrontierConfig(serverName, null, null, null, null, 365L * 24 * 3600, true, Duration.ofSeconds(5),
-                300, 10, 100, 60, 10, false, 256 * 1024, null, null);
+                300, 10, 100, 10, 10, false, 256 * 1024, null, null);
     }
 
     /**

@@ -57,15 +57,28 @@ public class FrontierServlet extends HttpServlet {
     private final transient TableTimes times;
     private final transient FrontierAnswers answers;
     private final transient Semaphore threads;
+    private final transient QueryCostGuard cost;
     private final boolean postgres;
     private final boolean oracle;
 
     public FrontierServlet(FrontierContext context) {
-        this(context, FrontierAnswers.DEFAULT_MAX_BYTES);
+        this(context, FrontierAnswers.DEFAULT_MAX_BYTES, QueryCostLimits.defaults());
     }
 
     /** @param answerCacheBytes bytes of encoded answers kept (0: none) */
     public FrontierServlet(FrontierContext context, long answerCacheBytes) {
+        this(context, answerCacheBytes, QueryCostLimits.defaults());
+    }
+
+    public FrontierServlet(FrontierContext context, QueryCostLimits costLimits) {
+        this(context, FrontierAnswers.DEFAULT_MAX_BYTES, costLimits);
+    }
+
+    /**
+     * @param answerCacheBytes bytes of encoded answers kept (0: none)
+     * @param costLimits       what one request may cost the database (see {@link QueryCostGuard})
+     */
+    public FrontierServlet(FrontierContext context, long answerCacheBytes, QueryCostLimits costLimits) {
         this.context = context;
         this.answers = new FrontierAnswers(context.database().prefix(), answerCacheBytes);
         this.config = context.config();
@@ -76,6 +89,7 @@ public class FrontierServlet extends HttpServlet {
         this.guard = new SqlGuard(context.database().prefix(), config.schemaName(), target, context.tables());
         this.times = new TableTimes(context.database().prefix(), config.validateLastModifiedSeconds());
         this.threads = new Semaphore(config.maxThreads(), true);
+        this.cost = new QueryCostGuard(costLimits, target);
     }
 
     public FrontierContext context() {
@@ -115,6 +129,7 @@ public class FrontierServlet extends HttpServlet {
         String globalError = null;
         boolean body = true;
         boolean holdsThread = false;
+        String client = null;
         Connection[] conn = new Connection[1];
         String outcome = "ok";
         try {
@@ -146,6 +161,19 @@ public class FrontierServlet extends HttpServlet {
                 return;
             }
             holdsThread = true;
+            String key = ClientConcurrencyLimit.clientKey(req.getHeader("X-Frontier-Id"),
+                    req.getHeader("X-Forwarded-For"), req.getRemoteAddr());
+            if (!cost.tryAcquireClient(key)) {
+                // this client's own limit: never cached, as other clients asking the same URL are not refused
+                resp.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+                resp.setHeader("Cache-Control", "no-store");
+                resp.setHeader("Retry-After", "1");
+                outcome = "client_busy";
+                LOG.warn("{} id={} rejecting: client {} has {} requests running (MaxRequestsPerClient)",
+                        context.name(), id, key, cost.limits().maxRequestsPerClient());
+                return;
+            }
+            client = key;
             if (lastModified > 0) {
                 resp.setHeader("Last-Modified", httpDate(lastModified));
             }
@@ -194,6 +222,9 @@ public class FrontierServlet extends HttpServlet {
                 LOG.info("{} id={} client disconnected at end: {}", context.name(), id, e.toString());
             } finally {
                 release(conn);
+                if (client != null) {
+                    cost.releaseClient(client);
+                }
                 if (holdsThread) {
                     threads.release();
                 }
@@ -291,6 +322,7 @@ public class FrontierServlet extends HttpServlet {
                 binds = List.of(tokens).subList(1, tokens.length);
             }
             SqlGuard.Checked checked = guard.check(statement);
+            cost.checkShape(checked.sql());
             p.sql = checked.sql();
             p.binds = binds;
             p.tables = checked.tables();
@@ -402,6 +434,13 @@ public class FrontierServlet extends HttpServlet {
         FrontierAnswers.Tee tee = flight != null && flight.mine != null ? answers.tee(out) : null;
         FrontierAnswers.Encoded published = null;
         try {
+            // only a query that is about to run is costed: answers from the cache above are not
+            try {
+                checkCost(conn[0], p);
+            } catch (FrontierException e) {
+                errorEnd(req, resp, out, r, e.getMessage(), "");
+                return r;
+            }
             BlobEncoder enc = BlobEncoder.forAnswer(tee == null ? out : tee, level, DEFLATE);
             int rows;
             try {
@@ -509,6 +548,12 @@ public class FrontierServlet extends HttpServlet {
                     }
                     return c;
                 } catch (SQLTransientConnectionException e) {
+                    if (e.getCause() != null) {
+                        // the pool could not connect at all (database down or unreachable): waiting longer for a
+                        // free connection cannot help, so the client hears it now and can try another server
+                        throw new FrontierException("Error acquiring DB connection: database unreachable: "
+                                + oneLine(e.getCause().getMessage()));
+                    }
                     if (System.nanoTime() >= deadline) {
                         throw new FrontierException("Timed out waiting to acquire DB connection");
                     }
@@ -518,6 +563,21 @@ public class FrontierServlet extends HttpServlet {
             }
         } finally {
             ka.stop();
+        }
+    }
+
+    /** The database's cost estimate against the configured limit, before the query runs. */
+    private void checkCost(Connection c, Payload p) throws FrontierException {
+        try {
+            cost.checkEstimate(c, p.sql, p.binds, config.statementTimeoutSeconds());
+        } catch (SQLException e) {
+            // a statement the database cannot plan fails again when it runs, and is reported as usual from there
+            LOG.debug("{} no cost estimate: {}", context.name(), e.toString());
+            try {
+                c.rollback();
+            } catch (SQLException r) {
+                LOG.debug("rollback failed: {}", r.toString());
+            }
         }
     }
 

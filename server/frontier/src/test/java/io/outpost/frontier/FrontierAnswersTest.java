@@ -36,7 +36,10 @@ class FrontierAnswersTest {
 
     private static byte[] fetch(TestServer server, String ctx, String sql, String freshkey) throws Exception {
         String target = FrontierDecoder.path(ctx, "BLOBzip5", freshkey == null ? Map.of() : Map.of("freshkey", freshkey), sql);
-        try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+        // each simulated client its own X-Frontier-Id, as separate processes have (the servlet limits requests per client)
+        Map<String, String> headers = new java.util.LinkedHashMap<>(FrontierDecoder.clientHeaders());
+        headers.put("X-Frontier-Id", "client 2.10.2 " + (freshkey == null ? "plain" : freshkey) + " root(0) root");
+        try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.0", headers)) {
             assertThat(r.status).isEqualTo(200);
             return r.body();
         }

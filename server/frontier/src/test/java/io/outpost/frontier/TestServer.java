@@ -1,7 +1,7 @@
 package io.outpost.frontier;
 
-import java.io.File;
-import java.nio.file.Files;
+import io.outpost.store.testing.TempDirs;
+import java.nio.file.Path;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
@@ -11,18 +11,19 @@ import org.apache.catalina.startup.Tomcat;
 final class TestServer implements AutoCloseable {
     private final Tomcat tomcat;
     private final int port;
+    private final Path base;
 
     TestServer(FrontierServlet... servlets) throws Exception {
         tomcat = new Tomcat();
-        File base = Files.createTempDirectory("frontier-tomcat").toFile();
-        tomcat.setBaseDir(base.getAbsolutePath());
+        this.base = TempDirs.create("frontier-tomcat");
+        tomcat.setBaseDir(base.toString());
         Connector connector = new Connector("HTTP/1.1");
         connector.setPort(0);
         connector.setProperty("address", "127.0.0.1");
         // 16 KB request lines (the application sets the same through server.max-http-request-header-size).
         connector.setProperty("maxHttpRequestHeaderSize", "32768");
         tomcat.setConnector(connector);
-        Context ctx = tomcat.addContext("", base.getAbsolutePath());
+        Context ctx = tomcat.addContext("", base.toString());
         int i = 0;
         for (FrontierServlet s : servlets) {
             String name = "frontier" + (i++);
@@ -43,7 +44,11 @@ final class TestServer implements AutoCloseable {
 
     @Override
     public void close() throws LifecycleException {
-        tomcat.stop();
-        tomcat.destroy();
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } finally {
+            TempDirs.deleteQuietly(base);
+        }
     }
 }

@@ -25,7 +25,9 @@ public final class OutpostServer implements AutoCloseable {
     public static OutpostServer start(Path db, int port, String... extraArgs) {
         List<String> args = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1",
                 "--outpost.database.url=jdbc:sqlite:" + db.toAbsolutePath(), "--outpost.demo-data=false",
-                "--outpost.poll-interval=1s", "--spring.jmx.enabled=false"));
+                "--outpost.poll-interval=1s", "--spring.jmx.enabled=false",
+                // Tomcat's work folder next to the database under target/, not in the system temporary directory
+                "--server.tomcat.basedir=" + db.toAbsolutePath() + ".tomcat"));
         args.addAll(List.of(extraArgs));
         SpringApplication app = new SpringApplication(OutpostApplication.class, RequestLog.Config.class);
         return new OutpostServer(app.run(args.toArray(String[]::new)));

@@ -5,6 +5,7 @@ import io.outpost.frontier.FrontierConfig;
 import io.outpost.frontier.FrontierContext;
 import io.outpost.frontier.FrontierServlet;
 import io.outpost.frontier.MicrometerFrontierMetrics;
+import io.outpost.frontier.QueryCostLimits;
 import io.outpost.frontier.TablePolicy;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.Database;
@@ -30,6 +31,7 @@ public class FrontierConfiguration {
     public static final class FrontierDatabases implements AutoCloseable {
         private final List<Database> databases = new ArrayList<>();
         private final List<FrontierContext> contexts = new ArrayList<>();
+        private final Map<String, QueryCostLimits> costLimits = new LinkedHashMap<>();
         private final Map<String, Long> answerCacheBytes = new LinkedHashMap<>();
 
         public List<FrontierContext> contexts() {
@@ -70,6 +72,7 @@ public class FrontierConfiguration {
             TablePolicy tables = TablePolicy.fromProperties(c.settings(), db.prefix());
             out.contexts.add(new FrontierContext(e.getKey(), db, FrontierConfig.fromProperties(e.getKey(), c.settings()),
                     new MicrometerFrontierMetrics(registry, e.getKey()), tables));
+            out.costLimits.put(e.getKey(), QueryCostLimits.fromProperties(c.settings()));
             String cacheBytes = c.settings().get("AnswerCacheBytes");
             if (cacheBytes != null && !cacheBytes.isBlank()) {
                 out.answerCacheBytes.put(e.getKey(), org.springframework.util.unit.DataSize.parse(cacheBytes.trim()).toBytes());
@@ -85,7 +88,8 @@ public class FrontierConfiguration {
                                                                                           MeterRegistry registry) {
         return servletContext -> {
             for (FrontierContext ctx : dbs.contexts()) {
-                FrontierServlet servlet = new FrontierServlet(ctx, dbs.answerCacheBytes(ctx.name()));
+                FrontierServlet servlet = new FrontierServlet(ctx, dbs.answerCacheBytes(ctx.name()),
+                        dbs.costLimits.getOrDefault(ctx.name(), QueryCostLimits.defaults()));
                 countAnswers(registry, ctx.name(), servlet.answers());
                 var reg = servletContext.addServlet("frontier-" + ctx.name(), servlet);
                 reg.addMapping(ctx.servletMapping());

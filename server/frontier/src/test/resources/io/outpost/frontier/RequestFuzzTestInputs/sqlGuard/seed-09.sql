@@ -1,0 +1,1 @@
+select a from OUTPOST_F0001_CHANNELS union all select b from OUTPOST_F0001_IOVS

@@ -1,0 +1,1 @@
+delete from OUTPOST_F0001_IOVS

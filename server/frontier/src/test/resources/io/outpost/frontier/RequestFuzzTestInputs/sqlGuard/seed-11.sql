@@ -1,0 +1,1 @@
+select * from OUTPOST_NODES for update

@@ -1,0 +1,1 @@
+select * from COOLOWNER.OUTPOST_NODES@remote
