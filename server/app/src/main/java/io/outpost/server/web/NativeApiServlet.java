@@ -97,12 +97,7 @@ public class NativeApiServlet extends HttpServlet {
         } catch (BadQueryException e) {
             error(resp, e.status(), e.getMessage(), raw);
         } catch (StoreException e) {
-            int status = switch (e.kind().category()) {
-                case NOT_FOUND -> 404;
-                case BAD_INPUT -> 400;
-                case CONFLICT -> 409;
-                case UNAVAILABLE -> 503;
-            };
+            int status = StoreStatus.of(e);
             if (status == 503) {
                 log.warn("503 for {}: {}", raw, e.getMessage());
             }

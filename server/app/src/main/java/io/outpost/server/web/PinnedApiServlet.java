@@ -130,12 +130,7 @@ public class PinnedApiServlet extends HttpServlet {
             resp.setHeader(state ? "X-Outpost-State" : "X-Outpost-Generation", e.current());
             problem(resp, status, e.getMessage(), raw, cc, state ? "currentState" : "currentGeneration", e.current());
         } catch (StoreException e) {
-            int status = switch (e.kind().category()) {
-                case NOT_FOUND -> 404;
-                case BAD_INPUT -> 400;
-                case CONFLICT -> 409;
-                case UNAVAILABLE -> 503;
-            };
+            int status = StoreStatus.of(e);
             if (status == 503) {
                 log.warn("503 for {}: {}", raw, e.getMessage());
             }

@@ -1,5 +1,6 @@
 package io.outpost.server.write;
 
+import io.outpost.server.web.StoreStatus;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.cli.IovFiles;
@@ -186,7 +187,7 @@ public class WriteController {
             throw e;
         } catch (StoreException e) {
             audit.recordRefusal(audit.entry(requestId, caller.subject(), probe.name(), path, userTag, null,
-                    WriteErrors.status(e), e.getMessage()));
+                    StoreStatus.of(e), e.getMessage()));
             throw e;
         } catch (IllegalArgumentException e) {
             audit.recordRefusal(audit.entry(requestId, caller.subject(), probe.name(), path, userTag, null, 400,

@@ -12,6 +12,7 @@ import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import io.outpost.server.web.StoreStatus;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -23,18 +24,9 @@ public class WriteErrors {
     private static final Logger log = LoggerFactory.getLogger(WriteErrors.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    static int status(StoreException e) {
-        return switch (e.kind().category()) {
-            case NOT_FOUND -> 404;
-            case BAD_INPUT -> 400;
-            case CONFLICT -> 409;
-            case UNAVAILABLE -> 503;
-        };
-    }
-
     @ExceptionHandler(StoreException.class)
     void store(StoreException e, HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        int status = status(e);
+        int status = StoreStatus.of(e);
         if (status == 503) {
             log.warn("write {} failed: {}", req.getRequestURI(), e.getMessage());
         }

@@ -1,5 +1,6 @@
 package io.outpost.server.write;
 
+import io.outpost.server.web.StoreStatus;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import java.util.LinkedHashMap;
@@ -79,7 +80,7 @@ public class WriteService {
             throw e;
         } catch (StoreException e) {
             audit.recordRefusal(audit.entry(requestId, caller.subject(), op.name(), op.path(), op.tag(), op.rows(),
-                    WriteErrors.status(e), e.getMessage()));
+                    StoreStatus.of(e), e.getMessage()));
             throw e;
         } catch (IllegalArgumentException e) {
             audit.recordRefusal(audit.entry(requestId, caller.subject(), op.name(), op.path(), op.tag(), op.rows(),
