@@ -13,6 +13,7 @@ COPY pom.xml ./
 COPY client-java/pom.xml client-java/pom.xml
 COPY loadtest/pom.xml loadtest/pom.xml
 COPY server/integration/pom.xml server/integration/pom.xml
+COPY wire wire
 COPY server/store server/store
 COPY server/frontier server/frontier
 COPY server/app server/app

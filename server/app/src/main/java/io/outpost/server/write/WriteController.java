@@ -1,5 +1,6 @@
 package io.outpost.server.write;
 
+import io.outpost.server.encode.BinaryEncoder;
 import io.outpost.server.web.StoreStatus;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
@@ -45,7 +46,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The write API (docs/api.md, "Writing"): JSON bodies, CSV or JSON for bulk IOVs. Node paths follow the
+ * The write API (docs/api.md, "Writing"): JSON bodies; CSV, JSON or the binary table format for bulk IOVs. Node paths follow the
  * operation in the URL as in the read API ({@code POST /write/v1/iovs/DET/Calo/Gains}). Every call goes
  * through {@link WriteService} to the same {@link IovStore} methods the loader uses.
  */
@@ -55,6 +56,7 @@ public class WriteController {
     public static final String BASE = "/write/v1";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final MediaType CSV = MediaType.parseMediaType("text/csv");
+    private static final MediaType TABLE = MediaType.parseMediaType(BinaryEncoder.CONTENT_TYPE);
 
     /** Body of folderset creation. */
     public record FolderSetBody(String description, Boolean parents) {
@@ -151,8 +153,9 @@ public class WriteController {
     }
 
     /**
-     * Stores one batch of IOVs, all or nothing: {@code application/json} (an array as the loader's JSON files)
-     * or {@code text/csv} (header line, then channel,since,until,fields…).
+     * Stores one batch of IOVs, all or nothing: {@code application/json} (an array as the loader's JSON files),
+     * {@code text/csv} (header line, then channel,since,until,fields…) or {@code application/vnd.outpost.table}
+     * (the binary format of the native API's answers, kind iovs; the cheapest to parse).
      */
     @PostMapping("/iovs/**")
     public ResponseEntity<String> storeIovs(@AuthenticationPrincipal Jwt jwt, HttpServletRequest req,
@@ -177,7 +180,7 @@ public class WriteController {
         try {
             caller.require(Permission.WRITE, path);
             Node folder = store.folder(path);
-            rows[0] = parseIovs(req.getContentType(), body, folder.payloadSpec(), userTag, userTagOnly);
+            rows[0] = parseIovs(req.getContentType(), body, path, folder.payloadSpec(), userTag, userTagOnly);
             if (rows[0].isEmpty()) {
                 throw new IllegalArgumentException("the body holds no IOVs");
             }
@@ -349,8 +352,8 @@ public class WriteController {
         return b.body(r.json());
     }
 
-    private static List<NewIov> parseIovs(String contentType, byte[] body, PayloadSpec spec, String userTag,
-                                          boolean userTagOnly) {
+    private static List<NewIov> parseIovs(String contentType, byte[] body, String path, PayloadSpec spec,
+                                          String userTag, boolean userTagOnly) {
         MediaType type;
         try {
             type = contentType == null ? MediaType.APPLICATION_JSON : MediaType.parseMediaType(contentType);
@@ -358,7 +361,9 @@ public class WriteController {
             throw new WriteRefused(415, "Unsupported Media Type", "unreadable Content-Type '" + contentType + "'");
         }
         List<NewIov> rows;
-        if (type.isCompatibleWith(CSV)) {
+        if (type.isCompatibleWith(TABLE)) {
+            rows = BinaryIovBatch.read(body, path, spec);
+        } else if (type.isCompatibleWith(CSV)) {
             String text = new String(body, StandardCharsets.UTF_8);
             rows = IovFiles.csv(Arrays.asList(text.split("\r?\n", -1)), "CSV body", spec);
         } else if (type.isCompatibleWith(MediaType.APPLICATION_JSON)) {
@@ -370,7 +375,8 @@ public class WriteController {
             }
             rows = IovFiles.json(root, spec);
         } else {
-            throw new WriteRefused(415, "Unsupported Media Type", "IOV batches are application/json or text/csv, not '"
+            throw new WriteRefused(415, "Unsupported Media Type", "IOV batches are application/json, text/csv or "
+                    + BinaryEncoder.CONTENT_TYPE + ", not '"
                     + contentType + "'");
         }
         if (userTag == null) {

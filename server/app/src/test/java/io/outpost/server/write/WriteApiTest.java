@@ -2,18 +2,24 @@ package io.outpost.server.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.server.encode.BinaryEncoder;
+import io.outpost.server.encode.Column;
+import io.outpost.server.encode.Kind;
 import io.outpost.server.support.DatabaseDump;
 import io.outpost.server.support.RunningService;
 import io.outpost.server.support.TokenIssuer;
 import io.outpost.server.support.WriteClient;
 import io.outpost.store.IovStore;
+import io.outpost.store.model.StorageType;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -180,6 +186,62 @@ class WriteApiTest {
         String text = audit.body();
         assertThat(text).contains("\"status\":401").contains("\"status\":403").contains("\"status\":409")
                 .contains("\"status\":413").contains("\"subject\":\"pixel\"");
+    }
+
+    private static byte[] table(BinaryEncoder.Codec codec, Kind kind, String folder, List<Column> columns,
+                                Object[]... rows) {
+        BinaryEncoder e = new BinaryEncoder(codec, 1);
+        e.begin(kind, folder, "", 0, 0, columns);
+        for (Object[] r : rows) {
+            e.row(r);
+        }
+        return e.finish();
+    }
+
+    private HttpResponse<String> binary(String folder, byte[] body) throws Exception {
+        return client.send("POST", "/write/v1/iovs" + folder, calo, BinaryEncoder.CONTENT_TYPE, body);
+    }
+
+    @Test
+    void binaryBatchesInEveryCodecAreStoredAndDamagedOnesChangeNothing() throws Exception {
+        created(client.json("POST", "/write/v1/folders/DET/Calo/Bin", calo,
+                "{\"payload\":\"gain:Float,label:String255,raw:Blob64k\",\"parents\":true}"));
+        List<Column> columns = List.of(new Column("channel", StorageType.UINT32), new Column("since", StorageType.UINT63),
+                new Column("until", StorageType.UINT63), new Column("gain", StorageType.FLOAT),
+                new Column("label", StorageType.STRING255), new Column("raw", StorageType.BLOB64K));
+        long since = 0;
+        for (BinaryEncoder.Codec codec : BinaryEncoder.Codec.values()) {
+            HttpResponse<String> r = binary("/DET/Calo/Bin", table(codec, Kind.IOVS, "/DET/Calo/Bin", columns,
+                    new Object[] {1L, since, since + 10, 1.5f, "é " + codec, new byte[] {0, 1, 2}},
+                    new Object[] {4_000_000_000L, since, since + 10, null, null, null}));
+            assertThat(r.statusCode()).as(codec + ": " + r.body()).isEqualTo(200);
+            assertThat(body(r).get("stored").asInt()).isEqualTo(2);
+            since += 10;
+        }
+        String rows = svc.getString("/v1/json/browse/HEAD/0/9223372036854775807/all/cs/DET/Calo/Bin");
+        assertThat(rows).contains("\"é NONE\"", "\"é ZLIB\"", "\"é ZSTD\"", "4000000000", "\"AAEC\"", "1.5");
+        String before = dump();
+
+        byte[] good = table(BinaryEncoder.Codec.ZSTD, Kind.IOVS, "", columns,
+                new Object[] {2L, 100L, 200L, 2.5f, "x", new byte[0]});
+        byte[] flipped = good.clone();
+        flipped[20] ^= 0x40;
+        refused(400, "not a whole table", binary("/DET/Calo/Bin", flipped));
+        refused(400, "not a whole table", binary("/DET/Calo/Bin", Arrays.copyOf(good, good.length - 5)));
+        refused(400, "not a whole table", binary("/DET/Calo/Bin", "OUTPnonsense".getBytes(StandardCharsets.UTF_8)));
+        refused(400, "not a whole table", binary("/DET/Calo/Bin", new byte[] {1, 2, 3}));
+        refused(400, "folder /DET/Calo/Bin takes (channel UInt32, since UInt63, until UInt63, gain Float",
+                binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE, Kind.IOVS, "", columns.subList(0, 3),
+                        new Object[] {2L, 100L, 200L})));
+        refused(400, "kind", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE, Kind.COUNT, "",
+                List.of(new Column("count", StorageType.UINT63)), new Object[] {1L})));
+        refused(400, "the URL names '/DET/Calo/Bin'", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE,
+                Kind.IOVS, "/DET/Calo/Other", columns, new Object[] {2L, 100L, 200L, 2.5f, "x", null})));
+        refused(400, "since is NULL", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE, Kind.IOVS, "", columns,
+                new Object[] {2L, null, 200L, 2.5f, "x", null})));
+        refused(409, "overlap", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.ZLIB, Kind.IOVS, "", columns,
+                new Object[] {1L, 5L, 15L, 2.5f, "x", null})));
+        assertThat(dump()).as("conditions tables after refused binary batches").isEqualTo(before);
     }
 
     private static void refused(int status, String message, HttpResponse<String> r) {
