@@ -270,6 +270,17 @@ class WriteApiTest {
     }
 
     @Test
+    void theOpenApiDescriptionListsEveryWriteEndpoint() throws Exception {
+        JsonNode paths = JSON.readTree(svc.getString("/v3/api-docs")).get("paths");
+        for (String p : List.of("foldersets/{folder}", "folders/{folder}", "channels/{folder}", "iovs/{folder}",
+                "tags/{folder}", "locks/{tag}", "relations", "tag-deletions/{folder}", "truncations/{folder}", "audit")) {
+            assertThat(paths.has("/write/v1/" + p)).as(p).isTrue();
+        }
+        assertThat(paths.get("/write/v1/iovs/{folder}").get("post").get("requestBody").get("content")
+                .has(BinaryEncoder.CONTENT_TYPE)).isTrue();
+    }
+
+    @Test
     void writesAreRefusedWhenNoIssuerIsConfigured() throws Exception {
         Path other = Files.createTempDirectory("outpost-nowrite");
         try (RunningService off = RunningService.start("jdbc:sqlite:" + other.resolve("o.db"), "--outpost.demo-data=false")) {
