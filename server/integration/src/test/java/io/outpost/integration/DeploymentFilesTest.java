@@ -124,7 +124,7 @@ class DeploymentFilesTest {
             assertThat(copied).as("module %s: its pom.xml (or the whole module) is copied", module)
                     .containsAnyOf(module, module + "/pom.xml");
         }
-        for (String module : List.of("server/store", "server/frontier", "server/app")) {
+        for (String module : List.of("wire", "server/store", "server/frontier", "server/app")) {
             assertThat(copied).as("the service is built from %s", module).contains(module);
         }
         assertThat(Files.readString(REPO.resolve("server/app/pom.xml")))
