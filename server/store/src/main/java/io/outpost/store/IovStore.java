@@ -64,7 +64,20 @@ public final class IovStore implements AutoCloseable {
         this.tagWriter = new TagWriter(db, meta);
         this.iovWriter = new IovWriter(db.dialect(), reader, tagWriter);
         this.truncator = new ValidityTruncator(db.dialect(), reader);
-        this.coverage = read(c -> SnapshotCoverage.load(c, db.prefix()));
+        this.coverage = loadCoverage(db);
+    }
+
+    /** Read from the primary: a read replica may not have replayed the latest migrations yet when the store opens. */
+    private static SnapshotCoverage loadCoverage(Database db) {
+        try (Connection c = db.writePool().getConnection()) {
+            try {
+                return SnapshotCoverage.load(c, db.prefix());
+            } finally {
+                c.rollback();
+            }
+        } catch (SQLException e) {
+            throw Failures.translate(e);
+        }
     }
 
     /** What this offline snapshot covers, or null when the database is not a snapshot. */

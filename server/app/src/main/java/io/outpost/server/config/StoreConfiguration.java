@@ -23,7 +23,7 @@ public class StoreConfiguration {
 
     @Bean(destroyMethod = "close")
     public IovStore iovStore(OutpostProperties props, ReadReplicaProperties replica, MeterRegistry registry)
-            throws IOException {
+            throws IOException, java.sql.SQLException {
         OutpostProperties.Database d = props.database();
         if (d.url().startsWith("jdbc:sqlite:")) {
             Path file = Path.of(d.url().substring("jdbc:sqlite:".length()));
@@ -46,6 +46,10 @@ public class StoreConfiguration {
             db = Database.open(config, metrics);
         }
         new SchemaManager(db).migrate();
+        if (replica.configured() && !ReplicaReplay.await(db, 60_000)) {
+            // the replica lags by more than a minute: reads of new tables would fail until it catches up
+            log.warn("the read replica has not replayed the schema migrations within 60 s");
+        }
         IovStore store = new IovStore(db);
         log.info("conditions database {} ({})", config.maskedUrl(), db.dialect().name());
         if (props.demoData() && DemoData.isEmpty(store)) {

@@ -1,13 +1,10 @@
 package io.outpost.server.write;
 
 import io.outpost.server.cache.Catalog;
+import io.outpost.server.config.ReplicaReplay;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.PostgresDialect;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -48,41 +45,10 @@ public class WriteVisibility {
     }
 
     private boolean awaitReplay() throws SQLException {
-        String lsn;
-        try (Connection c = store.database().writePool().getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()::text")) {
-            rs.next();
-            lsn = rs.getString(1);
-            c.rollback();
+        boolean done = ReplicaReplay.await(store.database(), waitMillis);
+        if (!done) {
+            log.warn("the read replica has not replayed the write within {} ms", waitMillis);
         }
-        long deadline = System.nanoTime() + waitMillis * 1_000_000L;
-        long pause = 1;
-        try (Connection c = store.database().readPool().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT NOT pg_is_in_recovery() OR "
-                     + "COALESCE(pg_last_wal_replay_lsn() >= ?::pg_lsn, false)")) {
-            ps.setString(1, lsn);
-            while (true) {
-                boolean done;
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    done = rs.getBoolean(1);
-                }
-                c.rollback();
-                if (done) {
-                    return true;
-                }
-                if (System.nanoTime() > deadline) {
-                    log.warn("the read replica has not replayed WAL position {} within {} ms", lsn, waitMillis);
-                    return false;
-                }
-                try {
-                    Thread.sleep(pause);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-                pause = Math.min(50, pause * 2);
-            }
-        }
+        return done;
     }
 }
