@@ -50,11 +50,24 @@ class SlowClientsBenchmarks {
         assumeTrue(jar != null, "run 'mvn package' first: the service runs from its -exec.jar in its own JVM");
         Path dir = Files.createTempDirectory("outpost-slow");
         int port = ExternalTools.freePort();
-        Process svc = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "--enable-native-access=ALL-UNNAMED", "-jar", jar.toString(), "--server.port=" + port,
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-XX:NativeMemoryTracking=summary", "--enable-native-access=ALL-UNNAMED"));
+        // more JVM options of the service to compare, e.g. -Doutpost.bench.service-jvm-args=-Djdk.nio.maxCachedBufferSize=262144
+        String extra = System.getProperty("outpost.bench.service-jvm-args", "").trim();
+        if (!extra.isEmpty()) {
+            cmd.addAll(Arrays.asList(extra.split("\\s+")));
+        }
+        cmd.addAll(List.of("-jar", jar.toString(), "--server.port=" + port,
                 "--outpost.database.url=jdbc:sqlite:" + dir.resolve("demo.db"),
-                "--server.tomcat.basedir=" + dir.resolve("tomcat"), "--logging.level.outpost.access=warn")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("service.log").toFile()).start();
+                "--server.tomcat.basedir=" + dir.resolve("tomcat"), "--logging.level.outpost.access=warn"));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        // glibc's malloc arenas of the service (MALLOC_ARENA_MAX), e.g. -Doutpost.bench.malloc-arenas=2
+        String arenas = System.getProperty("outpost.bench.malloc-arenas", "").trim();
+        if (!arenas.isEmpty()) {
+            pb.environment().put("MALLOC_ARENA_MAX", arenas);
+        }
+        System.out.println("BENCHMARK service JVM options: " + extra + (arenas.isEmpty() ? "" : ", MALLOC_ARENA_MAX=" + arenas));
+        Process svc = pb.redirectErrorStream(true).redirectOutput(dir.resolve("service.log").toFile()).start();
         List<Socket> slow = new ArrayList<>();
         ExecutorService missing = Executors.newFixedThreadPool(300);
         ExecutorService trickle = Executors.newSingleThreadExecutor();
@@ -125,6 +138,15 @@ class SlowClientsBenchmarks {
             normalLatencies(normal, base);
             lines.add(line("normal requests alone again", normalLatencies(normal, base), svc.pid()));
             lines.forEach(l -> System.out.println("BENCHMARK " + l));
+            // what the JVM itself accounts for (heap, threads, code, GC, ...), to tell its memory from native
+            // libraries' mallocs (SQLite, zstd) that only RSS shows
+            Process nmt = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(svc.pid()), "VM.native_memory", "summary").redirectErrorStream(true).start();
+            String summary = new String(nmt.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            nmt.waitFor(30, TimeUnit.SECONDS);
+            Files.writeString(Path.of("target", "slow-clients-nmt.txt"), summary);
+            summary.lines().filter(l -> l.startsWith("Total:") || l.contains("- Java Heap") || l.contains("- Thread ")
+                    || l.contains("- Other") || l.startsWith("       malloc:") || l.contains("- GC")).forEach(l -> System.out.println("BENCHMARK NMT " + l.strip()));
             System.out.println("BENCHMARK cache-missing requests sent meanwhile: " + answered + ", of which failed: "
                     + missErrors.get() + "; service -Xmx512m, own process");
             assertThat(svc.isAlive()).as("service alive").isTrue();
