@@ -3,7 +3,7 @@ package io.outpost.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.outpost.server.OutpostApplication;
+import io.outpost.client.testing.InProcessService;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.demo.DemoData;
@@ -22,8 +22,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Offline mode: a client whose server is {@code sqlite:/path/snapshot.db} answers from the file, without a service,
@@ -38,14 +36,14 @@ class OfflineModeTest {
 
     @TempDir
     static Path dir;
-    static ConfigurableApplicationContext service;
-    static ConfigurableApplicationContext snapshotService;
+    static InProcessService service;
+    static InProcessService snapshotService;
     static OutpostClient online;
     static OutpostClient served;
     static OutpostClient offline;
 
     @BeforeAll
-    static void start() {
+    static void start() throws java.io.IOException {
         String source = "jdbc:sqlite:" + dir.resolve("source.db");
         Path snapshot = dir.resolve("snapshot.db");
         try (IovStore src = IovStore.open(DatabaseConfig.of(source));
@@ -55,17 +53,11 @@ class OfflineModeTest {
             new SnapshotExporter(src, out).export(new SnapshotExporter.Request(GT, FROM, TO, null),
                     SnapshotExporter.Progress.NONE);
         }
-        service = new SpringApplicationBuilder(OutpostApplication.class).run("--server.port=0",
-                "--outpost.database.url=" + source, "--outpost.demo-data=false", "--logging.level.root=warn",
-                "--logging.level.outpost.access=warn");
-        online = OutpostClient.create(ClientConfig.builder()
-                .server("http://127.0.0.1:" + service.getEnvironment().getProperty("local.server.port")).build());
+        service = InProcessService.start(source, "--outpost.demo-data=false");
+        online = OutpostClient.create(ClientConfig.builder().server(service.url()).build());
         offline = OutpostClient.create(ClientConfig.builder().server("sqlite:" + snapshot).build());
-        snapshotService = new SpringApplicationBuilder(OutpostApplication.class).run("--server.port=0",
-                "--outpost.database.url=jdbc:sqlite:" + snapshot, "--outpost.demo-data=false", "--logging.level.root=warn",
-                "--logging.level.outpost.access=warn");
-        served = OutpostClient.create(ClientConfig.builder()
-                .server("http://127.0.0.1:" + snapshotService.getEnvironment().getProperty("local.server.port")).build());
+        snapshotService = InProcessService.start("jdbc:sqlite:" + snapshot, "--outpost.demo-data=false");
+        served = OutpostClient.create(ClientConfig.builder().server(snapshotService.url()).build());
     }
 
     /** A multi-version folder with overlapping stores and a user tag, reached by the demo's global tag. */

@@ -3,17 +3,13 @@ package io.outpost.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.outpost.server.OutpostApplication;
+import io.outpost.client.testing.InProcessService;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Every query type against the real service (started in-process on its SQLite demo database, real HTTP), and
@@ -23,47 +19,24 @@ class RealServiceTest {
     /** 2026-01-01T00:00:00Z in ns, the start of the demo's time-keyed IOVs; one hour. */
     static final long T0 = 1_767_225_600_000_000_000L;
     static final long HOUR = 3_600_000_000_000L;
-    static ConfigurableApplicationContext service;
+    static InProcessService service;
     static String url;
     static OutpostClient client;
-    static Path dir;
 
     @BeforeAll
     static void start() throws IOException {
-        dir = Files.createTempDirectory("outpost-client-it");
-        Path created = dir;
-        // again at JVM exit: the embedded Tomcat can recreate its work folder while the context closes
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(created)));
-        String db = dir.resolve("demo.db").toString();
-        service = new SpringApplicationBuilder(OutpostApplication.class).run("--server.port=0",
-                "--outpost.database.url=jdbc:sqlite:" + db, "--server.tomcat.basedir=" + dir.resolve("tomcat"), "--logging.level.root=warn", "--logging.level.outpost.access=warn");
-        url = "http://127.0.0.1:" + service.getEnvironment().getProperty("local.server.port");
+        service = InProcessService.start(null);
+        url = service.url();
         client = OutpostClient.create(ClientConfig.builder().server(url).build());
     }
 
     @AfterAll
     static void stop() {
-        try {
-            if (client != null) {
-                client.close();
-            }
-            if (service != null) {
-                service.close();
-            }
-        } finally {
-            if (dir != null) {
-                deleteQuietly(dir);
-            }
+        if (client != null) {
+            client.close();
         }
-    }
-
-    private static void deleteQuietly(Path root) {
-        try (var files = Files.walk(root)) {
-            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            // already gone, or being recreated: the shutdown hook tries again
+        if (service != null) {
+            service.close();
         }
     }
 

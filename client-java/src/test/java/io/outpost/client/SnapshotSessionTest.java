@@ -3,43 +3,40 @@ package io.outpost.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.outpost.server.OutpostApplication;
+import io.outpost.client.testing.InProcessService;
 import io.outpost.server.cache.Catalog;
 import io.outpost.store.IovStore;
 import io.outpost.store.model.NewIov;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /** The snapshot session against the real service on its demo database (global tag DEMO-GT-2026), real HTTP. */
 class SnapshotSessionTest {
     static final long T0 = RealServiceTest.T0;
     static final long HOUR = RealServiceTest.HOUR;
     static final String GT = "DEMO-GT-2026";
-    static ConfigurableApplicationContext service;
+    static InProcessService service;
     static OutpostClient client;
 
     @BeforeAll
     static void start() throws IOException {
-        String db = Files.createTempDirectory("outpost-client-snap").resolve("demo.db").toString();
         // Folders over 200 bytes come by URL, so the session fetches some folders in parallel.
-        service = new SpringApplicationBuilder(OutpostApplication.class).run("--server.port=0",
-                "--outpost.database.url=jdbc:sqlite:" + db, "--outpost.snapshot.inline-max-bytes=200B",
-                "--outpost.snapshot.state-max-age=60s", "--logging.level.root=warn",
-                "--logging.level.outpost.access=warn");
-        String url = "http://127.0.0.1:" + service.getEnvironment().getProperty("local.server.port");
-        client = OutpostClient.create(ClientConfig.builder().server(url).build());
+        service = InProcessService.start(null, "--outpost.snapshot.inline-max-bytes=200B",
+                "--outpost.snapshot.state-max-age=60s");
+        client = OutpostClient.create(ClientConfig.builder().server(service.url()).build());
     }
 
     @AfterAll
     static void stop() {
-        client.close();
-        service.close();
+        if (client != null) {
+            client.close();
+        }
+        if (service != null) {
+            service.close();
+        }
     }
 
     @Test
@@ -62,10 +59,10 @@ class SnapshotSessionTest {
         assertThat(again.folders()).isEqualTo(first.folders());
 
         // a write the session's state does not know: its pinned request is gone, it re-reads the state once
-        IovStore store = service.getBean(IovStore.class);
+        IovStore store = service.context().getBean(IovStore.class);
         store.store(store.folder("/DEMO/Calo/Pedestals"), List.of(new NewIov(3, T0 + 50 * HOUR, T0 + 60 * HOUR,
                 1.5f, 0.5f, 7)));
-        service.getBean(Catalog.class).refresh();
+        service.context().getBean(Catalog.class).refresh();
         long later = T0 + 55 * HOUR;
         Snapshot after = session.at(later);
         assertThat(after.state()).isNotEqualTo(first.state());

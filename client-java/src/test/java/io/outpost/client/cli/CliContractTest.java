@@ -2,7 +2,7 @@ package io.outpost.client.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.outpost.server.OutpostApplication;
+import io.outpost.client.testing.InProcessService;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -17,9 +17,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.util.FileSystemUtils;
 
 /**
  * The command-line contract (docs/cli.md): every case of testdata/cli/cases.txt against the real service on its demo
@@ -27,17 +24,13 @@ import org.springframework.util.FileSystemUtils;
  */
 class CliContractTest {
     static final Path CASES = Path.of(System.getProperty("outpost.testdata", "../testdata"), "cli", "cases.txt");
-    static ConfigurableApplicationContext service;
-    static Path dir;
+    static InProcessService service;
     static String url;
 
     @BeforeAll
     static void start() throws IOException {
-        dir = Files.createTempDirectory("outpost-cli-contract");
-        service = new SpringApplicationBuilder(OutpostApplication.class).run("--server.port=0",
-                "--outpost.database.url=jdbc:sqlite:" + dir.resolve("demo.db"), "--logging.level.root=warn",
-                "--logging.level.outpost.access=warn");
-        url = "http://127.0.0.1:" + service.getEnvironment().getProperty("local.server.port");
+        service = InProcessService.start(null);
+        url = service.url();
     }
 
     @AfterAll
@@ -45,7 +38,6 @@ class CliContractTest {
         if (service != null) {
             service.close();
         }
-        FileSystemUtils.deleteRecursively(dir);
     }
 
     /** One case of the table. */
