@@ -62,6 +62,21 @@ class DatabaseOutageTest {
 
     @Test
     void databaseCutAndRestoredUnderLoad() throws Exception {
+        outageUnderLoad(TcpProxy::cut, 30);
+    }
+
+    /**
+     * The database stops answering without closing anything (a hung host, a path that drops packets): queries
+     * already sent wait for bytes that never come. Misses must still be refused quickly, and once new connections
+     * get through again the service recovers by itself, although the stalled connections never answer (the read
+     * pool's socket timeout, statement timeout + 5 s, closes them).
+     */
+    @Test
+    void databaseStopsAnsweringAndComesBackUnderLoad() throws Exception {
+        outageUnderLoad(TcpProxy::stall, 5);
+    }
+
+    private void outageUnderLoad(java.util.function.Consumer<TcpProxy> outage, int statementTimeoutSeconds) throws Exception {
         PostgresServer pg = PostgresServer.shared();
         String db = pg.createDatabase("outage");
         String database = db.substring(db.lastIndexOf('/') + 1);
@@ -72,7 +87,8 @@ class DatabaseOutageTest {
         try (TcpProxy proxy = new TcpProxy(pg.port());
              RunningService svc = RunningService.start("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + database,
                      "--outpost.database.user=postgres", "--outpost.database.password=",
-                     "--outpost.database.connection-timeout=1s", "--logging.level.root=warn")) {
+                     "--outpost.database.connection-timeout=1s",
+                     "--outpost.database.statement-timeout=" + statementTimeoutSeconds + "s", "--logging.level.root=warn")) {
             try {
                 assertThat(check(CACHED, get(svc, CACHED))).isTrue();
                 String warmFrontier = frontierMiss();
@@ -98,7 +114,7 @@ class DatabaseOutageTest {
                 }
                 awaitCondition("load running", 30, () -> answered.get() >= 20);
 
-                proxy.cut();
+                outage.accept(proxy);
                 // the cached answer is still served; misses are refused quickly rather than hanging
                 for (int i = 0; i < 3; i++) {
                     assertThat(check(CACHED, get(svc, CACHED))).isTrue();

@@ -1,15 +1,23 @@
 package io.outpost.server.bench;
 
-import io.outpost.server.support.RunningService;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
 import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
@@ -17,88 +25,200 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Latency of normal (cached) requests alone, then side by side with 300 slowloris connections and 300 clients
- * asking cache-missing URLs in a loop; prints p50/p99 of the normal requests and the process's RSS and heap.
+ * The service in its own process (the exec jar in {@code -Xmx512m}, as {@code ./outpost start} runs it): latency of
+ * normal (cached) requests and the service process's memory (VmRSS, VmHWM) alone, then in several rounds while 300
+ * slowloris connections trickle unfinished request heads and 300 clients loop over cache-missing URLs, then alone
+ * again. Rounds of the loaded phase show whether memory keeps growing with the load or levels off.
  */
 @Tag("benchmark")
 class SlowClientsBenchmarks {
     private static final String NORMAL = "/v1/json/count/HEAD/0/100/all/DEMO/Calo/Pedestals";
     private static final int SAMPLES = 2000;
-
-    private static long[] normalLatencies(RunningService svc) throws Exception {
-        long[] ns = new long[SAMPLES];
-        for (int i = 0; i < SAMPLES; i++) {
-            long t0 = System.nanoTime();
-            if (svc.get(NORMAL).statusCode() != 200) {
-                throw new AssertionError("normal request failed");
-            }
-            ns[i] = System.nanoTime() - t0;
-        }
-        Arrays.sort(ns);
-        return ns;
-    }
-
-    private static String line(String what, long[] ns) {
-        return String.format(Locale.ROOT, "%-36s p50 %6.2f ms  p99 %6.2f ms  rss %5d MB  heap %5d MB", what,
-                ns[ns.length / 2] / 1e6, ns[(int) (ns.length * 0.99)] / 1e6, rssMb(),
-                ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() >> 20);
-    }
-
-    private static long rssMb() {
-        try {
-            for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (l.startsWith("VmRSS:")) {
-                    return Long.parseLong(l.replaceAll("[^0-9]", "")) >> 10;
-                }
-            }
-        } catch (Exception e) {
-            // not Linux
-        }
-        return -1;
-    }
+    private static final int LOADED_ROUNDS = Integer.getInteger("outpost.bench.rounds", 4);
 
     @Test
     void normalRequestsNextToSlowAndMissingClients() throws Exception {
+        Path jar;
+        try (Stream<Path> files = Files.list(Path.of("target"))) {
+            jar = files.filter(p -> p.getFileName().toString().endsWith("-exec.jar")).findFirst().orElse(null);
+        }
+        assumeTrue(jar != null, "run 'mvn package' first: the service runs from its -exec.jar in its own JVM");
+        Path dir = Files.createTempDirectory("outpost-slow");
+        int port = ExternalTools.freePort();
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-XX:NativeMemoryTracking=summary", "--enable-native-access=ALL-UNNAMED"));
+        // more JVM options of the service to compare, e.g. -Doutpost.bench.service-jvm-args=-Djdk.nio.maxCachedBufferSize=262144
+        String extra = System.getProperty("outpost.bench.service-jvm-args", "").trim();
+        if (!extra.isEmpty()) {
+            cmd.addAll(Arrays.asList(extra.split("\\s+")));
+        }
+        cmd.addAll(List.of("-jar", jar.toString(), "--server.port=" + port,
+                "--outpost.database.url=jdbc:sqlite:" + dir.resolve("demo.db"),
+                "--server.tomcat.basedir=" + dir.resolve("tomcat"), "--logging.level.outpost.access=warn"));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        // glibc's malloc arenas of the service (MALLOC_ARENA_MAX), e.g. -Doutpost.bench.malloc-arenas=2
+        String arenas = System.getProperty("outpost.bench.malloc-arenas", "").trim();
+        if (!arenas.isEmpty()) {
+            pb.environment().put("MALLOC_ARENA_MAX", arenas);
+        }
+        System.out.println("BENCHMARK service JVM options: " + extra + (arenas.isEmpty() ? "" : ", MALLOC_ARENA_MAX=" + arenas));
+        Process svc = pb.redirectErrorStream(true).redirectOutput(dir.resolve("service.log").toFile()).start();
         List<Socket> slow = new ArrayList<>();
         ExecutorService missing = Executors.newFixedThreadPool(300);
+        ExecutorService trickle = Executors.newSingleThreadExecutor();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger misses = new AtomicInteger();
-        try (RunningService svc = RunningService.startSqliteDemo("--logging.level.root=warn")) {
-            normalLatencies(svc); // warm-up
-            String alone = line("normal requests alone", normalLatencies(svc));
+        AtomicInteger missErrors = new AtomicInteger();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).build();
+        // the normal requests have a client of their own, so that they do not queue behind the missing clients' ones
+        HttpClient normal = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).build();
+        String base = "http://127.0.0.1:" + port;
+        try {
+            awaitHealthy(http, base, svc);
+            List<String> lines = new ArrayList<>();
+            normalLatencies(normal, base); // warm-up
+            lines.add(line("normal requests alone", normalLatencies(normal, base), svc.pid()));
             for (int i = 0; i < 300; i++) {
-                Socket s = new Socket(InetAddress.getLoopbackAddress(), svc.port());
+                Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
                 slow.add(s);
                 OutputStream out = s.getOutputStream();
                 out.write(("GET " + NORMAL + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ").getBytes(StandardCharsets.US_ASCII));
                 out.flush();
             }
+            trickle.execute(() -> {
+                // one more header byte per connection every 2 s, as slowloris does to keep the head unfinished
+                while (!stop.get()) {
+                    for (Socket s : slow) {
+                        try {
+                            s.getOutputStream().write('x');
+                        } catch (IOException closedByServer) {
+                            // the service gave up on it: fine
+                        }
+                    }
+                    try {
+                        Thread.sleep(2000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
             for (int i = 0; i < 300; i++) {
                 missing.execute(() -> {
                     while (!stop.get()) {
+                        String url = base + "/v1/json/count/HEAD/0/" + (1000 + misses.incrementAndGet()) + "/all/DEMO/Calo/Pedestals";
                         try {
-                            svc.get("/v1/json/count/HEAD/0/" + (1000 + misses.incrementAndGet()) + "/all/DEMO/Calo/Pedestals");
-                        } catch (Exception e) {
+                            http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60)).build(),
+                                    HttpResponse.BodyHandlers.discarding());
+                        } catch (InterruptedException e) {
                             return;
+                        } catch (IOException e) {
+                            missErrors.incrementAndGet();
                         }
                     }
                 });
             }
-            String loaded = line("with 300 slowloris + 300 missing", normalLatencies(svc));
-            System.out.println("BENCHMARK " + alone);
-            System.out.println("BENCHMARK " + loaded);
-            System.out.println("BENCHMARK cache-missing requests answered meanwhile: " + misses.get());
-        } finally {
+            for (int round = 1; round <= LOADED_ROUNDS; round++) {
+                lines.add(line("300 slowloris + 300 missing, round " + round, normalLatencies(normal, base), svc.pid()));
+                System.out.println("BENCHMARK " + lines.getLast() + ", misses so far " + misses.get());
+            }
+            int answered = misses.get();
             stop.set(true);
             missing.shutdownNow();
-            missing.awaitTermination(30, TimeUnit.SECONDS);
+            missing.awaitTermination(60, TimeUnit.SECONDS);
             for (Socket s : slow) {
                 s.close();
             }
+            normalLatencies(normal, base);
+            lines.add(line("normal requests alone again", normalLatencies(normal, base), svc.pid()));
+            lines.forEach(l -> System.out.println("BENCHMARK " + l));
+            // what the JVM itself accounts for (heap, threads, code, GC, ...), to tell its memory from native
+            // libraries' mallocs (SQLite, zstd) that only RSS shows
+            Process nmt = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(svc.pid()), "VM.native_memory", "summary").redirectErrorStream(true).start();
+            String summary = new String(nmt.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            nmt.waitFor(30, TimeUnit.SECONDS);
+            Files.writeString(Path.of("target", "slow-clients-nmt.txt"), summary);
+            summary.lines().filter(l -> l.startsWith("Total:") || l.contains("- Java Heap") || l.contains("- Thread ")
+                    || l.contains("- Other") || l.startsWith("       malloc:") || l.contains("- GC")).forEach(l -> System.out.println("BENCHMARK NMT " + l.strip()));
+            System.out.println("BENCHMARK cache-missing requests sent meanwhile: " + answered + ", of which failed: "
+                    + missErrors.get() + "; service -Xmx512m, own process");
+            assertThat(svc.isAlive()).as("service alive").isTrue();
+        } finally {
+            stop.set(true);
+            missing.shutdownNow();
+            trickle.shutdownNow();
+            missing.awaitTermination(60, TimeUnit.SECONDS);
+            trickle.awaitTermination(10, TimeUnit.SECONDS);
+            for (Socket s : slow) {
+                s.close();
+            }
+            svc.destroy();
+            Files.copy(dir.resolve("service.log"), Path.of("target", "slow-clients-service.log"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            if (!svc.waitFor(30, TimeUnit.SECONDS)) {
+                svc.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+            try (Stream<Path> all = Files.walk(dir)) {
+                all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
+    }
+
+    private static void awaitHealthy(HttpClient http, String base, Process svc) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (true) {
+            try {
+                if (http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/health")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                assertThat(svc.isAlive()).as("service process alive").isTrue();
+            }
+            assertThat(System.nanoTime()).as("service started within 90 s").isLessThan(deadline);
+            Thread.sleep(100); // polling a process we cannot be notified by; bounded above
+        }
+    }
+
+    private static long[] normalLatencies(HttpClient http, String base) throws Exception {
+        long[] ns = new long[SAMPLES];
+        HttpRequest req = HttpRequest.newBuilder(URI.create(base + NORMAL)).timeout(Duration.ofSeconds(60)).build();
+        for (int i = 0; i < SAMPLES; i++) {
+            long t0 = System.nanoTime();
+            assertThat(http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode()).as("normal request").isEqualTo(200);
+            ns[i] = System.nanoTime() - t0;
+            if (ns[i] > 5_000_000_000L) {
+                System.out.println("BENCHMARK slow normal request: " + ns[i] / 1_000_000 + " ms");
+            }
+        }
+        Arrays.sort(ns);
+        return ns;
+    }
+
+    private static String line(String what, long[] ns, long pid) {
+        return String.format(Locale.ROOT, "%-40s p50 %6.2f ms  p99 %7.2f ms  service VmRSS %5d MB  VmHWM %5d MB  threads %4d",
+                what, ns[ns.length / 2] / 1e6, ns[(int) (ns.length * 0.99)] / 1e6, status(pid, "VmRSS:") >> 10,
+                status(pid, "VmHWM:") >> 10, status(pid, "Threads:"));
+    }
+
+    /** A number from /proc/PID/status (kB for memory), or -1 where there is none. */
+    private static long status(long pid, String key) {
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                if (l.startsWith(key)) {
+                    return Long.parseLong(l.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException e) {
+            // not Linux
+        }
+        return -1;
     }
 }

@@ -15,7 +15,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * A byte-forwarding TCP proxy on 127.0.0.1 between the service and its database, to cause outages in tests:
  * {@link #cut()} resets every open connection and refuses new ones, as a database that went away;
- * {@link #restore()} lets connections through again.
+ * {@link #stall()} keeps every socket open but forwards no byte any more, as a database host that stopped
+ * answering or a network path that silently drops packets (connections made during a stall are accepted and
+ * stalled too, and a stalled connection stays stalled, as one whose path broke);
+ * {@link #restore()} lets new connections through again.
  */
 public final class TcpProxy implements AutoCloseable {
     private final ServerSocket server;
@@ -27,6 +30,9 @@ public final class TcpProxy implements AutoCloseable {
         return t;
     });
     private volatile boolean up = true;
+    private volatile boolean stalled;
+    /** Connections opened before the latest stall: they forward nothing any more, even after a restore. */
+    private final Set<Socket> dead = ConcurrentHashMap.newKeySet();
 
     public TcpProxy(int targetPort) throws IOException {
         this.targetPort = targetPort;
@@ -50,6 +56,12 @@ public final class TcpProxy implements AutoCloseable {
                 reset(client);
                 continue;
             }
+            if (stalled) {
+                open.add(client);
+                dead.add(client);
+                threads.execute(() -> pump(client, client));
+                continue;
+            }
             try {
                 Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 open.add(client);
@@ -67,6 +79,9 @@ public final class TcpProxy implements AutoCloseable {
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buf)) >= 0) {
+                if (dead.contains(from) || dead.contains(to)) {
+                    continue; // swallowed: the peer waits for an answer that never comes, its socket still open
+                }
                 out.write(buf, 0, n);
                 out.flush();
             }
@@ -80,6 +95,7 @@ public final class TcpProxy implements AutoCloseable {
 
     private void reset(Socket s) {
         open.remove(s);
+        dead.remove(s);
         try {
             s.setSoLinger(true, 0);
             s.close();
@@ -96,7 +112,18 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops forwarding bytes on every open connection without closing any; new connections are accepted and
+     * stalled as well, until {@link #restore()}.
+     */
+    public void stall() {
+        stalled = true;
+        dead.addAll(open);
+    }
+
+    /** New connections are forwarded again; connections stalled before stay stalled until their peer closes them. */
     public void restore() {
+        stalled = false;
         up = true;
     }
 

@@ -103,6 +103,7 @@ public final class Database implements AutoCloseable {
                 h.setPassword(config.password());
             }
             h.setReadOnly(readOnly);
+            NetworkTimeouts.apply(h, dialect, config, readOnly);
         }
         customizer.accept(h);
         return h;
