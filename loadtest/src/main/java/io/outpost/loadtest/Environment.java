@@ -149,6 +149,7 @@ public final class Environment implements AutoCloseable {
                 description.put("service", "given: " + outpostUrl);
             } else {
                 List<String> args = new ArrayList<>(List.of("--server.port=0", "--server.address=127.0.0.1",
+                        "--server.tomcat.basedir=" + options.workDir().resolve("tomcat").toAbsolutePath(),
                         "--outpost.database.url=" + jdbcUrl, "--outpost.demo-data=false",
                         "--outpost.database.read-pool-size=" + Math.max(4, options.readPool()),
                         "--logging.level.root=WARN", "--logging.level.io.outpost=WARN",

@@ -161,10 +161,12 @@ class WriteConsistencyTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        Path log = Files.createTempFile("outpost-crash", ".log");
+        Path dir = io.outpost.store.testing.TempDirs.create("outpost-crash");
+        Path log = dir.resolve("service.log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        Process p = new ProcessBuilder(java, "-Djava.io.tmpdir=" + dir, "-cp", System.getProperty("java.class.path"),
                 OutpostApplication.class.getName(), "--server.port=" + port, "--outpost.database.url=" + dbUrl,
+                "--server.tomcat.basedir=" + dir.resolve("tomcat"),
                 "--outpost.database.user=postgres", "--outpost.demo-data=false", "--spring.profiles.active=test",
                 "--outpost.write.issuer-uri=" + issuer.issuerUri(), "--outpost.write.max-body-size=256MB")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -202,7 +204,7 @@ class WriteConsistencyTest {
             if (p.isAlive()) {
                 p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
             }
-            Files.deleteIfExists(log);
+            io.outpost.store.testing.TempDirs.deleteQuietly(dir);
         }
         // PostgreSQL rolls back the dead session's transaction: nothing of the batch is stored
         assertThat(count(writer, "/W/Crash")).isZero();
