@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.server.encode.BinaryEncoder;
 import io.outpost.server.encode.Column;
-import io.outpost.server.encode.Kind;
+import io.outpost.client.AnswerKind;
 import io.outpost.server.support.WireDecoder;
 import io.outpost.store.model.StorageType;
 import java.util.ArrayList;
@@ -41,7 +41,7 @@ class BinaryEncoderChunksTest {
 
     private static byte[] encode(BinaryEncoder.Codec codec, List<Column> cols, List<Object[]> rows) {
         BinaryEncoder e = new BinaryEncoder(codec, 1);
-        e.begin(Kind.IOVS, "/F", "HEAD", 0, 1, cols);
+        e.begin(AnswerKind.IOVS, "/F", "HEAD", 0, 1, cols);
         rows.forEach(e::row);
         return e.finish();
     }

@@ -8,6 +8,7 @@ import io.outpost.store.demo.DemoData;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.ValidityKey;
+import io.outpost.store.testing.TempDirs;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,7 +35,7 @@ class HeldRowsServiceTest {
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("outpost-held");
+        dir = TempDirs.create("outpost-held");
         String url = "jdbc:sqlite:" + dir.resolve("demo.db");
         held = RunningService.start(url);
         db = RunningService.start(url, "--outpost.rows.enabled=false", "--outpost.demo-data=false");

@@ -92,4 +92,27 @@ class SnapshotServingTest {
         HttpResponse<byte[]> otherTag = snapshot.get("/v1/json/count/GAINS-v1/" + FROM + "/" + TO + "/all/DEMO/Calo/Gains");
         assertThat(otherTag.statusCode()).isEqualTo(404);
     }
+
+    @Test
+    void frontierQueriesInsideTheRangeAnswerLikeTheSourceAndOutsideItAreRefused() throws Exception {
+        String iovs = snapshot.bean(io.outpost.store.IovStore.class).folder("/DEMO/Calo/Pedestals").iovTable();
+        long t = DemoData.T0 + 3 * DemoData.HOUR + 17;
+        String inside = frontier(snapshot, iovs, t);
+        assertThat(inside).contains("error=\"0\"").doesNotContain("records=\"0\"");
+        assertThat(inside).isEqualTo(frontier(source, iovs, t));
+        long after = TO + DemoData.HOUR;
+        assertThat(frontier(source, iovs, after)).contains("error=\"0\"");
+        assertThat(frontier(snapshot, iovs, after)).contains("error=\"1\"")
+                .contains("Not covered by this offline snapshot: this snapshot covers keys [" + FROM + ", " + TO + "] only");
+    }
+
+    /** COOL's at-time read of every channel at t through the service's Frontier endpoint: the raw response. */
+    private static String frontier(RunningService svc, String iovs, long t) throws Exception {
+        String sql = "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL FROM " + iovs + " WHERE IOV_SINCE <= " + t
+                + " AND IOV_UNTIL > " + t + " ORDER BY CHANNEL_ID";
+        HttpResponse<byte[]> r = svc.get("/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1="
+                + io.outpost.frontier.P1Codec.encode(sql), "X-Frontier-Id", "outpost-test 1.0");
+        assertThat(r.statusCode()).isEqualTo(200);
+        return new String(r.body(), StandardCharsets.ISO_8859_1);
+    }
 }

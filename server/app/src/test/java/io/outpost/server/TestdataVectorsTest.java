@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.outpost.server.encode.BinaryEncoder;
 import io.outpost.server.encode.Column;
 import io.outpost.server.encode.JsonEncoder;
-import io.outpost.server.encode.Kind;
+import io.outpost.client.AnswerKind;
 import io.outpost.server.encode.TableEncoder;
 import io.outpost.server.support.WireDecoder;
 import io.outpost.store.model.StorageType;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class TestdataVectorsTest {
     private static final Path DIR = Path.of("../../testdata");
 
-    record Vector(Kind kind, String folder, String tag, long vs, long vu, List<Column> columns, List<Object[]> rows,
+    record Vector(AnswerKind kind, String folder, String tag, long vs, long vu, List<Column> columns, List<Object[]> rows,
                   BinaryEncoder.Codec codec, int level) {
     }
 
@@ -46,12 +46,12 @@ class TestdataVectorsTest {
             0L, -1L, -0.0f, Double.NaN, null, null, null, null, null, null});
         rows.add(new Object[] {7L, 5L, 6L, null, null, null, null, null, null, null, null, null, Double.POSITIVE_INFINITY,
             "tab\there \"quoted\" \\ back", "line\nbreak", "ok", "ok", new byte[] {42}, new byte[] {1, 2, 3}});
-        v.put("iovs_all_types", new Vector(Kind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.Codec.ZSTD, 3));
-        v.put("iovs_all_types_zlib", new Vector(Kind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.Codec.ZLIB, 6));
-        v.put("iovs_all_types_uncompressed", new Vector(Kind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.Codec.NONE, 0));
+        v.put("iovs_all_types", new Vector(AnswerKind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.Codec.ZSTD, 3));
+        v.put("iovs_all_types_zlib", new Vector(AnswerKind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.Codec.ZLIB, 6));
+        v.put("iovs_all_types_uncompressed", new Vector(AnswerKind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.Codec.NONE, 0));
         List<Column> small = List.of(new Column("channel", StorageType.UINT32), new Column("since", StorageType.UINT63),
                 new Column("until", StorageType.UINT63), new Column("s", StorageType.STRING255));
-        v.put("iovs_empty", new Vector(Kind.IOVS, "/T/empty", "GAINS-v1", 10, 11, small, List.of(), BinaryEncoder.Codec.ZSTD, 1));
+        v.put("iovs_empty", new Vector(AnswerKind.IOVS, "/T/empty", "GAINS-v1", 10, 11, small, List.of(), BinaryEncoder.Codec.ZSTD, 1));
         Random rnd = new Random(7);
         List<Object[]> many = new ArrayList<>();
         for (int i = 0; i < 2000; i++) {
@@ -61,11 +61,11 @@ class TestdataVectorsTest {
             }
             many.add(new Object[] {(long) i, 1767225600000000000L, Long.MAX_VALUE, s.toString()});
         }
-        v.put("iovs_likeluis_2000", new Vector(Kind.IOVS, "/LOAD/likeLuis1iov", "HEAD", 1767225600000000000L,
+        v.put("iovs_likeluis_2000", new Vector(AnswerKind.IOVS, "/LOAD/likeLuis1iov", "HEAD", 1767225600000000000L,
                 Long.MAX_VALUE, small, many, BinaryEncoder.Codec.ZSTD, 1));
-        v.put("count", new Vector(Kind.COUNT, "/T/all", "HEAD", 0, 0, List.of(new Column("count", StorageType.UINT63)),
+        v.put("count", new Vector(AnswerKind.COUNT, "/T/all", "HEAD", 0, 0, List.of(new Column("count", StorageType.UINT63)),
                 List.<Object[]>of(new Object[] {12345L}), BinaryEncoder.Codec.ZSTD, 1));
-        v.put("nodes", new Vector(Kind.NODES, "", "", 0, 0, List.of(new Column("path", StorageType.STRING255),
+        v.put("nodes", new Vector(AnswerKind.NODES, "", "", 0, 0, List.of(new Column("path", StorageType.STRING255),
                 new Column("folder", StorageType.BOOL), new Column("versioning", StorageType.STRING255)),
                 List.of(new Object[] {"/", false, null}, new Object[] {"/A/b", true, "MV"}), BinaryEncoder.Codec.ZLIB, 6));
         return v;

@@ -15,6 +15,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.Adler32;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import org.slf4j.LoggerFactory;
@@ -28,9 +30,14 @@ import org.slf4j.LoggerFactory;
  * base64-encoded there, in order, while the caller goes on reading rows from the database (deflate is as costly
  * as the read itself); at most {@link #IN_FLIGHT} chunks wait, so memory stays bounded whatever the answer size.
  *
- * <p>With libdeflate ({@link LibDeflate}), chunks are instead held until the answer is complete and compressed in
- * one call, which costs about half of zlib's time; an answer whose record stream outgrows {@link #WHOLE_LIMIT}
- * goes on through zlib as above, so memory stays bounded as well.
+ * <p>With libdeflate ({@link LibDeflate}), records instead go into one buffer, doubled as needed, and are compressed
+ * in one call once the answer is complete, which costs about half of zlib's time; an answer whose record stream
+ * outgrows {@link #WHOLE_LIMIT} goes on through zlib as above, so memory stays bounded as well.
+ *
+ * <p>While few compressed answers are under way ({@link #PIECES_UP_TO}, or none other and the machine's load leaves
+ * a core: {@link IdleCores}), libdeflate instead compresses the 64 KB
+ * chunks on the executor as they fill, in parallel with the read, and they are joined into one zlib stream
+ * ({@link ZlibPieces}); at most {@link #IN_FLIGHT} chunks wait here too.
  */
 public final class BlobEncoder implements AutoCloseable {
     public static final byte ARRAY_BYTE = 0x06;
@@ -40,25 +47,51 @@ public final class BlobEncoder implements AutoCloseable {
     static final int IN_FLIGHT = 4;
     /** Record bytes held for one libdeflate call; a bigger answer is streamed through zlib. */
     static final int WHOLE_LIMIT = 2 << 20;
-    /** System property: {@code jdk} compresses answers with java.util.zip even where libdeflate is present. */
+    /** The held answer's first buffer, doubled as needed: most answers are small. */
+    static final int HOLD_START = 16 << 10;
+    /**
+     * System property: {@code jdk} compresses answers with java.util.zip even where libdeflate is present;
+     * {@code whole} (one libdeflate call at close, never split), {@code split} (at close, split whatever the machine's
+     * load) and {@code pieces} fix libdeflate's way (by default
+     * pieces up to {@link #PIECES_UP_TO} answers, else held and compressed at close, split across the cores while
+     * few answers are under way: {@link SplitCompression}).
+     */
     public static final String DEFLATE_PROPERTY = "outpost.frontier.deflate";
+    /**
+     * Pieces overlap compression with the database read on another core, for more CPU (each piece but the last is
+     * walked to join it, and hand-offs: 1-8 ms per MB of records, measured): worth it while at most this many answers
+     * are being computed, leaving two cores to the readers and the rest; beyond, the cores are busy anyway and
+     * answers are compressed whole, which costs least. On 2 cores (0): never by default, as measured (docs).
+     */
+    static final int PIECES_UP_TO = Math.max(0, (Runtime.getRuntime().availableProcessors() - 2) / 2);
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
+    /** Compressed answers being computed in this JVM (encoders not yet closed). */
+    private static final AtomicInteger COMPUTING = new AtomicInteger();
 
-    private final DeflaterOutputStream deflater;
-    private final Deflater def;
+    /** zlib, made only for an answer that streams through it. */
+    private DeflaterOutputStream deflater;
+    private Deflater def;
     private final MessageDigest md5;
     private final OutputStream base64;
-    private final OutputStream raw;
+    private OutputStream raw;
     private final Executor compressor;
     private final OutputStream digested;
     private final int zipLevel;
-    /** Set while the answer is held for one libdeflate call; null once streaming through zlib. */
+    /**
+     * Set while the answer is held for one libdeflate call (then {@link #buf} grows up to {@link #WHOLE_LIMIT});
+     * null once streaming through zlib in chunks.
+     */
     private LibDeflate whole;
-    private byte[] held;
-    private int heldLen;
+    /** Set when chunks are compressed in parallel by libdeflate as they fill ({@link ZlibPieces}). */
+    private final LibDeflate pieces;
+    /** Whether a held answer may be compressed in parallel pieces at close ({@link SplitCompression}). */
+    private final boolean split;
+    private final Adler32 adler;
+    private boolean pieceHeaderSent;
     /** Spare chunk buffers, handed back by the compression side (pipelined mode). */
     private final BlockingQueue<byte[]> spare;
     private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
-    private byte[] buf = new byte[CHUNK];
+    private byte[] buf;
     private int pos;
     private long fullSize;
     private boolean closed;
@@ -80,12 +113,24 @@ public final class BlobEncoder implements AutoCloseable {
 
     /**
      * The encoder of a Frontier answer: compressed by libdeflate when it is present (unless the system property
-     * {@value #DEFLATE_PROPERTY} is {@code jdk}), else by zlib on {@code compressor} while rows are read.
+     * {@value #DEFLATE_PROPERTY} is {@code jdk}), in pieces or whole, else by zlib on {@code compressor} while rows
+     * are read.
      */
     public static BlobEncoder forAnswer(OutputStream sink, int zipLevel, Executor compressor) {
-        LibDeflate lib = zipLevel < 0 || "jdk".equals(System.getProperty(DEFLATE_PROPERTY))
-                ? null : LibDeflate.get().orElse(null);
-        return new BlobEncoder(sink, zipLevel, compressor, lib);
+        String choice = System.getProperty(DEFLATE_PROPERTY, "");
+        LibDeflate lib = zipLevel < 0 || "jdk".equals(choice) ? null : LibDeflate.get().orElse(null);
+        boolean inPieces = inPieces(choice, COMPUTING.get(), () -> IdleCores.besides(1));
+        return new BlobEncoder(sink, zipLevel, compressor, lib, inPieces, !"whole".equals(choice));
+    }
+
+    /**
+     * Whether a new answer is compressed in pieces, with {@code computing} compressed answers already under way.
+     * Pieces overlap compression with the read: worth it while the rest of the machine leaves this answer more than
+     * half of its cores (docs/frontier.md; on 2 cores a load average up to ~2.5, this answer included).
+     */
+    static boolean inPieces(String choice, int computing, java.util.function.IntSupplier idleCores) {
+        return "pieces".equals(choice) || "".equals(choice)
+                && (computing < PIECES_UP_TO || computing == 0 && idleCores.getAsInt() >= 1);
     }
 
     /** Whether {@link #forAnswer} compresses with libdeflate in this JVM (the property aside). */
@@ -94,8 +139,32 @@ public final class BlobEncoder implements AutoCloseable {
     }
 
     BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, LibDeflate whole) {
+        this(sink, zipLevel, compressor, whole, false);
+    }
+
+    /**
+     * @param lib      libdeflate, or null for zlib
+     * @param inPieces with {@code lib} and {@code compressor}: chunks compressed in parallel on {@code compressor}
+     *                 while rows are read ({@link ZlibPieces}) instead of the whole answer at the end
+     */
+    BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, LibDeflate lib, boolean inPieces) {
+        this(sink, zipLevel, compressor, lib, inPieces, false);
+    }
+
+    /**
+     * @param split with {@code lib} and {@code compressor}, not in pieces: the held answer may be compressed in
+     *              parallel pieces at close while few answers are under way ({@link SplitCompression})
+     */
+    BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, LibDeflate lib, boolean inPieces, boolean split) {
         this.zipLevel = zipLevel;
-        this.whole = zipLevel >= 0 ? whole : null;
+        this.split = split;
+        boolean pieced = zipLevel >= 0 && lib != null && inPieces && compressor != null;
+        this.pieces = pieced ? lib : null;
+        this.whole = zipLevel >= 0 && !pieced ? lib : null;
+        this.adler = pieced ? new Adler32() : null;
+        if (zipLevel >= 0) {
+            COMPUTING.incrementAndGet();
+        }
         try {
             md5 = MessageDigest.getInstance("MD5");
         } catch (NoSuchAlgorithmException e) {
@@ -113,21 +182,18 @@ public final class BlobEncoder implements AutoCloseable {
             }
         });
         digested = new DigestOutputStream(base64, md5);
-        if (zipLevel >= 0) {
-            def = new Deflater(zipLevel);
-            deflater = new DeflaterOutputStream(digested, def, CHUNK);
-            raw = deflater;
-        } else {
-            def = null;
-            deflater = null;
+        if (zipLevel < 0) {
             raw = digested;
+        } else if (this.whole == null && this.pieces == null) {
+            startZlib();
         }
         this.compressor = zipLevel >= 0 ? compressor : null;
         this.spare = this.compressor == null ? null : new ArrayBlockingQueue<>(IN_FLIGHT);
-        if (spare != null) {
-            for (int i = 1; i < IN_FLIGHT; i++) {
-                spare.add(new byte[CHUNK]);
-            }
+        if (this.whole != null) {
+            buf = new byte[HOLD_START];
+        } else {
+            buf = new byte[CHUNK];
+            fillSpare();
         }
     }
 
@@ -174,6 +240,34 @@ public final class BlobEncoder implements AutoCloseable {
         fullSize += 5 + n;
     }
 
+    /** An integer column value as its decimal digits: the bytes {@code writeString(Long.toString(v))} sends. */
+    public void writeLong(long v) throws IOException {
+        int n = decimalLength(v);
+        if (buf.length - pos < 5 + n) {
+            emit(); // header and digits go into one chunk
+        }
+        header(n);
+        pos += n;
+        int at = pos;
+        long q = v;
+        do {
+            buf[--at] = (byte) ('0' + Math.abs(q % 10)); // remainders of a negative number are negative
+            q /= 10;
+        } while (q != 0);
+        if (v < 0) {
+            buf[--at] = '-';
+        }
+        fullSize += 5 + n;
+    }
+
+    static int decimalLength(long v) {
+        int n = v < 0 ? 2 : 1;
+        for (long q = v / 10; q != 0; q /= 10) {
+            n++;
+        }
+        return n;
+    }
+
     public void writeBytes(byte[] b) throws IOException {
         if (b == null) {
             writeString(null);
@@ -213,7 +307,7 @@ public final class BlobEncoder implements AutoCloseable {
     }
 
     private void header(int length) throws IOException {
-        if (CHUNK - pos < 5) {
+        if (buf.length - pos < 5) {
             emit();
         }
         buf[pos] = ARRAY_BYTE;
@@ -225,7 +319,7 @@ public final class BlobEncoder implements AutoCloseable {
     }
 
     private void writeByte(byte b) throws IOException {
-        if (pos == CHUNK) {
+        if (pos == buf.length) {
             emit();
         }
         buf[pos++] = b;
@@ -233,10 +327,10 @@ public final class BlobEncoder implements AutoCloseable {
 
     /** Free bytes in the current chunk, emitting it first when it is full. */
     private int room() throws IOException {
-        if (pos == CHUNK) {
+        if (pos == buf.length) {
             emit();
         }
-        return CHUNK - pos;
+        return buf.length - pos;
     }
 
     /** Passes the current chunk on: written here, or queued for the compression executor. */
@@ -245,10 +339,12 @@ public final class BlobEncoder implements AutoCloseable {
             return;
         }
         if (whole != null) {
-            if (hold()) {
+            if (buf.length < WHOLE_LIMIT) {
+                buf = java.util.Arrays.copyOf(buf, Math.min(WHOLE_LIMIT, buf.length * 2));
                 return;
             }
             spill();
+            return;
         }
         if (compressor == null) {
             raw.write(buf, 0, pos);
@@ -258,6 +354,27 @@ public final class BlobEncoder implements AutoCloseable {
         rethrowFailure();
         byte[] chunk = buf;
         int len = pos;
+        if (pieces != null) {
+            writePieceHeader();
+            adler.update(chunk, 0, len);
+            CompletableFuture<byte[]> piece = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return ZlibPieces.piece(pieces, chunk, len, zipLevel, false);
+                } finally {
+                    spare.offer(chunk);
+                }
+            }, compressor);
+            tail = tail.thenCombine(piece, (done, bytes) -> {
+                try {
+                    digested.write(bytes);
+                    return null;
+                } catch (IOException e) {
+                    throw new CompletionException(e);
+                }
+            });
+            takeSpare();
+            return;
+        }
         tail = tail.thenRunAsync(() -> {
             try {
                 raw.write(chunk, 0, len);
@@ -267,6 +384,10 @@ public final class BlobEncoder implements AutoCloseable {
                 spare.offer(chunk);
             }
         }, compressor);
+        takeSpare();
+    }
+
+    private void takeSpare() throws IOException {
         try {
             buf = spare.take(); // waits while IN_FLIGHT chunks are queued: bounded memory
         } catch (InterruptedException e) {
@@ -276,35 +397,55 @@ public final class BlobEncoder implements AutoCloseable {
         pos = 0;
     }
 
-    /** Appends the current chunk to the held answer; false when that would pass {@link #WHOLE_LIMIT}. */
-    private boolean hold() {
-        if (heldLen + pos > WHOLE_LIMIT) {
-            return false;
+    /** The zlib header, before the first piece (nothing is queued yet when this writes). */
+    private void writePieceHeader() throws IOException {
+        if (!pieceHeaderSent) {
+            digested.write(ZlibPieces.header(zipLevel));
+            pieceHeaderSent = true;
         }
-        if (held == null || heldLen + pos > held.length) {
-            int size = Math.min(WHOLE_LIMIT, Math.max(heldLen + pos, held == null ? 4 * CHUNK : held.length * 2));
-            held = held == null ? new byte[size] : java.util.Arrays.copyOf(held, size);
-        }
-        System.arraycopy(buf, 0, held, heldLen, pos);
-        heldLen += pos;
-        pos = 0;
-        return true;
     }
 
-    /** Too big to hold: what is held goes into the zlib stream now (nothing is queued yet), the rest follows. */
+    /**
+     * Too big to hold: what is held goes into the zlib stream now, in this thread (nothing is queued yet), and the
+     * rest follows in chunks.
+     */
     private void spill() throws IOException {
         whole = null;
-        if (heldLen > 0) {
-            raw.write(held, 0, heldLen);
-        }
-        held = null;
-        heldLen = 0;
+        startZlib();
+        raw.write(buf, 0, pos);
+        buf = new byte[CHUNK];
+        pos = 0;
+        fillSpare();
     }
 
-    /** The held answer compressed by libdeflate, or null if that call failed (then zlib takes over). */
-    private byte[] compressHeld() {
+    private void startZlib() {
+        def = new Deflater(zipLevel);
+        deflater = new DeflaterOutputStream(digested, def, CHUNK);
+        raw = deflater;
+    }
+
+    /** The chunk buffers the compression side hands back (streaming through zlib on the executor only). */
+    private void fillSpare() {
+        if (spare != null) {
+            for (int i = 1; i < IN_FLIGHT; i++) {
+                spare.add(new byte[CHUNK]);
+            }
+        }
+    }
+
+    /**
+     * The held answer compressed by libdeflate (the zlib stream's parts in order), or null if that failed (then zlib
+     * takes over). While few answers are under way it is split across the cores left to it ({@link SplitCompression}).
+     */
+    private java.util.List<byte[]> compressHeld() {
         try {
-            return whole.zlibCompress(held == null ? new byte[0] : held, heldLen, zipLevel);
+            int computing = Math.max(1, COMPUTING.get());
+            // this answer's share of the cores, and no more than the machine leaves idle besides these answers
+            int cores = "split".equals(System.getProperty(DEFLATE_PROPERTY)) ? Math.max(2, CORES / computing)
+                    : Math.min(CORES / computing, IdleCores.besides(computing) / computing);
+            int n = compressor == null || !split ? 1 : SplitCompression.pieces(pos, cores);
+            return n == 1 ? java.util.List.of(whole.zlibCompress(buf, pos, zipLevel))
+                    : SplitCompression.compress(whole, buf, pos, zipLevel, n, compressor);
         } catch (RuntimeException e) {
             LoggerFactory.getLogger(BlobEncoder.class).warn("libdeflate failed, answer compressed by zlib: {}", e.toString());
             return null;
@@ -328,6 +469,31 @@ public final class BlobEncoder implements AutoCloseable {
         }
     }
 
+    /** The last piece (compressed here while the others finish), then the Adler-32 of the whole record stream. */
+    private void finishPieces() throws IOException {
+        writePieceHeader();
+        adler.update(buf, 0, pos);
+        byte[] last;
+        try {
+            last = ZlibPieces.piece(pieces, buf, pos, zipLevel, true);
+        } catch (RuntimeException e) {
+            throw new IOException("libdeflate failed: " + e, e);
+        }
+        awaitTail();
+        digested.write(last);
+        digested.write(ZlibPieces.trailer(adler.getValue()));
+    }
+
+    /** Whether this answer is compressed in pieces while it is read. */
+    boolean inPieces() {
+        return pieces != null;
+    }
+
+    /** Compressed answers under way in this JVM. */
+    static int computing() {
+        return COMPUTING.get();
+    }
+
     /** Uncompressed size so far (the {@code full_size} attribute). */
     public long fullSize() {
         return fullSize;
@@ -341,14 +507,22 @@ public final class BlobEncoder implements AutoCloseable {
         }
         closed = true;
         try {
-            emit();
-            byte[] compressed = whole == null ? null : compressHeld();
+            if (pieces != null) {
+                finishPieces();
+                base64.close();
+                return;
+            }
+            java.util.List<byte[]> compressed = whole == null ? null : compressHeld();
             if (compressed != null) {
-                digested.write(compressed);
-                held = null;
+                for (byte[] part : compressed) {
+                    digested.write(part);
+                }
+                buf = null;
             } else {
                 if (whole != null) {
                     spill(); // libdeflate failed: the same bytes through zlib
+                } else {
+                    emit();
                 }
                 awaitTail();
                 if (deflater != null) {
@@ -357,6 +531,12 @@ public final class BlobEncoder implements AutoCloseable {
             }
             base64.close();
         } finally {
+            if (zipLevel >= 0) {
+                COMPUTING.decrementAndGet();
+            }
+            if (pieces != null) {
+                tail.exceptionally(e -> null).join(); // nothing may write after the answer is closed
+            }
             if (def != null) {
                 try {
                     tail.exceptionally(e -> null).join(); // never free the deflater under a running task

@@ -145,6 +145,12 @@ public final class FrontierAnswers {
         return new Flight(key, stamp, null, null);
     }
 
+    /** The answer kept for {@code key} at whatever stamp it was read, or null; for when no stamp can be read. */
+    Encoded kept(Key key) {
+        CompletableFuture<Encoded> f = cache.getIfPresent(key);
+        return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
+    }
+
     /** Publishes the computed answer (null: failed, too big, or the data changed while it was read). */
     void finish(Flight f, Encoded e) {
         if (f.mine == null) {

@@ -54,10 +54,12 @@ public class FrontierServlet extends HttpServlet {
     private final transient FrontierContext context;
     private final transient FrontierConfig config;
     private final transient SqlGuard guard;
+    private final transient CheckedStatements checkedStatements;
     private final transient TableTimes times;
     private final transient FrontierAnswers answers;
     private final transient Semaphore threads;
     private final transient QueryCostGuard cost;
+    private transient volatile SnapshotQueryCoverage snapshotCoverage;
     private final boolean postgres;
     private final boolean oracle;
 
@@ -90,10 +92,29 @@ public class FrontierServlet extends HttpServlet {
         this.times = new TableTimes(context.database().prefix(), config.validateLastModifiedSeconds());
         this.threads = new Semaphore(config.maxThreads(), true);
         this.cost = new QueryCostGuard(costLimits, target);
+        this.snapshotCoverage = SnapshotQueryCoverage.load(context.database());
+        this.checkedStatements = new CheckedStatements(statement -> {
+            SqlGuard.Checked checked = guard.check(statement);
+            cost.checkShape(checked.sql());
+            return checked;
+        });
     }
 
     public FrontierContext context() {
         return context;
+    }
+
+    /**
+     * Re-reads the coverage of a context serving an offline snapshot, after a sync changed what it holds (the
+     * service calls this when its catalog poll sees a change); nothing to do on an ordinary database.
+     */
+    public void reloadSnapshotCoverage() {
+        if (snapshotCoverage.isSnapshot()) {
+            SnapshotQueryCoverage now = SnapshotQueryCoverage.load(context.database());
+            if (now.isSnapshot()) {
+                snapshotCoverage = now;
+            }
+        }
     }
 
     /** The context's answer cache (its counters show hits, loads and joins). */
@@ -182,6 +203,16 @@ public class FrontierServlet extends HttpServlet {
             try {
                 for (Payload p : parsed.payloads) {
                     Result r = runPayload(req, resp, out, parsed, p, conn, lastModified, ims);
+                    if (r.unavailable != null) {
+                        out.discard();
+                        DatabaseUnavailable.refuse(resp);
+                        out.print("</frontier>\n");
+                        out.finish();
+                        body = false;
+                        outcome = "db_unavailable";
+                        LOG.warn("{} id={} 503, database unavailable: {}", context.name(), id, r.unavailable);
+                        return;
+                    }
                     if (r.notModified) {
                         out.discard();
                         resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
@@ -321,8 +352,8 @@ public class FrontierServlet extends HttpServlet {
                 statement = tokens[0];
                 binds = List.of(tokens).subList(1, tokens.length);
             }
-            SqlGuard.Checked checked = guard.check(statement);
-            cost.checkShape(checked.sql());
+            SqlGuard.Checked checked = checkedStatements.check(statement);
+            snapshotCoverage.check(checked, binds); // an offline snapshot answers only what it holds exactly
             p.sql = checked.sql();
             p.binds = binds;
             p.tables = checked.tables();
@@ -362,6 +393,17 @@ public class FrontierServlet extends HttpServlet {
         boolean error;
         boolean notModified;
         String globalError;
+        /** Why the database could not be reached, if the whole request is to be refused with 503. */
+        String unavailable;
+    }
+
+    /** An outage met before anything was sent becomes a 503 of the whole request; later, a payload error. */
+    private static boolean refused(Throwable e, Connection c, ResponseOutput out, Result r) {
+        if ((DatabaseUnavailable.isOutage(e) || DatabaseUnavailable.lostConnection(e, c)) && !out.isCommitted()) {
+            r.unavailable = oneLine(e.getMessage());
+            return true;
+        }
+        return false;
     }
 
     private Result runPayload(HttpServletRequest req, HttpServletResponse resp, ResponseOutput out, Parsed parsed,
@@ -383,6 +425,9 @@ public class FrontierServlet extends HttpServlet {
                 conn[0] = acquire(out);
             }
         } catch (FrontierException e) {
+            if (refused(e, conn[0], out, r)) {
+                return keptOrRefused(req, resp, out, r, p);
+            }
             errorEnd(req, resp, out, r, e.getMessage(), "");
             return r;
         }
@@ -391,6 +436,9 @@ public class FrontierServlet extends HttpServlet {
             try {
                 lm = times.fetch(conn[0], p.sources, config.statementTimeoutSeconds());
             } catch (SQLException e) {
+                if (refused(e, conn[0], out, r)) {
+                    return keptOrRefused(req, resp, out, r, p);
+                }
                 errorEnd(req, resp, out, r, "Error getting last-modified time: " + e.getMessage(), "");
                 return r;
             }
@@ -409,6 +457,9 @@ public class FrontierServlet extends HttpServlet {
             try {
                 stamp = FrontierAnswers.stamp(conn[0], stampTables, config.statementTimeoutSeconds());
             } catch (SQLException e) {
+                if (refused(e, conn[0], out, r)) {
+                    return keptOrRefused(req, resp, out, r, p);
+                }
                 stamp = null; // not kept: the query itself reports what is wrong
                 try {
                     conn[0].rollback(); // PostgreSQL refuses further statements in a failed transaction
@@ -452,10 +503,16 @@ public class FrontierServlet extends HttpServlet {
                 enc.close();
             } catch (FrontierException | SQLException e) {
                 closeQuietly(enc);
+                if (refused(e, conn[0], out, r)) {
+                    return r;
+                }
                 String msg = e instanceof SQLException && !p.tables.isEmpty()
                         ? "While querying " + p.tables + ": " + oneLine(e.getMessage()) : describe(e);
                 errorEnd(req, resp, out, r, msg, "md5=\"" + enc.md5Hex() + "\"");
                 return r;
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(enc); // the client went away or the driver failed: end the encoder's work all the same
+                throw e;
             }
             byte[] body = tee == null ? null : tee.copy();
             if (body != null && rows > 0) {
@@ -474,6 +531,29 @@ public class FrontierServlet extends HttpServlet {
                 answers.finish(flight, published);
             }
         }
+    }
+
+    /**
+     * The database is unreachable: an answer this context kept for the payload is served (it was current when
+     * last read, as the native API's cached answers are), with the short error max-age; otherwise the request
+     * stays marked for a 503.
+     */
+    private Result keptOrRefused(HttpServletRequest req, HttpServletResponse resp, ResponseOutput out, Result r,
+                                 Payload p) throws IOException {
+        FrontierAnswers.Encoded kept;
+        try {
+            kept = p.sql == null || answers.stampTables(p.tables) == null ? null
+                    : answers.kept(new FrontierAnswers.Key(p.sql, p.binds, BlobEncoder.zipLevel(p.cmd.encoding())));
+        } catch (FrontierException e) {
+            kept = null;
+        }
+        if (kept == null) {
+            return r;
+        }
+        r.unavailable = null;
+        setAge(req, resp, config.errorMaxAge());
+        out.write(kept.body());
+        return finishPayload(req, resp, out, r, p, kept.rows(), kept.md5(), kept.fullSize());
     }
 
     /** The end of a payload whose records were sent: the empty-result rules, then the quality element. */
@@ -551,14 +631,15 @@ public class FrontierServlet extends HttpServlet {
                     if (e.getCause() != null) {
                         // the pool could not connect at all (database down or unreachable): waiting longer for a
                         // free connection cannot help, so the client hears it now and can try another server
-                        throw new FrontierException("Error acquiring DB connection: database unreachable: "
-                                + oneLine(e.getCause().getMessage()));
+                        throw new DatabaseUnavailable("Error acquiring DB connection: database unreachable: "
+                                + oneLine(e.getCause().getMessage()), e);
                     }
                     if (System.nanoTime() >= deadline) {
-                        throw new FrontierException("Timed out waiting to acquire DB connection");
+                        throw new DatabaseUnavailable("Timed out waiting to acquire DB connection", e);
                     }
                 } catch (SQLException e) {
-                    throw new FrontierException("Error acquiring DB connection: " + oneLine(e.getMessage()));
+                    String msg = "Error acquiring DB connection: " + oneLine(e.getMessage());
+                    throw DatabaseUnavailable.isOutage(e) ? new DatabaseUnavailable(msg, e) : new FrontierException(msg);
                 }
             }
         } finally {
@@ -605,7 +686,7 @@ public class FrontierServlet extends HttpServlet {
         try {
             ps = c.prepareStatement(p.sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             try {
-                ps.setFetchSize(500);
+                ps.setFetchSize(FetchSizing.FIRST);
                 if (config.statementTimeoutSeconds() > 0) {
                     ps.setQueryTimeout(config.statementTimeoutSeconds());
                 }
@@ -652,16 +733,14 @@ public class FrontierServlet extends HttpServlet {
                 }
                 enc.writeEOR();
                 int rows = 0;
+                ColumnValues values = ColumnValues.of(rs, binary);
                 while (rs.next()) {
                     rows++;
-                    for (int i = 1; i <= n; i++) {
-                        if (binary[i]) {
-                            enc.writeBytes(rs.getBytes(i));
-                        } else {
-                            enc.writeString(rs.getString(i));
-                        }
-                    }
+                    values.writeRow(rs, enc);
                     enc.writeEOR();
+                    if (untypedBinds) { // PostgreSQL: fewer round trips for short rows
+                        FetchSizing.afterRow(rs, rows, enc.fullSize());
+                    }
                 }
                 return rows;
             } catch (IOException e) {

@@ -148,7 +148,8 @@ public final class JoinShapeCheck {
         }
     }
 
-    private static List<Expression> conjuncts(Expression e, List<Expression> out) {
+    /** The parts of {@code e} joined by AND (parentheses looked through), added to {@code out}; null adds nothing. */
+    static List<Expression> conjuncts(Expression e, List<Expression> out) {
         if (e instanceof AndExpression and) {
             conjuncts(and.getLeftExpression(), out);
             conjuncts(and.getRightExpression(), out);

@@ -20,13 +20,21 @@ import org.slf4j.LoggerFactory;
 final class LibDeflate {
     private static final Logger LOG = LoggerFactory.getLogger(LibDeflate.class);
     private static final String LIBRARY = "libdeflate.so.0";
+    /** Idle compressors kept per level and kind, with their buffers (for whole answers up to 2 x 2 MB each). */
+    private static final int IDLE_PER_LEVEL = 4;
+    private static final long MIN_BUFFER = 64 << 10;
     private static final Optional<LibDeflate> INSTANCE = load();
+
+    /** Idle workers by level, twice: for pieces (inputs up to {@link #MIN_BUFFER}) and for whole answers. */
+    @SuppressWarnings("unchecked")
+    private final java.util.concurrent.ConcurrentLinkedDeque<Worker>[] idle = new java.util.concurrent.ConcurrentLinkedDeque[20];
 
     private final MethodHandle allocCompressor;
     private final MethodHandle freeCompressor;
     private final MethodHandle zlibCompress;
     private final MethodHandle zlibBound;
-    private final Method ofConfined;
+    private final MethodHandle deflateCompress;
+    private final Method ofShared;
     private final Method allocate;
     private final Method close;
     private final Method copyIn;
@@ -41,7 +49,12 @@ final class LibDeflate {
         zlibCompress = f.downcall(lookup, "libdeflate_zlib_compress", f.javaLong, f.address, f.address, f.javaLong,
                 f.address, f.javaLong);
         zlibBound = f.downcall(lookup, "libdeflate_zlib_compress_bound", f.javaLong, f.address, f.javaLong);
-        ofConfined = f.arena.getMethod("ofConfined");
+        deflateCompress = f.downcall(lookup, "libdeflate_deflate_compress", f.javaLong, f.address, f.address,
+                f.javaLong, f.address, f.javaLong);
+        ofShared = f.arena.getMethod("ofShared");
+        for (int i = 0; i < idle.length; i++) {
+            idle[i] = new java.util.concurrent.ConcurrentLinkedDeque<>();
+        }
         allocate = f.arena.getMethod("allocate", long.class);
         close = f.arena.getMethod("close");
         copyIn = f.segment.getMethod("copy", Object.class, int.class, f.segment, f.valueLayout, long.class, int.class);
@@ -77,34 +90,104 @@ final class LibDeflate {
      * header's level class follows the level as in zlib).
      */
     byte[] zlibCompress(byte[] in, int len, int level) {
+        return compress(zlibCompress, in, len, level);
+    }
+
+    /**
+     * The raw deflate stream (no header, no checksum; its last block marked final) of {@code in[0, len)} at
+     * zlib's {@code level}.
+     */
+    byte[] deflateCompress(byte[] in, int len, int level) {
+        return compress(deflateCompress, in, 0, len, level);
+    }
+
+    /** As {@link #deflateCompress(byte[], int, int)}, of {@code in[off, off + len)}. */
+    byte[] deflateCompress(byte[] in, int off, int len, int level) {
+        return compress(deflateCompress, in, off, len, level);
+    }
+
+    private byte[] compress(MethodHandle function, byte[] in, int len, int level) {
+        return compress(function, in, 0, len, level);
+    }
+
+    private byte[] compress(MethodHandle function, byte[] in, int off, int len, int level) {
+        java.util.concurrent.ConcurrentLinkedDeque<Worker> pool = idle[len <= MIN_BUFFER ? level : 10 + level];
+        Worker w = pool.pollFirst();
         try {
-            Object compressor = allocCompressor.invoke(level);
-            if ((long) address.invoke(compressor) == 0) {
-                throw new OutOfMemoryError("libdeflate_alloc_compressor(" + level + ") failed");
+            if (w != null && w.srcSize < len) {
+                w.free(); // a bigger answer than this worker was made for
+                w = null;
             }
-            Object arena = ofConfined.invoke(null);
-            try {
-                long bound = (long) zlibBound.invoke(compressor, (long) len);
-                Object src = allocate.invoke(arena, (long) Math.max(len, 1));
-                Object dst = allocate.invoke(arena, bound);
-                copyIn.invoke(null, in, 0, src, byteLayout, 0L, len);
-                long n = (long) zlibCompress.invoke(compressor, src, (long) len, dst, bound);
-                if (n <= 0) {
-                    throw new IllegalStateException("libdeflate_zlib_compress returned " + n + " for " + len + " bytes");
-                }
-                byte[] out = new byte[(int) n];
-                copyOut.invoke(null, dst, byteLayout, 0L, out, 0, (int) n);
-                return out;
-            } finally {
-                close.invoke(arena);
-                freeCompressor.invoke(compressor);
+            if (w == null) {
+                w = new Worker(level, len);
             }
+            copyIn.invoke(null, in, off, w.src, byteLayout, 0L, len);
+            long n = (long) function.invoke(w.compressor, w.src, (long) len, w.dst, w.dstSize);
+            if (n <= 0) {
+                throw new IllegalStateException("libdeflate returned " + n + " for " + len + " bytes");
+            }
+            byte[] out = new byte[(int) n];
+            copyOut.invoke(null, w.dst, byteLayout, 0L, out, 0, (int) n);
+            if (pool.size() < IDLE_PER_LEVEL) {
+                pool.offerFirst(w);
+                w = null;
+            }
+            return out;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (InvocationTargetException e) {
             throw new IllegalStateException("libdeflate call failed", e.getCause());
         } catch (Throwable e) {
             throw new IllegalStateException("libdeflate call failed", e);
+        } finally {
+            if (w != null) {
+                w.free();
+            }
+        }
+    }
+
+    /**
+     * A compressor with its native input and output buffers, kept between answers ({@link #IDLE_PER_LEVEL} per
+     * level, for pieces and for whole answers each): making them costs more than compressing a small answer (the
+     * compressor's tables, and buffers that the allocator zeroes).
+     */
+    private final class Worker {
+        final Object compressor;
+        final Object arena;
+        final Object src;
+        final Object dst;
+        final long srcSize;
+        final long dstSize;
+
+        Worker(int level, int len) throws Throwable {
+            compressor = allocCompressor.invoke(level);
+            if ((long) address.invoke(compressor) == 0) {
+                throw new OutOfMemoryError("libdeflate_alloc_compressor(" + level + ") failed");
+            }
+            try {
+                arena = ofShared.invoke(null); // one thread at a time uses it, not always the same one
+                srcSize = Math.max(MIN_BUFFER, Long.highestOneBit(Math.max(len, 1) - 1L) << 1);
+                dstSize = (long) zlibBound.invoke(compressor, srcSize);
+                src = allocate.invoke(arena, srcSize);
+                dst = allocate.invoke(arena, dstSize);
+            } catch (Throwable e) {
+                freeCompressor.invoke(compressor);
+                throw e;
+            }
+        }
+
+        void free() {
+            try {
+                close.invoke(arena);
+            } catch (ReflectiveOperationException e) {
+                LOG.debug("closing libdeflate buffers failed: {}", e.toString());
+            } finally {
+                try {
+                    freeCompressor.invoke(compressor);
+                } catch (Throwable e) {
+                    LOG.debug("libdeflate_free_compressor failed: {}", e.toString());
+                }
+            }
         }
     }
 

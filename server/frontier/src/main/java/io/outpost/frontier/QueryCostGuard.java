@@ -16,6 +16,7 @@ public final class QueryCostGuard {
     private final JoinShapeCheck shape;
     private final PlanCostEstimate estimate;
     private final ClientConcurrencyLimit clients;
+    private final AdmittedEstimates admitted = new AdmittedEstimates();
 
     public QueryCostGuard(QueryCostLimits limits, SqlGuard.Target target) {
         this.limits = limits;
@@ -33,14 +34,22 @@ public final class QueryCostGuard {
         shape.check(sql);
     }
 
-    /** Asks the database for its estimate and rejects the query when it is above the limit. */
+    /**
+     * Asks the database for its estimate and rejects the query when it is above the limit; a query admitted in the
+     * last {@link AdmittedEstimates#FOR} is admitted without asking.
+     */
     public void checkEstimate(Connection c, String sql, List<String> binds, int timeoutSeconds)
             throws FrontierException, SQLException {
         if (limits.maxEstimatedCost() <= 0) {
             return;
         }
+        if (admitted.recentlyAdmitted(sql, binds)) {
+            return;
+        }
         OptionalDouble cost = estimate.estimate(c, sql, binds, timeoutSeconds);
-        if (cost.isPresent() && cost.getAsDouble() > limits.maxEstimatedCost()) {
+        if (cost.isEmpty() || cost.getAsDouble() <= limits.maxEstimatedCost()) {
+            admitted.admit(sql, binds);
+        } else {
             throw new FrontierException(String.format(Locale.ROOT,
                     "Query rejected: the database estimates its cost at %.0f, above this server's limit of %.0f"
                             + " (MaxQueryCost); restrict it with conditions on indexed columns", cost.getAsDouble(),

@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The Frontier answer cache: many clients missing the same query at once run it once; a write is in the very next
- * answer (whatever the freshkey); kept answers are byte-identical to computed ones; queries of tables without a
- * stamp are never kept; an answer published at one stamp is never served at another.
+ * answer (whatever the freshkey); kept answers decode to the same rows as computed ones (the deflate stream itself may
+ * differ: pieces or one call, chosen by the machine's idle cores); queries of tables without a stamp are never kept; an answer published at one stamp is never served at another.
  */
 class FrontierAnswersTest {
     private static final int ROWS = 3000;
@@ -78,10 +78,10 @@ class FrontierAnswersTest {
                         }));
                     }
                     go.countDown();
-                    byte[] reference = fetch(server, "Plain", sql(f), null);
-                    assertThat(rows(reference)).hasSize(ROWS);
+                    List<List<String>> reference = rows(fetch(server, "Plain", sql(f), null));
+                    assertThat(reference).hasSize(ROWS);
                     for (Future<byte[]> body : bodies) {
-                        assertThat(body.get(60, TimeUnit.SECONDS)).as("same bytes as computed afresh").isEqualTo(reference);
+                        assertThat(rows(body.get(60, TimeUnit.SECONDS))).as("same rows as computed afresh").isEqualTo(reference);
                     }
                 } finally {
                     pool.shutdownNow();
@@ -96,7 +96,7 @@ class FrontierAnswersTest {
                 assertThat(after.get(0)).containsExactly("0", "10", "20", "value-0");
                 assertThat(after.get(1)).containsExactly("0", "20", String.valueOf(ValidityKey.MAX), "new");
                 assertThat(cached.answers().loads()).isEqualTo(2);
-                assertThat(fetch(server, "Cached", sql(f), "again")).isEqualTo(fetch(server, "Plain", sql(f), null));
+                assertThat(rows(fetch(server, "Cached", sql(f), "again"))).isEqualTo(rows(fetch(server, "Plain", sql(f), null)));
                 assertThat(cached.answers().loads()).isEqualTo(2);
             }
         }

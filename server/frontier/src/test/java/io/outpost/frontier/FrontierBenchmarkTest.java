@@ -65,15 +65,14 @@ class FrontierBenchmarkTest {
                         return (long) body.length;
                     }
                 };
-                // the same computed answer compressed by java.util.zip (streamed on a second thread) instead of libdeflate
-                Callable<Long> viaZlib = () -> {
-                    System.setProperty(BlobEncoder.DEFLATE_PROPERTY, "jdk");
-                    try {
-                        return viaFrontier.call();
-                    } finally {
-                        System.clearProperty(BlobEncoder.DEFLATE_PROPERTY);
-                    }
-                };
+                // the same computed answer compressed by java.util.zip (streamed on a second thread), by libdeflate
+                // in pieces while the rows are read, and by libdeflate in one call at close, instead of the default
+                // (libdeflate at close, split across the cores while few answers are under way; pieces while few
+                // answers are under way on 4 cores or more)
+                Callable<Long> viaZlib = withDeflate("jdk", viaFrontier);
+                Callable<Long> viaPieces = withDeflate("pieces", viaFrontier);
+                Callable<Long> viaWhole = withDeflate("whole", viaFrontier);
+                Callable<Long> viaSplit = withDeflate("split", viaFrontier);
                 String plainTarget = FrontierDecoder.path("Outpost", "BLOB", java.util.Map.of(), sql);
                 Callable<Long> viaPlain = () -> {
                     try (RawHttp h = RawHttp.send(server.port(), plainTarget, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
@@ -85,23 +84,9 @@ class FrontierBenchmarkTest {
                         return (long) h.body().length;
                     }
                 };
-                Callable<Long> viaJdbc = () -> {
-                    try (Connection c = store.database().readPool().getConnection();
-                         PreparedStatement ps = c.prepareStatement(sql)) {
-                        ps.setFetchSize(500);
-                        long n = 0;
-                        try (ResultSet rs = ps.executeQuery()) {
-                            while (rs.next()) {
-                                for (int i = 1; i <= 4; i++) {
-                                    String v = rs.getString(i);
-                                    n += v == null ? 0 : v.length();
-                                }
-                            }
-                        }
-                        c.rollback();
-                        return n;
-                    }
-                };
+                Callable<Long> viaJdbc = jdbc(store, sql, 500);
+                // the same with the fetch size the service moves to after 500 such rows (FetchSizing)
+                Callable<Long> viaJdbcBatched = jdbc(store, sql, FetchSizing.size(95));
                 // correctness of what is being timed
                 FrontierDecoder.Payload p = FrontierDecoder.decode(
                         RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders()).body()).only();
@@ -113,8 +98,12 @@ class FrontierBenchmarkTest {
                     run(viaKept, threads, 1);
                     run(viaPlain, threads, 1);
                     run(viaZlib, threads, 1);
-                    // the five take turns, ROUNDS times: on a shared machine the median of each is compared
-                    List<Callable<Long>> paths = List.of(viaJdbc, viaFrontier, viaZlib, viaKept, viaPlain);
+                    run(viaPieces, threads, 1);
+                    run(viaWhole, threads, 1);
+                    run(viaJdbcBatched, threads, 1);
+                    run(viaSplit, threads, 1);
+                    // the six take turns, ROUNDS times: on a shared machine the median of each is compared
+                    List<Callable<Long>> paths = List.of(viaJdbc, viaFrontier, viaZlib, viaKept, viaPlain, viaPieces, viaWhole, viaJdbcBatched, viaSplit);
                     double[][] times = new double[paths.size()][ROUNDS];
                     double[][] cpu = new double[paths.size()][ROUNDS];
                     for (int round = 0; round < ROUNDS; round++) {
@@ -129,22 +118,65 @@ class FrontierBenchmarkTest {
                     double zlib = median(times[2]);
                     double fromKept = median(times[3]);
                     double plain = median(times[4]);
+                    double pieces = median(times[5]);
+                    double wholeAnswer = median(times[6]);
+                    System.out.printf("BENCH %s likeLuis1iov %d conn: JDBC fetching 500 rows a time %.1f ms/fetch, %d "
+                            + "rows a time %.1f ms/fetch; BLOBzip5 split at close whatever the load %.1f ms/fetch, ratio "
+                            + "%.2f, JVM CPU %.1f ms%n", b, threads, jdbc, FetchSizing.size(95), median(times[7]),
+                            median(times[8]), median(times[8]) / jdbc, median(cpu[8]));
                     System.out.printf("BENCH %s likeLuis1iov %d conn: JDBC %.1f ms/fetch, Frontier BLOBzip5 computed %.1f "
                             + "ms/fetch, ratio %.2f (target <= 1.3); kept answer %.1f ms/fetch, ratio %.2f; uncompressed BLOB "
                             + "computed %.1f ms/fetch, ratio %.2f (response %d bytes base64); BLOBzip5 by %s; by java.util.zip "
-                            + "%.1f ms/fetch, ratio %.2f%n", b, threads, jdbc, frontier, frontier / jdbc, fromKept,
+                            + "%.1f ms/fetch, ratio %.2f; by libdeflate in pieces %.1f ms/fetch, ratio %.2f; by libdeflate whole, never "
+                            + "split %.1f ms/fetch, ratio %.2f%n", b,
+                            threads, jdbc, frontier, frontier / jdbc, fromKept,
                             fromKept / jdbc, plain, plain / jdbc, viaFrontier.call(),
                             BlobEncoder.libdeflateAvailable() ? "libdeflate" : "java.util.zip (no libdeflate)", zlib,
-                            zlib / jdbc);
+                            zlib / jdbc, pieces, pieces / jdbc, wholeAnswer, wholeAnswer / jdbc);
                     // CPU time of this JVM per fetch (service, JDBC driver and HTTP client; SQLite runs in it too,
                     // PostgreSQL's backend does not): less moved by other work on the machine than wall time
                     System.out.printf("BENCH %s likeLuis1iov %d conn, JVM CPU per fetch: JDBC %.1f ms; BLOBzip5 by "
-                            + "libdeflate %.1f ms (%.2f); by java.util.zip %.1f ms (%.2f); uncompressed BLOB %.1f ms (%.2f)%n",
+                            + "libdeflate %.1f ms (%.2f); by java.util.zip %.1f ms (%.2f); uncompressed BLOB %.1f ms (%.2f); "
+                            + "libdeflate in pieces %.1f ms (%.2f); whole, never split %.1f ms (%.2f)%n",
                             b, threads, median(cpu[0]), median(cpu[1]), median(cpu[1]) / median(cpu[0]), median(cpu[2]),
-                            median(cpu[2]) / median(cpu[0]), median(cpu[4]), median(cpu[4]) / median(cpu[0]));
+                            median(cpu[2]) / median(cpu[0]), median(cpu[4]), median(cpu[4]) / median(cpu[0]),
+                            median(cpu[5]), median(cpu[5]) / median(cpu[0]), median(cpu[6]), median(cpu[6]) / median(cpu[0]));
                 }
             }
         }
+    }
+
+    /** Raw JDBC: the rows of {@code sql} read as Strings through the store's read pool, {@code fetchSize} a time. */
+    private static Callable<Long> jdbc(IovStore store, String sql, int fetchSize) {
+        return () -> {
+            try (Connection c = store.database().readPool().getConnection();
+                 PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setFetchSize(fetchSize);
+                long n = 0;
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        for (int i = 1; i <= 4; i++) {
+                            String v = rs.getString(i);
+                            n += v == null ? 0 : v.length();
+                        }
+                    }
+                }
+                c.rollback();
+                return n;
+            }
+        };
+    }
+
+    /** A fetch run with the deflate property set to {@code way} (for all its concurrent workers, by {@link #run}). */
+    private record Deflating(String way, Callable<Long> fetch) implements Callable<Long> {
+        @Override
+        public Long call() throws Exception {
+            return fetch.call();
+        }
+    }
+
+    private static Callable<Long> withDeflate(String way, Callable<Long> fetch) {
+        return new Deflating(way, fetch);
     }
 
     private static long processCpuNanos() {
@@ -160,6 +192,9 @@ class FrontierBenchmarkTest {
 
     /** Mean wall time per fetch in ms over {@code threads} concurrent workers doing {@code per} fetches each. */
     private static double run(Callable<Long> fetch, int threads, int per) throws Exception {
+        if (fetch instanceof Deflating d) {
+            System.setProperty(BlobEncoder.DEFLATE_PROPERTY, d.way());
+        }
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             long t0 = System.nanoTime();
@@ -180,6 +215,7 @@ class FrontierBenchmarkTest {
             return total / 1e6 / (threads * per) * threads; // latency per fetch as seen by one worker
         } finally {
             pool.shutdownNow();
+            System.clearProperty(BlobEncoder.DEFLATE_PROPERTY);
         }
     }
 }

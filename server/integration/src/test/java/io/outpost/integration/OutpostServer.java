@@ -23,11 +23,16 @@ public final class OutpostServer implements AutoCloseable {
 
     /** Starts Outpost on the SQLite file {@code db} (no demo data) on {@code port} (0 = any free port). */
     public static OutpostServer start(Path db, int port, String... extraArgs) {
+        // Tomcat's work folder next to the database under target/, not in the system temporary directory
+        return start("jdbc:sqlite:" + db.toAbsolutePath(), Path.of(db.toAbsolutePath() + ".tomcat"), port, extraArgs);
+    }
+
+    /** Starts Outpost on the database at {@code jdbcUrl}, with Tomcat's work folder in {@code tomcatDir}. */
+    public static OutpostServer start(String jdbcUrl, Path tomcatDir, int port, String... extraArgs) {
         List<String> args = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1",
-                "--outpost.database.url=jdbc:sqlite:" + db.toAbsolutePath(), "--outpost.demo-data=false",
+                "--outpost.database.url=" + jdbcUrl, "--outpost.demo-data=false",
                 "--outpost.poll-interval=1s", "--spring.jmx.enabled=false",
-                // Tomcat's work folder next to the database under target/, not in the system temporary directory
-                "--server.tomcat.basedir=" + db.toAbsolutePath() + ".tomcat"));
+                "--server.tomcat.basedir=" + tomcatDir.toAbsolutePath()));
         args.addAll(List.of(extraArgs));
         SpringApplication app = new SpringApplication(OutpostApplication.class, RequestLog.Config.class);
         return new OutpostServer(app.run(args.toArray(String[]::new)));

@@ -18,6 +18,8 @@ public final class RequestLog {
     public record Entry(String uri, int status, String via, String forwardedFor, String ifModifiedSince, long nanos) {
     }
 
+    private static final String RECORDED_BY_FILTER = RequestLog.class.getName() + ".recorded";
+
     private final ConcurrentLinkedQueue<Entry> entries = new ConcurrentLinkedQueue<>();
 
     public List<Entry> forUri(String uri) {
@@ -53,6 +55,7 @@ public final class RequestLog {
                     // Recorded when the servlet starts its body (status and headers are final then), so the entry
                     // exists before the client can have the whole answer; bodiless answers are recorded at the end.
                     java.util.concurrent.atomic.AtomicBoolean recorded = new java.util.concurrent.atomic.AtomicBoolean();
+                    req.setAttribute(RECORDED_BY_FILTER, Boolean.TRUE);
                     Runnable record = () -> {
                         if (recorded.compareAndSet(false, true)) {
                             log.entries.add(new Entry(req.getRequestURI(), resp.getStatus(), req.getHeader("Via"),
@@ -88,6 +91,29 @@ public final class RequestLog {
             FilterRegistrationBean<OncePerRequestFilter> bean = new FilterRegistrationBean<>(filter);
             bean.setOrder(Integer.MIN_VALUE + 1);
             return bean;
+        }
+
+        /**
+         * Memory hits are answered by a valve before any filter: this valve, first in the pipeline, records the
+         * requests the filter never saw, once they are answered (so possibly after the client has the answer).
+         */
+        @Bean
+        @org.springframework.core.annotation.Order(org.springframework.core.Ordered.HIGHEST_PRECEDENCE)
+        public org.springframework.boot.tomcat.TomcatContextCustomizer requestLogValve(RequestLog log) {
+            return context -> context.getPipeline().addValve(new org.apache.catalina.valves.ValveBase(true) {
+                @Override
+                public void invoke(org.apache.catalina.connector.Request req, org.apache.catalina.connector.Response resp)
+                        throws IOException, ServletException {
+                    try {
+                        getNext().invoke(req, resp);
+                    } finally {
+                        if (req.getAttribute(RECORDED_BY_FILTER) == null) {
+                            log.entries.add(new Entry(req.getRequestURI(), resp.getStatus(), req.getHeader("Via"),
+                                    req.getHeader("X-Forwarded-For"), req.getHeader("If-Modified-Since"), System.nanoTime()));
+                        }
+                    }
+                }
+            });
         }
     }
 }

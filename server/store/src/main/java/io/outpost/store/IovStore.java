@@ -46,8 +46,11 @@ public final class IovStore implements AutoCloseable {
     private final IovWriter iovWriter;
     private final ValidityTruncator truncator;
     private final Clock clock;
-    /** Non-null when the database is an offline snapshot: reads are checked against it, writes refused. */
-    private final SnapshotCoverage coverage;
+    /**
+     * Non-null when the database is an offline snapshot: reads are checked against it, writes refused. Replaced by
+     * {@link #reloadSnapshotCoverage()} when a sync changed what the snapshot holds.
+     */
+    private volatile SnapshotCoverage coverage;
 
     public IovStore(Database db) {
         this(db, Clock.systemUTC());
@@ -86,6 +89,19 @@ public final class IovStore implements AutoCloseable {
     }
 
     /**
+     * Re-reads the coverage of an offline snapshot (a sync may have added folders or changed their layer); does
+     * nothing on an ordinary database, which never becomes a snapshot.
+     */
+    public void reloadSnapshotCoverage() {
+        if (coverage != null) {
+            SnapshotCoverage now = loadCoverage(db);
+            if (now != null) {
+                coverage = now;
+            }
+        }
+    }
+
+    /**
      * Fails with NOT_COVERED when this database is an offline snapshot that does not hold a read of [t1, t2] in
      * {@code folder} and {@code tag}; does nothing for an ordinary database. For callers that read through their
      * own paths (the service's held rows); the store's own reads check by themselves.
@@ -95,9 +111,10 @@ public final class IovStore implements AutoCloseable {
     }
 
     private void checkCovered(Node folder, String tag, long t1, long t2) {
-        if (coverage != null) {
-            coverage.checkTag(folder, tag);
-            coverage.checkRange(folder, t1, t2);
+        SnapshotCoverage cov = coverage;
+        if (cov != null) {
+            cov.checkTag(folder, tag);
+            cov.checkRange(folder, t1, t2);
         }
     }
 
@@ -162,8 +179,9 @@ public final class IovStore implements AutoCloseable {
 
     /** The layer a read of {@code folder} with {@code tag} uses (validates the tag). */
     public Layer layer(Node folder, String tag) {
-        if (coverage != null) {
-            coverage.checkTag(folder, tag);
+        SnapshotCoverage cov = coverage;
+        if (cov != null) {
+            cov.checkTag(folder, tag);
         }
         return read(c -> tags.layer(c, folder, tag));
     }
@@ -216,8 +234,9 @@ public final class IovStore implements AutoCloseable {
 
     /** Like {@link #browse} with an already resolved layer (one less lookup on hot paths). */
     public long browse(BrowseSpec spec, IovReader.IovConsumer out) {
-        if (coverage != null) {
-            coverage.checkRange(spec.folder(), spec.t1(), spec.t2());
+        SnapshotCoverage cov = coverage;
+        if (cov != null) {
+            cov.checkRange(spec.folder(), spec.t1(), spec.t2());
         }
         return read(c -> reader.browse(c, spec, out));
     }
@@ -233,8 +252,9 @@ public final class IovStore implements AutoCloseable {
     }
 
     public long count(BrowseSpec spec) {
-        if (coverage != null) {
-            coverage.checkRange(spec.folder(), spec.t1(), spec.t2());
+        SnapshotCoverage cov = coverage;
+        if (cov != null) {
+            cov.checkRange(spec.folder(), spec.t1(), spec.t2());
         }
         return read(c -> reader.count(c, spec));
     }
@@ -401,9 +421,10 @@ public final class IovStore implements AutoCloseable {
 
     /** Runs write work in one transaction: committed whole, or rolled back whole on any failure. */
     public <T> T write(Work<T> work) {
-        if (coverage != null) {
+        SnapshotCoverage cov = coverage;
+        if (cov != null) {
             throw new StoreException(StoreException.Kind.READ_ONLY, "this database is an offline snapshot (global tag '"
-                    + coverage.globalTag() + "', keys [" + coverage.keyFrom() + ", " + coverage.keyTo()
+                    + cov.globalTag() + "', keys [" + cov.keyFrom() + ", " + cov.keyTo()
                     + "]): it is read-only; write to the source database and sync the snapshot");
         }
         try (Connection c = db.writePool().getConnection()) {

@@ -35,6 +35,8 @@ public class Catalog implements AutoCloseable {
     private volatile String catalogGeneration = "";
     private volatile Instant catalogModified = Instant.EPOCH;
     private volatile long lastRefreshNanos;
+    /** Called when a refresh sees a change, before the new state is published (e.g. a snapshot's coverage reload). */
+    private final List<Runnable> changeListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Catalog(IovStore store, OutpostProperties props) {
         this.store = store;
@@ -71,10 +73,21 @@ public class Catalog implements AutoCloseable {
                 newest = modified;
             }
         }
+        String generation = Integer.toHexString(all.toString().hashCode()) + "-" + nodes.size();
+        if (!generation.equals(catalogGeneration) && !catalogGeneration.isEmpty()) {
+            // a sync of a served snapshot shows here as new folders or generations: what it covers may have changed
+            store.reloadSnapshotCoverage();
+            changeListeners.forEach(Runnable::run);
+        }
         byPath = next;
-        catalogGeneration = Integer.toHexString(all.toString().hashCode()) + "-" + nodes.size();
+        catalogGeneration = generation;
         catalogModified = newest;
         lastRefreshNanos = System.nanoTime();
+    }
+
+    /** Runs {@code listener} whenever a refresh finds that a node, folder or tag changed. */
+    public void onChange(Runnable listener) {
+        changeListeners.add(listener);
     }
 
     /** Refreshes at once unless a refresh happened within the last second (for names not seen yet). */

@@ -85,12 +85,15 @@ public class FrontierConfiguration {
     /** Registers the servlets: their number is known only from the configuration. */
     @Bean
     public org.springframework.boot.web.servlet.ServletContextInitializer frontierServlets(FrontierDatabases dbs,
-                                                                                          MeterRegistry registry) {
+                                                                                          MeterRegistry registry,
+                                                                                          io.outpost.server.cache.Catalog catalog) {
         return servletContext -> {
             for (FrontierContext ctx : dbs.contexts()) {
                 FrontierServlet servlet = new FrontierServlet(ctx, dbs.answerCacheBytes(ctx.name()),
                         dbs.costLimits.getOrDefault(ctx.name(), QueryCostLimits.defaults()));
                 countAnswers(registry, ctx.name(), servlet.answers());
+                // a served snapshot's sync changes the catalog: the servlet then re-reads what the snapshot covers
+                catalog.onChange(servlet::reloadSnapshotCoverage);
                 var reg = servletContext.addServlet("frontier-" + ctx.name(), servlet);
                 reg.addMapping(ctx.servletMapping());
                 reg.setLoadOnStartup(1);

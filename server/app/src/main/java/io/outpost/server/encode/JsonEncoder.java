@@ -1,5 +1,6 @@
 package io.outpost.server.encode;
 
+import io.outpost.client.AnswerKind;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
 import tools.jackson.core.JsonGenerator;
@@ -17,10 +18,11 @@ public final class JsonEncoder implements TableEncoder {
     private long rows;
 
     @Override
-    public void begin(Kind kind, String folder, String tag, long validSince, long validUntil, List<Column> columns) {
+    public void begin(AnswerKind kind, String folder, String tag, long validSince, long validUntil,
+                      List<Column> columns) {
         this.columns = columns;
         gen.writeStartObject();
-        gen.writeStringProperty("kind", kind.label());
+        gen.writeStringProperty("kind", kind.jsonName());
         gen.writeStringProperty("folder", folder);
         gen.writeStringProperty("tag", tag);
         gen.writeNumberProperty("validSince", validSince);

@@ -8,7 +8,7 @@ import io.outpost.server.config.OutpostProperties;
 import io.outpost.server.encode.BinaryEncoder;
 import io.outpost.server.encode.Column;
 import io.outpost.server.encode.JsonEncoder;
-import io.outpost.server.encode.Kind;
+import io.outpost.client.AnswerKind;
 import io.outpost.server.encode.TableEncoder;
 import io.outpost.server.query.Op;
 import io.outpost.server.query.Query;
@@ -111,7 +111,7 @@ public class SnapshotService {
     private Answer encode(Query.Format format, State state, long since, long until, List<Part> parts, String key) {
         boolean bin = format == Query.Format.BIN;
         TableEncoder e = bin ? new BinaryEncoder(codec, level) : new JsonEncoder();
-        e.begin(Kind.SNAPSHOT, state.subtree(), state.tag(), since, until, List.of(
+        e.begin(AnswerKind.SNAPSHOT, state.subtree(), state.tag(), since, until, List.of(
                 new Column("folder", StorageType.STRING255), new Column("tag", StorageType.STRING255),
                 new Column("generation", StorageType.STRING255), new Column("rows", StorageType.UINT63),
                 new Column("url", StorageType.STRING4K),

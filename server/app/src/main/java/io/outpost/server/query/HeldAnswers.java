@@ -1,7 +1,7 @@
 package io.outpost.server.query;
 
 import io.outpost.server.cache.Answer;
-import io.outpost.server.encode.Kind;
+import io.outpost.client.AnswerKind;
 import io.outpost.server.encode.TableEncoder;
 import io.outpost.server.rows.HeldRows;
 import io.outpost.store.StoreException;
@@ -34,7 +34,7 @@ final class HeldAnswers {
         boolean immutable = tag != null && tag.lock() == TagLock.LOCKED;
         String label = QueryService.tagLabel(q);
         if (q.op() == Op.COUNT) {
-            e.begin(Kind.COUNT, folder.path(), label, 0, 0, COUNT_COLUMNS);
+            e.begin(AnswerKind.COUNT, folder.path(), label, 0, 0, COUNT_COLUMNS);
             e.row(new Object[] {held.count(q.t1(), q.t2(), q.channels())});
             return finish(e, 0, 0, false, immutable, generation);
         }
@@ -46,7 +46,7 @@ final class HeldAnswers {
             validSince = hint[0];
             validUntil = hint[1];
         }
-        e.begin(Kind.IOVS, folder.path(), label, validSince, validUntil, columns);
+        e.begin(AnswerKind.IOVS, folder.path(), label, validSince, validUntil, columns);
         boolean[] openEnded = {false};
         held.browse(q.t1(), q.t2(), q.channels(), (channel, r) -> {
             long until = held.until(r);

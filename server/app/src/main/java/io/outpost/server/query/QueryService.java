@@ -7,7 +7,7 @@ import io.outpost.server.config.OutpostProperties;
 import io.outpost.server.encode.BinaryEncoder;
 import io.outpost.server.encode.Column;
 import io.outpost.server.encode.JsonEncoder;
-import io.outpost.server.encode.Kind;
+import io.outpost.client.AnswerKind;
 import io.outpost.server.encode.PipelinedEncoder;
 import io.outpost.server.encode.TableEncoder;
 import io.outpost.server.rows.HeldRows;
@@ -94,7 +94,7 @@ public class QueryService {
 
     private Answer nodes(Query q, String generation) {
         TableEncoder e = encoder(q);
-        e.begin(Kind.NODES, "", "", 0, 0, NODE_COLUMNS);
+        e.begin(AnswerKind.NODES, "", "", 0, 0, NODE_COLUMNS);
         for (Node n : store.listNodes()) {
             e.row(new Object[] {n.path(), n.isFolder(), n.isFolder() ? n.versioning().shortName() : null,
                 n.isFolder() ? n.keyType().label() : null, n.isFolder() ? n.payloadSpec().toString() : null,
@@ -105,7 +105,7 @@ public class QueryService {
 
     private Answer channels(Query q, Node folder, String generation) {
         TableEncoder e = encoder(q);
-        e.begin(Kind.CHANNELS, folder.path(), "", 0, 0, CHANNEL_COLUMNS);
+        e.begin(AnswerKind.CHANNELS, folder.path(), "", 0, 0, CHANNEL_COLUMNS);
         for (Channel c : store.channels(folder)) {
             e.row(new Object[] {c.id(), c.name(), c.description()});
         }
@@ -114,7 +114,7 @@ public class QueryService {
 
     private Answer tags(Query q, Node node, String generation) {
         TableEncoder e = encoder(q);
-        e.begin(Kind.TAGS, node.path(), "", 0, 0, TAG_COLUMNS);
+        e.begin(AnswerKind.TAGS, node.path(), "", 0, 0, TAG_COLUMNS);
         for (Tag t : store.tags(node)) {
             e.row(tagRow(t, node.path()));
         }
@@ -124,7 +124,7 @@ public class QueryService {
     private Answer tag(Query q, Node folder, String generation) {
         Tag t = store.resolveTag(folder, q.tag());
         TableEncoder e = encoder(q);
-        e.begin(Kind.TAG, folder.path(), q.tag(), 0, 0, TAG_COLUMNS);
+        e.begin(AnswerKind.TAG, folder.path(), q.tag(), 0, 0, TAG_COLUMNS);
         e.row(tagRow(t, folder.path()));
         return done(e, 0, 0, false, false, generation);
     }
@@ -151,7 +151,7 @@ public class QueryService {
         TableEncoder e = encoder(q);
         if (q.op() == Op.COUNT) {
             IovStore.ReadResult r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), null, false);
-            e.begin(Kind.COUNT, folder.path(), tagLabel(q), 0, 0, COUNT_COLUMNS);
+            e.begin(AnswerKind.COUNT, folder.path(), tagLabel(q), 0, 0, COUNT_COLUMNS);
             e.row(new Object[] {r.rows()});
             return done(e, 0, 0, false, locked(r), generation);
         }
@@ -166,14 +166,14 @@ public class QueryService {
             long selected = known != null ? known : r.selectedChannels();
             channelCounts.put(countKey, selected);
             long[] hint = validity(q.t1(), rows, selected);
-            e.begin(Kind.IOVS, folder.path(), tagLabel(q), hint[0], hint[1], columns);
+            e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q), hint[0], hint[1], columns);
             for (Iov iov : rows) {
                 openEnded[0] |= iov.isOpenEnded();
                 e.row(values(iov));
             }
             return done(e, hint[0], hint[1], openEnded[0], locked(r), generation);
         }
-        e.begin(Kind.IOVS, folder.path(), tagLabel(q), 0, 0, columns);
+        e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q), 0, 0, columns);
         PipelinedEncoder pipe = new PipelinedEncoder(e, encoders);
         IovStore.ReadResult r;
         try {

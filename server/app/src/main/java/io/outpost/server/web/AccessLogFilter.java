@@ -23,14 +23,19 @@ public class AccessLogFilter extends OncePerRequestFilter {
         try {
             chain.doFilter(req, resp);
         } finally {
-            if (access.isInfoEnabled()) {
-                String client = first(req.getHeader("X-Outpost-Client"), req.getHeader("X-Frontier-Id"),
-                        req.getHeader("User-Agent"));
-                access.info("{} \"{} {}{}\" {} {}us client=\"{}\" via=\"{}\" xff=\"{}\"", req.getRemoteAddr(),
-                        req.getMethod(), req.getRequestURI(), req.getQueryString() == null ? "" : "?" + req.getQueryString(),
-                        resp.getStatus(), (System.nanoTime() - start) / 1000, client, nz(req.getHeader("Via")),
-                        nz(req.getHeader("X-Forwarded-For")));
-            }
+            log(req, resp, start);
+        }
+    }
+
+    /** Logs one request that began at {@code startNanos}, if the access log is on. */
+    static void log(HttpServletRequest req, HttpServletResponse resp, long startNanos) {
+        if (access.isInfoEnabled()) {
+            String client = first(req.getHeader("X-Outpost-Client"), req.getHeader("X-Frontier-Id"),
+                    req.getHeader("User-Agent"));
+            access.info("{} \"{} {}{}\" {} {}us client=\"{}\" via=\"{}\" xff=\"{}\"", req.getRemoteAddr(),
+                    req.getMethod(), req.getRequestURI(), req.getQueryString() == null ? "" : "?" + req.getQueryString(),
+                    resp.getStatus(), (System.nanoTime() - startNanos) / 1000, client, nz(req.getHeader("Via")),
+                    nz(req.getHeader("X-Forwarded-For")));
         }
     }
 

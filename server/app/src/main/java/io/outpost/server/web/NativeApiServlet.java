@@ -44,40 +44,32 @@ public class NativeApiServlet extends HttpServlet {
     private final QueryService service;
     private final CachePolicy policy;
     private final long maxWaitMillis;
-    private final Counter notModified;
+    private final MemoryHits hits;
     private final Counter redirects;
     private final Counter errors;
-    private final Timer hitTimer;
     private final Timer missTimer;
 
-    public NativeApiServlet(Catalog catalog, AnswerCache cache, QueryService service, CachePolicy policy,
-                            OutpostProperties props, MeterRegistry registry) {
+    public NativeApiServlet(Catalog catalog, AnswerCache cache, MemoryHits hits, QueryService service,
+                            CachePolicy policy, OutpostProperties props, MeterRegistry registry) {
         this.catalog = catalog;
         this.cache = cache;
         this.service = service;
         this.policy = policy;
         this.maxWaitMillis = props.database().connectionTimeout().plus(props.database().statementTimeout()).toMillis();
-        this.notModified = Counter.builder("outpost.responses.not_modified").register(registry);
+        this.hits = hits;
         this.redirects = Counter.builder("outpost.responses.redirects").register(registry);
         this.errors = Counter.builder("outpost.responses.errors").register(registry);
-        this.hitTimer = Timer.builder("outpost.requests").tag("path", "memory").description("native API requests")
-                .register(registry);
         this.missTimer = Timer.builder("outpost.requests").tag("path", "full").description("native API requests")
                 .register(registry);
     }
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        long start = System.nanoTime();
         String raw = req.getRequestURI();
-        if (req.getQueryString() == null) {
-            Answer a = cache.peek(raw);
-            if (a != null && a.generation().equals(currentGeneration(a.headers().folder()))) {
-                serve(a, req, resp);
-                hitTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
-                return;
-            }
+        if (hits.tryServe(raw, req, resp)) {
+            return;
         }
+        long start = System.nanoTime();
         try {
             if (req.getQueryString() != null) {
                 throw new BadQueryException("native queries carry their whole meaning in the path; drop the '?"
@@ -109,15 +101,6 @@ public class NativeApiServlet extends HttpServlet {
         }
     }
 
-    /** The generation an answer about {@code folder} ("" = the whole catalog) must have to be current. */
-    private String currentGeneration(String folder) {
-        if (folder.isEmpty()) {
-            return catalog.catalogGeneration();
-        }
-        Catalog.Entry e = catalog.find(folder);
-        return e == null ? null : e.generation();
-    }
-
     private void answer(Query q, String canonical, HttpServletRequest req, HttpServletResponse resp) throws IOException {
         boolean catalogWide = q.op() == Op.NODES || q.op() == Op.TAGS || q.op() == Op.TAG;
         Catalog.Entry entry = null;
@@ -134,12 +117,12 @@ public class NativeApiServlet extends HttpServlet {
         String generation = catalogWide ? catalog.catalogGeneration() : entry.generation();
         Instant modified = catalogWide ? catalog.catalogModified() : entry.lastModified();
         String etag = etag(canonical, generation);
-        if (notModified(req, etag, modified.toEpochMilli())) {
-            notModified.increment();
+        if (MemoryHits.notModified(req, etag, modified.toEpochMilli())) {
+            hits.notModifiedAnswered();
             resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
             resp.setHeader("ETag", etag);
             resp.setHeader("Last-Modified", httpDate(modified));
-            resp.setHeader("Cache-Control", policy.cacheControl(q, null, allowsStale(req)));
+            resp.setHeader("Cache-Control", policy.cacheControl(q, null, MemoryHits.allowsStale(req)));
             return;
         }
         Catalog.Entry node = entry;
@@ -149,30 +132,7 @@ public class NativeApiServlet extends HttpServlet {
         // A request's "no-store" (RFC 9111 5.2.1.5) keeps its answer out of the memory cache: a one-off read must
         // not evict the answers other jobs share.
         Answer a = forbidsStoring(req) ? cache.loadWithoutStoring(loader) : cache.get(canonical, generation, loader, maxWaitMillis);
-        serve(a, req, resp);
-    }
-
-    /** Writes an answer, or a 304 when the request's validators match it. */
-    private void serve(Answer a, HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        Answer.Headers h = a.headers();
-        boolean stale = allowsStale(req);
-        resp.setHeader("Cache-Control", stale ? h.cacheControlAllowingStale() : h.cacheControl());
-        resp.setHeader("ETag", h.etag());
-        resp.setHeader("Last-Modified", h.lastModified());
-        if (notModified(req, h.etag(), h.lastModifiedMillis())) {
-            notModified.increment();
-            resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
-            return;
-        }
-        resp.setStatus(200);
-        resp.setContentType(a.contentType());
-        resp.setHeader("X-Outpost-Rows", h.rows());
-        if (h.validSince() != null) {
-            resp.setHeader("X-Outpost-Valid-Since", h.validSince());
-            resp.setHeader("X-Outpost-Valid-Until", h.validUntil());
-        }
-        resp.setContentLength(a.body().length);
-        resp.getOutputStream().write(a.body());
+        hits.serve(a, req, resp);
     }
 
     private Answer withHeaders(Query q, String folder, Answer a, String etag, Instant modified) {
@@ -182,36 +142,9 @@ public class NativeApiServlet extends HttpServlet {
                 at ? Long.toString(a.validSince()) : null, at ? Long.toString(a.validUntil()) : null));
     }
 
-    private static boolean notModified(HttpServletRequest req, String etag, long modifiedMillis) {
-        String inm = req.getHeader("If-None-Match");
-        if (inm != null) {
-            for (String t : inm.split(",")) {
-                String v = t.trim();
-                if (v.equals(etag) || v.equals("W/" + etag) || v.equals("*")) {
-                    return true;
-                }
-            }
-            return false;
-        }
-        if (req.getHeader("If-Modified-Since") == null || modifiedMillis <= 0) {
-            return false;
-        }
-        try {
-            long ims = req.getDateHeader("If-Modified-Since");
-            return ims >= 0 && modifiedMillis / 1000 * 1000 <= ims;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-    }
-
     private static boolean forbidsStoring(HttpServletRequest req) {
         String cc = req.getHeader("Cache-Control");
         return cc != null && cc.toLowerCase(Locale.ROOT).contains("no-store");
-    }
-
-    private static boolean allowsStale(HttpServletRequest req) {
-        String cc = req.getHeader("Cache-Control");
-        return cc != null && cc.toLowerCase(Locale.ROOT).contains("max-stale");
     }
 
     static String etag(String canonical, String generation) {

@@ -5,7 +5,7 @@ import io.outpost.server.cache.CachePolicy;
 import io.outpost.server.encode.BinaryEncoder;
 import io.outpost.server.encode.Column;
 import io.outpost.server.encode.JsonEncoder;
-import io.outpost.server.encode.Kind;
+import io.outpost.client.AnswerKind;
 import io.outpost.server.encode.TableEncoder;
 import io.outpost.server.pin.GenerationGoneException;
 import io.outpost.server.pin.PinnedReads;
@@ -181,7 +181,7 @@ public class PinnedApiServlet extends HttpServlet {
 
     private Answer globalTags(PinnedRequest r) {
         TableEncoder e = encoder(r.format());
-        e.begin(Kind.GLOBALTAGS, "/", "", 0, 0, GLOBALTAG_COLUMNS);
+        e.begin(AnswerKind.GLOBALTAGS, "/", "", 0, 0, GLOBALTAG_COLUMNS);
         for (GlobalTag gt : states.globalTags().list()) {
             e.row(new Object[] {gt.name(), gt.lock().name().toLowerCase(Locale.ROOT), gt.description(),
                 gt.insertionTime()});
@@ -193,7 +193,8 @@ public class PinnedApiServlet extends HttpServlet {
         return pinned.cache().get(canonical, s.hash(), () -> {
             boolean full = r.type() == PinnedRequest.Type.RESOLVE;
             TableEncoder e = encoder(r.format());
-            e.begin(full ? Kind.RESOLVE : Kind.STATE, s.subtree(), s.tag(), 0, 0, full ? RESOLVE_COLUMNS : STATE_COLUMNS);
+            e.begin(full ? AnswerKind.RESOLVE : AnswerKind.STATE, s.subtree(), s.tag(), 0, 0,
+                    full ? RESOLVE_COLUMNS : STATE_COLUMNS);
             for (State.FolderState f : s.folders()) {
                 e.row(full ? new Object[] {f.folder().path(), f.tag(), f.lock(), f.folder().versioning().shortName(),
                     f.folder().keyType().label(), f.token().toString()}
@@ -229,15 +230,7 @@ public class PinnedApiServlet extends HttpServlet {
         if (!h.lastModified().isEmpty()) {
             resp.setHeader("Last-Modified", h.lastModified());
         }
-        resp.setStatus(200);
-        resp.setContentType(a.contentType());
-        resp.setHeader("X-Outpost-Rows", h.rows());
-        if (h.validSince() != null) {
-            resp.setHeader("X-Outpost-Valid-Since", h.validSince());
-            resp.setHeader("X-Outpost-Valid-Until", h.validUntil());
-        }
-        resp.setContentLength(a.body().length);
-        resp.getOutputStream().write(a.body());
+        MemoryHits.writeBody(resp, a);
     }
 
     private static void redirect(HttpServletResponse resp, String location, String cacheControl) {

@@ -1,5 +1,6 @@
 package io.outpost.server.bench;
 
+import io.outpost.store.testing.TempDirs;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -33,11 +34,21 @@ final class ExternalTools {
     /** A running nginx serving {@code root} on a loopback port. */
     static final class Nginx implements AutoCloseable {
         final int port;
-        private final Process process;
+        private final Path prefix;
+        private Process process;
 
         Nginx(Path root) throws IOException, InterruptedException {
             port = freePort();
-            Path prefix = Files.createTempDirectory("outpost-nginx");
+            prefix = TempDirs.create("outpost-nginx");
+            try {
+                start(root);
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                close();
+                throw e;
+            }
+        }
+
+        private void start(Path root) throws IOException, InterruptedException {
             Files.createDirectories(prefix.resolve("logs"));
             Path conf = prefix.resolve("nginx.conf");
             Files.writeString(conf, "daemon off;\nworker_processes 2;\npid " + prefix.resolve("nginx.pid") + ";\n"
@@ -65,7 +76,17 @@ final class ExternalTools {
 
         @Override
         public void close() {
-            process.destroy();
+            if (process != null) {
+                process.destroy();
+                try {
+                    if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            TempDirs.deleteQuietly(prefix);
         }
     }
 

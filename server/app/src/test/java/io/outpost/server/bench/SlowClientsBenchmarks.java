@@ -3,6 +3,7 @@ package io.outpost.server.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.outpost.store.testing.TempDirs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 class SlowClientsBenchmarks {
     private static final String NORMAL = "/v1/json/count/HEAD/0/100/all/DEMO/Calo/Pedestals";
     private static final int SAMPLES = 2000;
-    private static final int LOADED_ROUNDS = Integer.getInteger("outpost.bench.rounds", 4);
+    private static final int LOADED_ROUNDS = Integer.getInteger("outpost.bench.rounds", 10);
 
     @Test
     void normalRequestsNextToSlowAndMissingClients() throws Exception {
@@ -48,7 +48,7 @@ class SlowClientsBenchmarks {
             jar = files.filter(p -> p.getFileName().toString().endsWith("-exec.jar")).findFirst().orElse(null);
         }
         assumeTrue(jar != null, "run 'mvn package' first: the service runs from its -exec.jar in its own JVM");
-        Path dir = Files.createTempDirectory("outpost-slow");
+        Path dir = TempDirs.create("outpost-slow");
         int port = ExternalTools.freePort();
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-XX:NativeMemoryTracking=summary", "--enable-native-access=ALL-UNNAMED"));
@@ -124,9 +124,23 @@ class SlowClientsBenchmarks {
                     }
                 });
             }
+            long[] rss = new long[LOADED_ROUNDS + 1];
             for (int round = 1; round <= LOADED_ROUNDS; round++) {
                 lines.add(line("300 slowloris + 300 missing, round " + round, normalLatencies(normal, base), svc.pid()));
-                System.out.println("BENCHMARK " + lines.getLast() + ", misses so far " + misses.get());
+                rss[round] = status(svc.pid(), "VmRSS:");
+                NativeMemorySummary nmt = NativeMemorySummary.of(svc.pid());
+                // RSS beyond the JVM's committed total: native libraries' mallocs and glibc's arenas
+                System.out.println("BENCHMARK " + lines.getLast() + ", " + nmt.line() + ", RSS - NMT "
+                        + ((rss[round] - nmt.totalCommittedKb()) >> 10) + " MB, misses so far " + misses.get());
+            }
+            int half = LOADED_ROUNDS / 2;
+            if (half >= 2) {
+                // growth levelling off towards the last rounds is what "bounded" looks like
+                String growth = String.format(Locale.ROOT, "RSS growth per round: rounds 1-%d %.1f MB, rounds %d-%d %.1f MB",
+                        half, (rss[half] - rss[1]) / 1024.0 / (half - 1), half, LOADED_ROUNDS,
+                        (rss[LOADED_ROUNDS] - rss[half]) / 1024.0 / (LOADED_ROUNDS - half));
+                lines.add(growth);
+                System.out.println("BENCHMARK " + growth);
             }
             int answered = misses.get();
             stop.set(true);
@@ -139,14 +153,10 @@ class SlowClientsBenchmarks {
             lines.add(line("normal requests alone again", normalLatencies(normal, base), svc.pid()));
             lines.forEach(l -> System.out.println("BENCHMARK " + l));
             // what the JVM itself accounts for (heap, threads, code, GC, ...), to tell its memory from native
-            // libraries' mallocs (SQLite, zstd) that only RSS shows
-            Process nmt = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                    Long.toString(svc.pid()), "VM.native_memory", "summary").redirectErrorStream(true).start();
-            String summary = new String(nmt.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            nmt.waitFor(30, TimeUnit.SECONDS);
-            Files.writeString(Path.of("target", "slow-clients-nmt.txt"), summary);
-            summary.lines().filter(l -> l.startsWith("Total:") || l.contains("- Java Heap") || l.contains("- Thread ")
-                    || l.contains("- Other") || l.startsWith("       malloc:") || l.contains("- GC")).forEach(l -> System.out.println("BENCHMARK NMT " + l.strip()));
+            // libraries' mallocs (SQLite, zstd) that only RSS shows; the whole summary goes to target/
+            NativeMemorySummary after = NativeMemorySummary.of(svc.pid());
+            Files.writeString(Path.of("target", "slow-clients-nmt.txt"), after.text());
+            System.out.println("BENCHMARK after the load: " + after.line());
             System.out.println("BENCHMARK cache-missing requests sent meanwhile: " + answered + ", of which failed: "
                     + missErrors.get() + "; service -Xmx512m, own process");
             assertThat(svc.isAlive()).as("service alive").isTrue();
@@ -160,14 +170,14 @@ class SlowClientsBenchmarks {
                 s.close();
             }
             svc.destroy();
-            Files.copy(dir.resolve("service.log"), Path.of("target", "slow-clients-service.log"),
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             if (!svc.waitFor(30, TimeUnit.SECONDS)) {
                 svc.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
-            try (Stream<Path> all = Files.walk(dir)) {
-                all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            if (Files.exists(dir.resolve("service.log"))) {
+                Files.copy(dir.resolve("service.log"), Path.of("target", "slow-clients-service.log"),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
+            TempDirs.deleteQuietly(dir);
         }
     }
 

@@ -14,6 +14,7 @@ import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
+import io.outpost.store.testing.TempDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -173,7 +174,7 @@ class RowStoreTest {
 
     @Test
     void aWriteIsSeenAtOnceAndANewStampIsBuiltAgain() throws Exception {
-        Path dir = Files.createTempDirectory("outpost-rows");
+        Path dir = TempDirs.create("outpost-rows");
         try (IovStore store = Backends.SQLITE.freshStore("rows_write")) {
             Node f = store.createFolder("/W/f", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),
                     "", true);

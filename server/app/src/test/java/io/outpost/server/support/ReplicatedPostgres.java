@@ -1,5 +1,6 @@
 package io.outpost.server.support;
 
+import io.outpost.store.testing.TempDirs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
@@ -33,7 +34,7 @@ public final class ReplicatedPostgres implements AutoCloseable {
     private final List<Path> started = new ArrayList<>();
 
     public ReplicatedPostgres() throws IOException, InterruptedException, SQLException {
-        base = Files.createTempDirectory("outpost-pg-replication");
+        base = TempDirs.create("outpost-pg-replication");
         try {
             bin = base.resolve("pg");
             Files.createDirectories(bin);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.outpost.server.support.RunningService;
 import io.outpost.server.support.TokenIssuer;
 import io.outpost.store.cli.LoaderCli;
+import io.outpost.store.testing.TempDirs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -30,7 +31,7 @@ class LoaderServerModeTest {
 
     @BeforeAll
     void start() throws IOException {
-        dir = Files.createTempDirectory("outpost-loader-server");
+        dir = TempDirs.create("outpost-loader-server");
         issuer = new TokenIssuer();
         svc = RunningService.start("jdbc:sqlite:" + dir.resolve("l.db"), "--outpost.demo-data=false",
                 "--outpost.poll-interval=1h", "--outpost.write.issuer-uri=" + issuer.issuerUri());

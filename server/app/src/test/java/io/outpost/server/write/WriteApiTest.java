@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.server.encode.BinaryEncoder;
 import io.outpost.server.encode.Column;
-import io.outpost.server.encode.Kind;
+import io.outpost.client.AnswerKind;
 import io.outpost.server.support.DatabaseDump;
 import io.outpost.server.support.RunningService;
 import io.outpost.server.support.TokenIssuer;
 import io.outpost.server.support.WriteClient;
 import io.outpost.store.IovStore;
 import io.outpost.store.model.StorageType;
+import io.outpost.store.testing.TempDirs;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +47,7 @@ class WriteApiTest {
 
     @BeforeAll
     void start() throws IOException {
-        dir = Files.createTempDirectory("outpost-write");
+        dir = TempDirs.create("outpost-write");
         issuer = new TokenIssuer();
         svc = RunningService.start("jdbc:sqlite:" + dir.resolve("w.db"), "--outpost.demo-data=false",
                 "--outpost.poll-interval=1h", "--outpost.write.issuer-uri=" + issuer.issuerUri(),
@@ -188,7 +189,7 @@ class WriteApiTest {
                 .contains("\"status\":413").contains("\"subject\":\"pixel\"");
     }
 
-    private static byte[] table(BinaryEncoder.Codec codec, Kind kind, String folder, List<Column> columns,
+    private static byte[] table(BinaryEncoder.Codec codec, AnswerKind kind, String folder, List<Column> columns,
                                 Object[]... rows) {
         BinaryEncoder e = new BinaryEncoder(codec, 1);
         e.begin(kind, folder, "", 0, 0, columns);
@@ -211,7 +212,7 @@ class WriteApiTest {
                 new Column("label", StorageType.STRING255), new Column("raw", StorageType.BLOB64K));
         long since = 0;
         for (BinaryEncoder.Codec codec : BinaryEncoder.Codec.values()) {
-            HttpResponse<String> r = binary("/DET/Calo/Bin", table(codec, Kind.IOVS, "/DET/Calo/Bin", columns,
+            HttpResponse<String> r = binary("/DET/Calo/Bin", table(codec, AnswerKind.IOVS, "/DET/Calo/Bin", columns,
                     new Object[] {1L, since, since + 10, 1.5f, "é " + codec, new byte[] {0, 1, 2}},
                     new Object[] {4_000_000_000L, since, since + 10, null, null, null}));
             assertThat(r.statusCode()).as(codec + ": " + r.body()).isEqualTo(200);
@@ -222,7 +223,7 @@ class WriteApiTest {
         assertThat(rows).contains("\"é NONE\"", "\"é ZLIB\"", "\"é ZSTD\"", "4000000000", "\"AAEC\"", "1.5");
         String before = dump();
 
-        byte[] good = table(BinaryEncoder.Codec.ZSTD, Kind.IOVS, "", columns,
+        byte[] good = table(BinaryEncoder.Codec.ZSTD, AnswerKind.IOVS, "", columns,
                 new Object[] {2L, 100L, 200L, 2.5f, "x", new byte[0]});
         byte[] flipped = good.clone();
         flipped[20] ^= 0x40;
@@ -231,15 +232,15 @@ class WriteApiTest {
         refused(400, "not a whole table", binary("/DET/Calo/Bin", "OUTPnonsense".getBytes(StandardCharsets.UTF_8)));
         refused(400, "not a whole table", binary("/DET/Calo/Bin", new byte[] {1, 2, 3}));
         refused(400, "folder /DET/Calo/Bin takes (channel UInt32, since UInt63, until UInt63, gain Float",
-                binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE, Kind.IOVS, "", columns.subList(0, 3),
+                binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE, AnswerKind.IOVS, "", columns.subList(0, 3),
                         new Object[] {2L, 100L, 200L})));
-        refused(400, "kind", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE, Kind.COUNT, "",
+        refused(400, "kind", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE, AnswerKind.COUNT, "",
                 List.of(new Column("count", StorageType.UINT63)), new Object[] {1L})));
         refused(400, "the URL names '/DET/Calo/Bin'", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE,
-                Kind.IOVS, "/DET/Calo/Other", columns, new Object[] {2L, 100L, 200L, 2.5f, "x", null})));
-        refused(400, "since is NULL", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE, Kind.IOVS, "", columns,
+                AnswerKind.IOVS, "/DET/Calo/Other", columns, new Object[] {2L, 100L, 200L, 2.5f, "x", null})));
+        refused(400, "since is NULL", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE, AnswerKind.IOVS, "", columns,
                 new Object[] {2L, null, 200L, 2.5f, "x", null})));
-        refused(409, "overlap", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.ZLIB, Kind.IOVS, "", columns,
+        refused(409, "overlap", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.ZLIB, AnswerKind.IOVS, "", columns,
                 new Object[] {1L, 5L, 15L, 2.5f, "x", null})));
         assertThat(dump()).as("conditions tables after refused binary batches").isEqualTo(before);
     }
@@ -282,7 +283,7 @@ class WriteApiTest {
 
     @Test
     void writesAreRefusedWhenNoIssuerIsConfigured() throws Exception {
-        Path other = Files.createTempDirectory("outpost-nowrite");
+        Path other = TempDirs.create("outpost-nowrite");
         try (RunningService off = RunningService.start("jdbc:sqlite:" + other.resolve("o.db"), "--outpost.demo-data=false")) {
             HttpResponse<String> r = new WriteClient(off.url("")).json("POST", "/write/v1/folders/A/B", calo,
                     "{\"payload\":\"i:Int32\",\"parents\":true}");

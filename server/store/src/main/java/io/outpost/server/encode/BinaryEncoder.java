@@ -1,5 +1,6 @@
 package io.outpost.server.encode;
 
+import io.outpost.client.AnswerKind;
 import io.outpost.store.model.StorageType;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -49,7 +50,8 @@ public final class BinaryEncoder implements TableEncoder {
     }
 
     @Override
-    public void begin(Kind kind, String folder, String tag, long validSince, long validUntil, List<Column> columns) {
+    public void begin(AnswerKind kind, String folder, String tag, long validSince, long validUntil,
+                      List<Column> columns) {
         types = new StorageType[columns.size()];
         content.u8(kind.code());
         string(folder);

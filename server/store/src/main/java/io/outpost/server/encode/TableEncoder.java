@@ -1,5 +1,6 @@
 package io.outpost.server.encode;
 
+import io.outpost.client.AnswerKind;
 import java.util.List;
 
 /**
@@ -8,7 +9,7 @@ import java.util.List;
  */
 public interface TableEncoder {
 
-    void begin(Kind kind, String folder, String tag, long validSince, long validUntil, List<Column> columns);
+    void begin(AnswerKind kind, String folder, String tag, long validSince, long validUntil, List<Column> columns);
 
     void row(Object[] values);
 

@@ -2,7 +2,7 @@ package io.outpost.store.cli;
 
 import io.outpost.server.encode.BinaryEncoder;
 import io.outpost.server.encode.Column;
-import io.outpost.server.encode.Kind;
+import io.outpost.client.AnswerKind;
 import io.outpost.store.StoreException;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
@@ -141,7 +141,7 @@ final class HttpWriter implements ConditionsWriter {
         BinaryEncoder table = new BinaryEncoder(BinaryEncoder.Codec.ZSTD, 1);
         boolean done = false;
         try {
-            table.begin(Kind.IOVS, folder, "", 0, 0, columns);
+            table.begin(AnswerKind.IOVS, folder, "", 0, 0, columns);
             Object[] row = new Object[columns.size()];
             for (NewIov o : batch) {
                 if (o.channelId() < 0 || o.channelId() > 0xFFFF_FFFFL) {

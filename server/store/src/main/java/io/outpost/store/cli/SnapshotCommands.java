@@ -3,6 +3,7 @@ package io.outpost.store.cli;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.Database;
 import io.outpost.store.db.DatabaseConfig;
+import io.outpost.store.export.RemoteSnapshots;
 import io.outpost.store.export.SnapshotExporter;
 import io.outpost.store.export.SnapshotSync;
 import io.outpost.store.model.Node;
@@ -66,7 +67,8 @@ final class SnapshotCommands {
     }
 
     @Command(name = "export", description = "Write an offline snapshot: what reads in one global tag over [FROM, TO]"
-            + " can see, into a new SQLite file or an empty database.")
+            + " can see, into a new SQLite file or an empty database; from a database (--url) or from a running"
+            + " Outpost service over HTTP (--server).")
     static final class Export implements Callable<Integer> {
         @Mixin
         LoaderCli.Db db;
@@ -97,10 +99,17 @@ final class SnapshotCommands {
             SnapshotExporter.Request request = new SnapshotExporter.Request(globalTag, LoaderCli.key(from),
                     LoaderCli.key(to), folders);
             boolean ok = false;
-            try (IovStore source = db.open();
-                 IovStore target = IovStore.open(new DatabaseConfig(url, outUser, outPassword, db.prefix, 2, 2, null, null));
+            try (IovStore target = IovStore.open(new DatabaseConfig(url, outUser, outPassword, db.prefix, 2, 2, null, null));
                  Bar bar = new Bar("export")) {
-                SnapshotExporter.Result r = new SnapshotExporter(source, target).export(request, bar);
+                SnapshotExporter.Result r;
+                if (db.server != null) {
+                    // over HTTP from a running service: no database access needed
+                    r = new RemoteSnapshots(db.server, target.database()).export(request, bar);
+                } else {
+                    try (IovStore source = db.open()) {
+                        r = new SnapshotExporter(source, target).export(request, bar);
+                    }
+                }
                 bar.done();
                 ok = true;
                 System.out.println("exported " + r.folders() + " folders, " + r.iovs() + " IOVs of '" + request.globalTag()
@@ -119,7 +128,8 @@ final class SnapshotCommands {
     @Command(name = "sync", description = "Bring an offline snapshot up to date: copy again only the folders that"
             + " changed in the source since they were copied.")
     static final class Sync implements Callable<Integer> {
-        @Option(names = "--from", required = true, description = "JDBC URL of the source database")
+        @Option(names = "--from", required = true, description = "the source: JDBC URL of its database, or the URL"
+                + " of a running Outpost service (http:// or https://)")
         String from;
         @Option(names = "--user", description = "source database user")
         String user;
@@ -143,11 +153,18 @@ final class SnapshotCommands {
             if (file != null && !Files.exists(file)) {
                 throw new IllegalArgumentException("no snapshot '" + file + "': export one first");
             }
-            try (IovStore source = IovStore.open(new DatabaseConfig(from, user, password, prefix, 2, 2, null, null));
-                 Database snapshot = Database.open(new DatabaseConfig(url, toUser, toPassword, prefix, 2, 2, null, null));
+            try (Database snapshot = Database.open(new DatabaseConfig(url, toUser, toPassword, prefix, 2, 2, null, null));
                  Bar bar = new Bar("sync")) {
                 new SchemaManager(snapshot).migrate();
-                SnapshotSync.Result r = new SnapshotSync(source, snapshot).sync(bar);
+                SnapshotSync.Result r;
+                if (from.startsWith("http://") || from.startsWith("https://")) {
+                    r = new RemoteSnapshots(from, snapshot).sync(bar);
+                } else {
+                    try (IovStore source = IovStore.open(new DatabaseConfig(from, user, password, prefix, 2, 2, null,
+                            null))) {
+                        r = new SnapshotSync(source, snapshot).sync(bar);
+                    }
+                }
                 bar.done();
                 System.out.println("synced " + to + ": " + r.copied() + " folders copied, " + r.unchanged()
                         + " unchanged, " + r.iovs() + " IOVs");

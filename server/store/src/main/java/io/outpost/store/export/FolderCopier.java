@@ -32,9 +32,13 @@ final class FolderCopier {
         this.targetSchema = targetSchema;
     }
 
-    /** Copies the folder, replacing whatever the target held of it. Returns the number of IOV rows copied. */
+    /**
+     * Copies the folder, replacing whatever the target held of it. Returns the number of IOV rows copied. Without
+     * {@code withIovs}, the folder's tables are made but its IOV rows left out (the channels part of an export over
+     * HTTP, for a folder kept in a locked tag).
+     */
     long copy(Connection src, Connection dst, FolderPlan plan, long from, long to, boolean folderExists,
-              LongConsumer progress) throws SQLException {
+              boolean withIovs, LongConsumer progress) throws SQLException {
         Node f = plan.folder();
         for (Node n : plan.ancestors()) {
             replaceRows(src, dst, prefix + "NODES", "NODE_ID = ?", n.id());
@@ -71,7 +75,7 @@ final class FolderCopier {
         }
         copyRows(src, dst, f.iovSeqTable(), "1 = 1");
         copyRows(src, dst, f.channelTable(), "1 = 1");
-        return copyIovs(src, dst, plan, from, to, progress);
+        return withIovs ? copyIovs(src, dst, plan, from, to, progress) : 0;
     }
 
     private long copyIovs(Connection src, Connection dst, FolderPlan plan, long from, long to, LongConsumer progress)

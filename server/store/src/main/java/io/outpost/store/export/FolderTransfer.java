@@ -77,12 +77,18 @@ final class FolderTransfer {
      */
     long transfer(SourceState state, String globalTag, long from, long to, String glob, boolean folderExists,
                   LongConsumer progress) {
+        return transfer(state, globalTag, from, to, glob, folderExists, true, progress);
+    }
+
+    /** As above; without {@code withIovs} the folder's IOV rows are left out (see {@link FolderCopier#copy}). */
+    long transfer(SourceState state, String globalTag, long from, long to, String glob, boolean folderExists,
+                  boolean withIovs, LongConsumer progress) {
         Node f = state.plan().folder();
         return source.read(src -> {
             try (Connection dst = target.writePool().getConnection()) {
                 try {
                     target.dialect().beginWrite(dst, target.prefix());
-                    long n = copier.copy(src, dst, state.plan(), from, to, folderExists, progress);
+                    long n = copier.copy(src, dst, state.plan(), from, to, folderExists, withIovs, progress);
                     FolderCopier.delete(dst, target.prefix() + "SNAPSHOT_COVERAGE", "NODE_ID = ?", f.id());
                     insertCoverage(dst, new CoverageRow(f.id(), f.path(), globalTag, state.folderTagName(), from, to, glob,
                             state.generation(), state.tagLocked(), SysTime.now(Clock.systemUTC())));
@@ -141,6 +147,10 @@ final class FolderTransfer {
 
     /** The coverage rows the snapshot holds now. */
     List<CoverageRow> coverage() {
+        return coverage(target);
+    }
+
+    static List<CoverageRow> coverage(Database target) {
         try (Connection c = target.readPool().getConnection()) {
             try {
                 return SnapshotCoverage.rows(c, target.prefix());

@@ -30,18 +30,18 @@ import java.util.Random;
  * Random conditions histories for snapshot tests: a folder tree with single- and multi-version folders, user tags,
  * standard tags and a global tag on the root folderset reaching some folders through folderset tags.
  */
-final class SnapshotTestSupport {
-    static final String GT = "GT-1";
-    static final int CHANNELS = 4;
-    static final long MAXK = ValidityKey.MAX;
-    static final PayloadSpec SPEC = PayloadSpec.parse("v:Int32,s:String255,d:Double,b:Bool");
+public final class SnapshotTestSupport {
+    public static final String GT = "GT-1";
+    public static final int CHANNELS = 4;
+    public static final long MAXK = ValidityKey.MAX;
+    public static final PayloadSpec SPEC = PayloadSpec.parse("v:Int32,s:String255,d:Double,b:Bool");
 
     private SnapshotTestSupport() {
     }
 
-    enum Backend { SQLITE, POSTGRESQL }
+    public enum Backend { SQLITE, POSTGRESQL }
 
-    static DatabaseConfig config(Backend b, Path dir, String name) {
+    public static DatabaseConfig config(Backend b, Path dir, String name) {
         return switch (b) {
             case SQLITE -> DatabaseConfig.of("jdbc:sqlite:" + dir.resolve(name + ".db"));
             case POSTGRESQL -> DatabaseConfig.of(PostgresServer.shared().createDatabase(name), "postgres", "");
@@ -49,10 +49,10 @@ final class SnapshotTestSupport {
     }
 
     /** The source's folders: two reached by the global tag (a standard and a user tag), one not, one SV. */
-    static final String[] MV = {"/A/B/mv1", "/A/mv2", "/A/B/mv3"};
-    static final String SV = "/A/sv";
+    public static final String[] MV = {"/A/B/mv1", "/A/mv2", "/A/B/mv3"};
+    public static final String SV = "/A/sv";
 
-    static void createTree(IovStore s) {
+    public static void createTree(IovStore s) {
         for (String p : MV) {
             s.createFolder(p, Versioning.MULTI_VERSION, KeyType.RUN_LUMI, SPEC, "", true);
         }
@@ -63,7 +63,7 @@ final class SnapshotTestSupport {
     }
 
     /** Random writes: MV stores (HEAD and user tags), SV appends, standard tags; never touches locked tags. */
-    static void randomWrites(IovStore s, Random rnd, int steps, int[] counter) {
+    public static void randomWrites(IovStore s, Random rnd, int steps, int[] counter) {
         for (int step = 0; step < steps; step++) {
             int op = rnd.nextInt(10);
             if (op < 6) {
@@ -110,7 +110,7 @@ final class SnapshotTestSupport {
      * The global tag: GT (root) -> A-TAG (/A) -> B-TAG (/A/B) -> a standard tag of mv1, and A-TAG -> mv2's user tag.
      * mv3 is not reached (read as its HEAD); makes sure the tags exist first.
      */
-    static void createGlobalTag(IovStore s, Random rnd, int[] counter) {
+    public static void createGlobalTag(IovStore s, Random rnd, int[] counter) {
         Node mv1 = s.folder("/A/B/mv1");
         Node mv2 = s.folder("/A/mv2");
         String std = "GTCHILD-" + (counter[1]++);
@@ -127,18 +127,18 @@ final class SnapshotTestSupport {
     }
 
     /** What a read returned, as comparable text (objects, validity, insertion times and every payload value). */
-    static List<String> browse(IovStore s, Node f, long t1, long t2, ChannelSelection sel, String tag) {
+    public static List<String> browse(IovStore s, Node f, long t1, long t2, ChannelSelection sel, String tag) {
         List<String> out = new ArrayList<>();
         s.browse(f, t1, t2, sel, tag, iov -> out.add(text(iov)));
         return out;
     }
 
-    static String text(Iov iov) {
+    public static String text(Iov iov) {
         return iov.channelId() + ":" + iov.since() + "-" + iov.until() + "#" + iov.objectId() + "@" + iov.insertionTime()
                 + Arrays.deepToString(iov.payload());
     }
 
-    static ChannelSelection randomSelection(Random rnd) {
+    public static ChannelSelection randomSelection(Random rnd) {
         return switch (rnd.nextInt(5)) {
             case 0 -> ChannelSelection.all();
             case 1 -> ChannelSelection.channel(rnd.nextInt(CHANNELS));
@@ -153,7 +153,7 @@ final class SnapshotTestSupport {
      * copied in a locked tag (which sync never copies again), the HEAD's bookkeeping columns are left out: they
      * may have moved in the source since, without changing anything a read of the tag sees.
      */
-    static List<String> dump(Database db) throws SQLException {
+    public static List<String> dump(Database db) throws SQLException {
         List<String> out = new ArrayList<>();
         List<String> bookkeeping = List.of("LASTMOD_DATE", "NEW_HEAD_ID", "LAST_OBJECT_ID", "CURRENT_VALUE",
                 "SOURCE_GENERATION", "EXPORTED_AT");
@@ -201,7 +201,7 @@ final class SnapshotTestSupport {
         return out;
     }
 
-    static Database openMigrated(DatabaseConfig config) {
+    public static Database openMigrated(DatabaseConfig config) {
         Database db = Database.open(config);
         new SchemaManager(db).migrate();
         return db;

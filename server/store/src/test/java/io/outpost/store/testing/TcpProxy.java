@@ -1,4 +1,4 @@
-package io.outpost.server.support;
+package io.outpost.store.testing;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,0 +1,92 @@
+package io.outpost.frontier;
+
+import java.io.IOException;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+
+/**
+ * Writes one row's column values into a {@link BlobEncoder}, each column read the cheapest way its driver and type
+ * allow, chosen once per query. The bytes sent are always those of {@code getString}'s characters' low bytes (as
+ * upstream), or the raw bytes of a BLOB; the shortcuts only avoid building a String per value:
+ *
+ * <ul>
+ *   <li>SQLite: {@code getBytes} of any non-BLOB column is SQLite's own text of the value, as {@code getString}
+ *       returns it, in UTF-8;</li>
+ *   <li>PostgreSQL: {@code getBytes} of a character column is the server's UTF-8 text; integer columns are read
+ *       as {@code long} and written as decimal digits (what {@code getString} returns for them).</li>
+ * </ul>
+ * UTF-8 text is sent as is only when it is ASCII; otherwise the value is read again with {@code getString}.
+ */
+final class ColumnValues {
+    private enum Read { STRING, BLOB, TEXT_BYTES, INTEGER }
+
+    private final Read[] reads;
+
+    private ColumnValues(Read[] reads) {
+        this.reads = reads;
+    }
+
+    /**
+     * @param binary per column (1-based), whether it is sent as raw bytes (a BLOB)
+     */
+    static ColumnValues of(ResultSet rs, boolean[] binary) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        String product = rs.getStatement().getConnection().getMetaData().getDatabaseProductName();
+        boolean sqlite = "SQLite".equalsIgnoreCase(product);
+        boolean postgres = "PostgreSQL".equalsIgnoreCase(product);
+        Read[] reads = new Read[md.getColumnCount() + 1];
+        for (int i = 1; i < reads.length; i++) {
+            if (binary[i]) {
+                reads[i] = Read.BLOB;
+            } else if (sqlite) {
+                reads[i] = Read.TEXT_BYTES;
+            } else if (postgres) {
+                reads[i] = switch (md.getColumnType(i)) {
+                    case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> Read.TEXT_BYTES;
+                    case Types.BIGINT, Types.INTEGER, Types.SMALLINT -> Read.INTEGER;
+                    default -> Read.STRING;
+                };
+            } else {
+                reads[i] = Read.STRING;
+            }
+        }
+        return new ColumnValues(reads);
+    }
+
+    /** The current row's values, in column order (no end-of-record marker). */
+    void writeRow(ResultSet rs, BlobEncoder enc) throws SQLException, IOException {
+        for (int i = 1; i < reads.length; i++) {
+            switch (reads[i]) {
+                case BLOB -> enc.writeBytes(rs.getBytes(i));
+                case TEXT_BYTES -> {
+                    byte[] b = rs.getBytes(i);
+                    if (b == null || isAscii(b)) {
+                        enc.writeBytes(b);
+                    } else {
+                        enc.writeString(rs.getString(i));
+                    }
+                }
+                case INTEGER -> {
+                    long v = rs.getLong(i);
+                    if (rs.wasNull()) {
+                        enc.writeString(null);
+                    } else {
+                        enc.writeLong(v);
+                    }
+                }
+                case STRING -> enc.writeString(rs.getString(i));
+            }
+        }
+    }
+
+    private static boolean isAscii(byte[] b) {
+        for (byte x : b) {
+            if (x < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,113 @@
+package io.outpost.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.zip.Adler32;
+import java.util.zip.Deflater;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/** Pieces compressed alone by libdeflate, joined, inflate as one zlib stream to the whole input. */
+class ZlibPiecesTest {
+
+    private static LibDeflate lib() {
+        assumeTrue(LibDeflate.get().isPresent(), "libdeflate.so.0 not loadable here (not installed, or Java 21)");
+        return LibDeflate.get().orElseThrow();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 5, 6, 9})
+    void joinedPiecesInflateToTheWholeInput(int level) throws Exception {
+        LibDeflate lib = lib();
+        Random r = new Random(level);
+        // text, long repeats (long matches), random bytes (stored blocks), a few bytes, and an empty last piece
+        byte[][] pieces = {text(r, 70_000), repeats(100_000), noise(r, 80_000), text(r, 3), text(r, 65_536),
+            noise(r, 150_000), repeats(7), new byte[0]};
+        ByteArrayOutputStream whole = new ByteArrayOutputStream();
+        ByteArrayOutputStream z = new ByteArrayOutputStream();
+        Adler32 adler = new Adler32();
+        z.write(ZlibPieces.header(level));
+        for (int i = 0; i < pieces.length; i++) {
+            byte[] in = pieces[i];
+            whole.write(in);
+            adler.update(in);
+            z.write(ZlibPieces.piece(lib, in, in.length, level, i == pieces.length - 1));
+        }
+        z.write(ZlibPieces.trailer(adler.getValue()));
+        byte[] stream = z.toByteArray();
+        assertThat(ZlibStreams.inflate(stream, whole.size())).isEqualTo(whole.toByteArray());
+        // the header is the one libdeflate (and zlib) write for this level
+        byte[] reference = lib.zlibCompress(new byte[] {1}, 1, level);
+        assertThat(Arrays.copyOf(stream, 2)).isEqualTo(Arrays.copyOf(reference, 2));
+    }
+
+    @Test
+    void lastBlockEndsInTheStreamsLastByte() {
+        LibDeflate lib = lib();
+        Random r = new Random(7);
+        for (int n : new int[] {0, 1, 100, 5_000, 64 << 10, 300_000}) {
+            for (byte[] in : new byte[][] {text(r, n), noise(r, n), repeats(n)}) {
+                byte[] raw = lib.deflateCompress(in, in.length, 5);
+                DeflateBlocks.Last last = DeflateBlocks.last(raw, raw.length);
+                assertThat(last.endBit()).isGreaterThan(8L * raw.length - 8).isLessThanOrEqualTo(8L * raw.length);
+                assertThat(last.headerBit()).isLessThan(last.endBit());
+            }
+        }
+    }
+
+    @Test
+    void zlibsOwnBlocksAreWalkedToo() {
+        Random r = new Random(9);
+        byte[] in = text(r, 400_000);
+        for (int level : new int[] {0, 1, 6, 9}) {
+            Deflater d = new Deflater(level, true);
+            d.setInput(in);
+            d.finish();
+            byte[] out = new byte[in.length + 1024];
+            int n = 0;
+            while (!d.finished()) {
+                n += d.deflate(out, n, out.length - n);
+            }
+            d.end();
+            DeflateBlocks.Last last = DeflateBlocks.last(out, n);
+            assertThat(last.endBit()).isGreaterThan(8L * n - 8).isLessThanOrEqualTo(8L * n);
+        }
+    }
+
+    @Test
+    void aTruncatedOrCorruptStreamIsRefusedNotLooped() {
+        LibDeflate lib = lib();
+        byte[] in = text(new Random(1), 50_000);
+        byte[] raw = lib.deflateCompress(in, in.length, 5);
+        assertThatThrownBy(() -> DeflateBlocks.last(raw, raw.length / 2)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> DeflateBlocks.last(new byte[] {7}, 1)).isInstanceOf(IllegalStateException.class);
+    }
+
+    private static byte[] text(Random r, int n) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) ('!' + r.nextInt(94));
+        }
+        return b;
+    }
+
+    private static byte[] noise(Random r, int n) {
+        byte[] b = new byte[n];
+        r.nextBytes(b);
+        return b;
+    }
+
+    private static byte[] repeats(int n) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) ("COOL_F0001_IOVS".charAt(i % 15));
+        }
+        return b;
+    }
+}
