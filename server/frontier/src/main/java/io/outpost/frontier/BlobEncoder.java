@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * a core: {@link IdleCores}), libdeflate instead compresses the 64 KB
  * chunks on the executor as they fill, in parallel with the read, and they are joined into one zlib stream
  * ({@link ZlibPieces}); at most {@link #IN_FLIGHT} chunks wait here too.
+ *
+ * <p>With {@link EncodedRecords}, answers are held (never in pieces) and, at close, an identical record stream's
+ * encoded text is reused instead of compressing again; a new one is kept there.
  */
 public final class BlobEncoder implements AutoCloseable {
     public static final byte ARRAY_BYTE = 0x06;
@@ -95,6 +98,13 @@ public final class BlobEncoder implements AutoCloseable {
     private int pos;
     private long fullSize;
     private boolean closed;
+    private final OutputStream sink;
+    /** Answers by record content, or null. */
+    private final EncodedRecords memo;
+    /** The base64 text as it is written, while a new answer is being kept in {@link #memo}. */
+    private java.io.ByteArrayOutputStream capture;
+    /** The MD5 of a reused answer. */
+    private String reusedMd5;
 
     /**
      * @param zipLevel -1 for {@code BLOB}, else the zlib level 0-9
@@ -117,10 +127,19 @@ public final class BlobEncoder implements AutoCloseable {
      * are read.
      */
     public static BlobEncoder forAnswer(OutputStream sink, int zipLevel, Executor compressor) {
+        return forAnswer(sink, zipLevel, compressor, null);
+    }
+
+    /**
+     * As {@link #forAnswer(OutputStream, int, Executor)}, reusing and keeping compressed answers in {@code memo}
+     * (null: none) when libdeflate holds the answer.
+     */
+    public static BlobEncoder forAnswer(OutputStream sink, int zipLevel, Executor compressor, EncodedRecords memo) {
         String choice = System.getProperty(DEFLATE_PROPERTY, "");
         LibDeflate lib = zipLevel < 0 || "jdk".equals(choice) ? null : LibDeflate.get().orElse(null);
-        boolean inPieces = inPieces(choice, COMPUTING.get(), () -> IdleCores.besides(1));
-        return new BlobEncoder(sink, zipLevel, compressor, lib, inPieces, !"whole".equals(choice));
+        boolean inPieces = memo == null && inPieces(choice, COMPUTING.get(), () -> IdleCores.besides(1));
+        return new BlobEncoder(sink, zipLevel, compressor, lib, inPieces, !"whole".equals(choice),
+                lib == null ? null : memo);
     }
 
     /**
@@ -156,12 +175,20 @@ public final class BlobEncoder implements AutoCloseable {
      *              parallel pieces at close while few answers are under way ({@link SplitCompression})
      */
     BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, LibDeflate lib, boolean inPieces, boolean split) {
+        this(sink, zipLevel, compressor, lib, inPieces, split, null);
+    }
+
+    /** @param memo with {@code lib} and not in pieces: compressed answers reused and kept by record content */
+    BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, LibDeflate lib, boolean inPieces, boolean split,
+                EncodedRecords memo) {
+        this.sink = sink;
         this.zipLevel = zipLevel;
         this.split = split;
         boolean pieced = zipLevel >= 0 && lib != null && inPieces && compressor != null;
         this.pieces = pieced ? lib : null;
         this.whole = zipLevel >= 0 && !pieced ? lib : null;
         this.adler = pieced ? new Adler32() : null;
+        this.memo = this.whole != null ? memo : null;
         if (zipLevel >= 0) {
             COMPUTING.incrementAndGet();
         }
@@ -172,8 +199,19 @@ public final class BlobEncoder implements AutoCloseable {
         }
         base64 = Base64.getMimeEncoder(76, new byte[] {'\n'}).wrap(new FilterOutputStream(sink) {
             @Override
+            public void write(int b) throws IOException {
+                out.write(b); // the encoder's final padding comes byte by byte
+                if (capture != null) {
+                    capture.write(b);
+                }
+            }
+
+            @Override
             public void write(byte[] b, int off, int len) throws IOException {
                 out.write(b, off, len);
+                if (capture != null) {
+                    capture.write(b, off, len);
+                }
             }
 
             @Override
@@ -512,22 +550,39 @@ public final class BlobEncoder implements AutoCloseable {
                 base64.close();
                 return;
             }
+            EncodedRecords.Key key = whole != null && memo != null && pos >= EncodedRecords.MIN_BYTES
+                    ? EncodedRecords.key(zipLevel, buf, pos) : null;
+            EncodedRecords.Entry reused = key == null ? null : memo.find(key, buf, pos);
+            if (reused != null) {
+                sink.write(reused.base64());
+                reusedMd5 = reused.md5();
+                buf = null;
+                return;
+            }
             java.util.List<byte[]> compressed = whole == null ? null : compressHeld();
             if (compressed != null) {
+                if (key != null) {
+                    capture = new java.io.ByteArrayOutputStream(pos / 2);
+                }
                 for (byte[] part : compressed) {
                     digested.write(part);
                 }
+                base64.close();
+                if (key != null) {
+                    memo.keep(key, buf, pos, capture.toByteArray(), md5Hex());
+                    capture = null;
+                }
                 buf = null;
+                return;
+            }
+            if (whole != null) {
+                spill(); // libdeflate failed: the same bytes through zlib
             } else {
-                if (whole != null) {
-                    spill(); // libdeflate failed: the same bytes through zlib
-                } else {
-                    emit();
-                }
-                awaitTail();
-                if (deflater != null) {
-                    deflater.finish();
-                }
+                emit();
+            }
+            awaitTail();
+            if (deflater != null) {
+                deflater.finish();
             }
             base64.close();
         } finally {
@@ -549,6 +604,9 @@ public final class BlobEncoder implements AutoCloseable {
 
     /** Lower-case hex MD5 of the bytes base64-encoded so far (call after {@link #close}). */
     public String md5Hex() {
+        if (reusedMd5 != null) {
+            return reusedMd5;
+        }
         try {
             return HexFormat.of().formatHex(((MessageDigest) md5.clone()).digest());
         } catch (CloneNotSupportedException e) {

@@ -58,6 +58,8 @@ public final class FrontierAnswers {
 
     private final Pattern dataTable;
     private final Cache<Key, CompletableFuture<Encoded>> cache;
+    /** Compressed answers by record content (half the budget again), or null when nothing is kept. */
+    private final EncodedRecords byContent;
     private final long maxEntryBytes;
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong loads = new AtomicLong();
@@ -67,6 +69,7 @@ public final class FrontierAnswers {
         this.dataTable = Pattern.compile("(" + Pattern.quote(prefix.toUpperCase(Locale.ROOT))
                 + "F[0-9]{4})_(IOVS|IOV2TAG|PAYLOAD|IOVS_SEQ)");
         this.maxEntryBytes = Math.max(0, maxBytes / 8);
+        this.byContent = maxBytes > 0 ? new EncodedRecords(maxBytes / 2) : null;
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(Math.max(0, maxBytes))
                 .weigher((Key k, CompletableFuture<Encoded> f) -> {
@@ -227,7 +230,15 @@ public final class FrontierAnswers {
         return joins.get();
     }
 
+    /** Compressed answers by record content, reused by queries that differ yet yield the same rows (null: none). */
+    public EncodedRecords byContent() {
+        return byContent;
+    }
+
     public void clear() {
         cache.invalidateAll();
+        if (byContent != null) {
+            byContent.clear();
+        }
     }
 }

@@ -492,7 +492,7 @@ public class FrontierServlet extends HttpServlet {
                 errorEnd(req, resp, out, r, e.getMessage(), "");
                 return r;
             }
-            BlobEncoder enc = BlobEncoder.forAnswer(tee == null ? out : tee, level, DEFLATE);
+            BlobEncoder enc = BlobEncoder.forAnswer(tee == null ? out : tee, level, DEFLATE, answers.byContent());
             int rows;
             try {
                 try {

@@ -1,6 +1,7 @@
 package io.outpost.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.outpost.store.IovStore;
 import io.outpost.store.model.KeyType;
@@ -98,6 +99,47 @@ class FrontierAnswersTest {
                 assertThat(cached.answers().loads()).isEqualTo(2);
                 assertThat(rows(fetch(server, "Cached", sql(f), "again"))).isEqualTo(rows(fetch(server, "Plain", sql(f), null)));
                 assertThat(cached.answers().loads()).isEqualTo(2);
+            }
+        }
+    }
+
+    /**
+     * Jobs asking at different times inside one IOV: distinct queries (each runs on the database), the same rows, one
+     * compression. A write changes the rows, and with them the answer.
+     */
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void queriesThatDifferButYieldTheSameRowsShareOneCompressedAnswer(Backends b) throws Exception {
+        assumeTrue(BlobEncoder.libdeflateAvailable(), "libdeflate.so.0 not loadable here (not installed, or Java 21)");
+        try (IovStore store = b.freshStore("frontier_reuse")) {
+            Node f = store.createFolder("/FA/reuse", Versioning.SINGLE_VERSION, KeyType.TIME,
+                    PayloadSpec.parse("s:String255"), "", true);
+            List<NewIov> batch = new ArrayList<>();
+            for (int ch = 0; ch < ROWS; ch++) {
+                batch.add(new NewIov(ch, 10, ValidityKey.MAX, "value-" + ch));
+            }
+            store.store(f, batch);
+            FrontierServlet servlet = new FrontierServlet(new FrontierContext("Cached", store.database()));
+            EncodedRecords memo = servlet.answers().byContent();
+            java.util.function.LongFunction<String> at = t -> "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM "
+                    + f.iovTable() + " WHERE IOV_SINCE <= " + t + " AND IOV_UNTIL > " + t + " ORDER BY CHANNEL_ID";
+            try (TestServer server = new TestServer(servlet)) {
+                byte[] first = fetch(server, "Cached", at.apply(100), null);
+                byte[] second = fetch(server, "Cached", at.apply(200), null);
+                assertThat(servlet.answers().loads()).as("two distinct queries, two database runs").isEqualTo(2);
+                assertThat(memo.reused()).isEqualTo(1);
+                assertThat(second).isEqualTo(first);
+                assertThat(rows(second)).hasSize(ROWS);
+
+                store.store(f, List.of(new NewIov(0, 300, ValidityKey.MAX, "new")));
+                List<List<String>> after = rows(fetch(server, "Cached", at.apply(400), null));
+                assertThat(memo.reused()).as("other rows").isEqualTo(1);
+                assertThat(after.get(0)).containsExactly("0", "300", String.valueOf(ValidityKey.MAX), "new");
+                assertThat(after.subList(1, ROWS)).isEqualTo(rows(first).subList(1, ROWS));
+                assertThat(rows(fetch(server, "Cached", at.apply(500), null))).isEqualTo(after);
+                assertThat(memo.reused()).isEqualTo(2);
+                assertThat(rows(fetch(server, "Cached", at.apply(200), null)).get(0))
+                        .as("the old time's rows, now closed at 300").containsExactly("0", "10", "300", "value-0");
             }
         }
     }

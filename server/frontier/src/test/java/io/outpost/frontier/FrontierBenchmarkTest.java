@@ -84,6 +84,19 @@ class FrontierBenchmarkTest {
                         return (long) h.body().length;
                     }
                 };
+                // jobs asking at different times inside the IOV: a distinct query each fetch, the same rows (the
+                // answer cache misses; the compressed text is reused by record content: EncodedRecords)
+                java.util.concurrent.atomic.AtomicLong time = new java.util.concurrent.atomic.AtomicLong(1000);
+                java.util.function.LongFunction<String> at = t -> "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM "
+                        + f.iovTable() + " WHERE IOV_SINCE <= " + t + " AND IOV_UNTIL > " + t + " ORDER BY CHANNEL_ID";
+                Callable<Long> viaReused = () -> {
+                    String distinct = FrontierDecoder.path("Kept", "BLOBzip5", java.util.Map.of(),
+                            at.apply(time.incrementAndGet()));
+                    try (RawHttp h = RawHttp.send(server.port(), distinct, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+                        return (long) h.body().length;
+                    }
+                };
+                Callable<Long> viaJdbcDistinct = () -> jdbc(store, at.apply(time.incrementAndGet()), 500).call();
                 Callable<Long> viaJdbc = jdbc(store, sql, 500);
                 // the same with the fetch size the service moves to after 500 such rows (FetchSizing)
                 Callable<Long> viaJdbcBatched = jdbc(store, sql, FetchSizing.size(95));
@@ -102,8 +115,11 @@ class FrontierBenchmarkTest {
                     run(viaWhole, threads, 1);
                     run(viaJdbcBatched, threads, 1);
                     run(viaSplit, threads, 1);
+                    run(viaJdbcDistinct, threads, 1);
+                    run(viaReused, threads, 1);
                     // the six take turns, ROUNDS times: on a shared machine the median of each is compared
-                    List<Callable<Long>> paths = List.of(viaJdbc, viaFrontier, viaZlib, viaKept, viaPlain, viaPieces, viaWhole, viaJdbcBatched, viaSplit);
+                    List<Callable<Long>> paths = List.of(viaJdbc, viaFrontier, viaZlib, viaKept, viaPlain, viaPieces, viaWhole, viaJdbcBatched, viaSplit,
+                            viaJdbcDistinct, viaReused);
                     double[][] times = new double[paths.size()][ROUNDS];
                     double[][] cpu = new double[paths.size()][ROUNDS];
                     for (int round = 0; round < ROUNDS; round++) {
@@ -120,6 +136,11 @@ class FrontierBenchmarkTest {
                     double plain = median(times[4]);
                     double pieces = median(times[5]);
                     double wholeAnswer = median(times[6]);
+                    System.out.printf("BENCH %s likeLuis1iov %d conn: a distinct query each fetch (another time inside the "
+                            + "IOV), the same rows: JDBC %.1f ms/fetch, Frontier BLOBzip5 with the compressed text reused by "
+                            + "record content %.1f ms/fetch, ratio %.2f (target <= 1.3), JVM CPU %.1f ms vs %.1f ms%n", b,
+                            threads, median(times[9]), median(times[10]), median(times[10]) / median(times[9]),
+                            median(cpu[10]), median(cpu[9]));
                     System.out.printf("BENCH %s likeLuis1iov %d conn: JDBC fetching 500 rows a time %.1f ms/fetch, %d "
                             + "rows a time %.1f ms/fetch; BLOBzip5 split at close whatever the load %.1f ms/fetch, ratio "
                             + "%.2f, JVM CPU %.1f ms%n", b, threads, jdbc, FetchSizing.size(95), median(times[7]),

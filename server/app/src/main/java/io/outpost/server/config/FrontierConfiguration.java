@@ -102,7 +102,7 @@ public class FrontierConfiguration {
         };
     }
 
-    /** The answer cache's counters as {@code outpost.frontier.answers.{hits,loads,joins}{context}}. */
+    /** The answer cache's counters as {@code outpost.frontier.answers.{hits,loads,joins,reused}{context}}. */
     private static void countAnswers(MeterRegistry registry, String context, io.outpost.frontier.FrontierAnswers a) {
         io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.hits", a,
                 io.outpost.frontier.FrontierAnswers::hits).tag("context", context)
@@ -113,5 +113,11 @@ public class FrontierConfiguration {
         io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.joins", a,
                 io.outpost.frontier.FrontierAnswers::joins).tag("context", context)
                 .description("Frontier requests that waited for an identical request's query").register(registry);
+        if (a.byContent() != null) {
+            io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.reused", a.byContent(),
+                    io.outpost.frontier.EncodedRecords::reused).tag("context", context)
+                    .description("Frontier answers whose rows matched an earlier answer's: its compressed text was reused")
+                    .register(registry);
+        }
     }
 }

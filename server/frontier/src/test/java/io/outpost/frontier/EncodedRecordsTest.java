@@ -1,0 +1,104 @@
+package io.outpost.frontier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.security.MessageDigest;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Compressed answers reused by record content: only byte-identical records at the same level get an earlier
+ * answer's text (a candidate with the same CRC and length but other bytes is refused); the reused text is exactly
+ * what compressing afresh would have sent, with its MD5; small answers are not kept.
+ */
+class EncodedRecordsTest {
+
+    private static byte[] records(int rows, int seed) {
+        Random r = new Random(seed);
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        for (int i = 0; i < rows; i++) {
+            byte[] v = new byte[40];
+            for (int k = 0; k < v.length; k++) {
+                v[k] = (byte) ('!' + r.nextInt(94));
+            }
+            b.write(BlobEncoder.ARRAY_BYTE);
+            b.write(0);
+            b.write(0);
+            b.write(0);
+            b.write(v.length);
+            b.writeBytes(v);
+            b.write(BlobEncoder.EOR);
+        }
+        return b.toByteArray();
+    }
+
+    /** The encoded text of {@code records} at {@code level}, with the encoder's MD5 appended after a space. */
+    private static String encode(byte[] records, int level, EncodedRecords memo, ExecutorService pool) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        BlobEncoder enc = new BlobEncoder(out, level, pool, LibDeflate.get().orElseThrow(), false, true, memo);
+        enc.writeBytes(records);
+        enc.close();
+        return out.toString(java.nio.charset.StandardCharsets.US_ASCII) + " " + enc.md5Hex();
+    }
+
+    @Test
+    void identicalRecordsReuseTheTextAndOtherRecordsAreCompressedAfresh() throws Exception {
+        assumeTrue(LibDeflate.get().isPresent(), "libdeflate.so.0 not loadable here (not installed, or Java 21)");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            EncodedRecords memo = new EncodedRecords(64 << 20);
+            byte[] a = records(2000, 1);
+            String first = encode(a, 5, memo, pool);
+            assertThat(memo.reused()).isZero();
+            String again = encode(a.clone(), 5, memo, pool);
+            assertThat(memo.reused()).isEqualTo(1);
+            assertThat(again).isEqualTo(first);
+
+            String text = first.substring(0, first.indexOf(' '));
+            byte[] compressed = Base64.getMimeDecoder().decode(text);
+            assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(compressed)))
+                    .isEqualTo(first.substring(first.indexOf(' ') + 1));
+            // the reused text holds the records with the record stream's 5-byte header of writeBytes
+            byte[] inflated = ZlibStreams.inflate(compressed, a.length + 5);
+            assertThat(java.util.Arrays.copyOfRange(inflated, 5, inflated.length)).isEqualTo(a);
+
+            byte[] b = a.clone();
+            b[b.length / 2] ^= 1;
+            String other = encode(b, 5, memo, pool);
+            assertThat(memo.reused()).as("one byte differs").isEqualTo(1);
+            byte[] otherInflated = ZlibStreams.inflate(Base64.getMimeDecoder().decode(other.substring(0, other.indexOf(' '))),
+                    b.length + 5);
+            assertThat(java.util.Arrays.copyOfRange(otherInflated, 5, otherInflated.length)).isEqualTo(b);
+
+            encode(a, 9, memo, pool);
+            assertThat(memo.reused()).as("another level").isEqualTo(1);
+
+            byte[] small = records(10, 2);
+            encode(small, 5, memo, pool);
+            encode(small, 5, memo, pool);
+            assertThat(memo.reused()).as("too small to keep").isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCandidateWithTheSameKeyButOtherBytesIsRefused() {
+        EncodedRecords memo = new EncodedRecords(1 << 20);
+        byte[] a = records(500, 3);
+        EncodedRecords.Key key = EncodedRecords.key(5, a, a.length);
+        memo.keep(key, a, a.length, new byte[] {'x'}, "md5");
+        byte[] b = a.clone();
+        b[0] ^= 1;
+        assertThat(memo.find(key, b, b.length)).as("as if the CRCs had collided").isNull();
+        assertThat(memo.find(key, a, a.length - 1)).as("another length").isNull();
+        assertThat(memo.find(key, a.clone(), a.length)).isNotNull();
+        assertThat(memo.reused()).isEqualTo(1);
+    }
+}
