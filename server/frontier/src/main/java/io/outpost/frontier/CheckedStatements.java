@@ -9,6 +9,9 @@ import com.github.benmanes.caffeine.cache.Caffeine;
  * on its own thread, with a timeout). Repeated statements, the rule for Frontier traffic, are parsed once.
  * Only admitted statements are kept: a rejection may come from a parse that timed out under load. Bounded by the
  * characters held, so distinct long statements cannot grow it without limit.
+ *
+ * <p>A statement seen for the first time is checked through its shape, its integer literals masked, when the shape
+ * passes: the checks do not depend on a number's value, and COOL writes the time it asks for into the SQL.
  */
 final class CheckedStatements {
     /** What a check may throw, with its message. */
@@ -22,6 +25,7 @@ final class CheckedStatements {
     private static final int MAX_STATEMENT_CHARS = 64 << 10;
 
     private final Check check;
+    private final java.util.concurrent.atomic.AtomicLong shapes = new java.util.concurrent.atomic.AtomicLong();
     private final Cache<String, SqlGuard.Checked> admitted = Caffeine.newBuilder()
             .maximumWeight(MAX_CHARS)
             .weigher((String statement, SqlGuard.Checked c) -> statement.length() + c.sql().length())
@@ -37,9 +41,44 @@ final class CheckedStatements {
         }
         SqlGuard.Checked c = admitted.getIfPresent(statement);
         if (c == null) {
+            c = byShape(statement);
+        }
+        if (c == null) {
             c = check.apply(statement);
             admitted.put(statement, c);
         }
         return c;
+    }
+
+    /**
+     * The verdict of the statement's shape (its integer literals masked: {@link IntegerLiterals}) with the literals
+     * put back, or null when the statement has no such shape, the shape is refused (the statement itself is then
+     * checked, for its own message) or the check did more than carry the literals through.
+     */
+    private SqlGuard.Checked byShape(String statement) {
+        IntegerLiterals.Masked m = IntegerLiterals.mask(statement);
+        if (m == null) {
+            return null;
+        }
+        SqlGuard.Checked shape = admitted.getIfPresent(m.shape());
+        if (shape == null) {
+            try {
+                shape = check.apply(m.shape());
+            } catch (FrontierException e) {
+                return null;
+            }
+            admitted.put(m.shape(), shape);
+        }
+        String sql = IntegerLiterals.restore(shape.sql(), m.literals());
+        if (sql == null) {
+            return null;
+        }
+        shapes.incrementAndGet();
+        return new SqlGuard.Checked(sql, shape.tables(), shape.dictionary());
+    }
+
+    /** Statements admitted through their shape's verdict. */
+    long byShapes() {
+        return shapes.get();
     }
 }

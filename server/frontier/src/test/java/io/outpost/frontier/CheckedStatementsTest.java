@@ -27,6 +27,17 @@ class CheckedStatementsTest {
     }
 
     @Test
+    void statementsThatDifferOnlyInTheirIntegersAreParsedOncePerShape() throws Exception {
+        for (long t = 0; t < 20; t++) {
+            String sql = "SELECT CHANNEL_ID, S FROM COOL_F0001_IOVS WHERE IOV_SINCE <= " + t * 1000 + " AND IOV_UNTIL > "
+                    + t * 1000 + " ORDER BY CHANNEL_ID";
+            assertThat(statements.check(sql)).isEqualTo(guard.check(sql));
+        }
+        assertThat(parses).hasValue(1);
+        assertThat(statements.byShapes()).isEqualTo(20);
+    }
+
+    @Test
     void aRejectedStatementIsCheckedEveryTimeAndKeepsItsMessage() {
         String sql = "DELETE FROM COOL_F0001_IOVS";
         for (int i = 0; i < 2; i++) {
