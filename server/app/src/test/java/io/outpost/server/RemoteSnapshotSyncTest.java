@@ -18,11 +18,9 @@ import io.outpost.store.export.SnapshotExporter;
 import io.outpost.store.export.SnapshotSync;
 import io.outpost.store.export.SnapshotTestSupport;
 import io.outpost.store.model.ChannelSelection;
-import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.TagLock;
-import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.TempDirs;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -78,12 +76,8 @@ class RemoteSnapshotSyncTest {
             }
 
             SnapshotTestSupport.randomWrites(source, rnd, 30, counter);
-            source.store(source.folder("/A/B/mv3"), List.of(new NewIov(0, k1, k1 + 3, 8, "mv3", 0.25, false)));
-            source.tagCurrentHead(source.folder("/A/B/mv3"), "MV3-NOW", "");
-            source.createTagRelation("B-TAG", "MV3-NOW");
-            Node added = source.createFolder("/A/added", Versioning.SINGLE_VERSION, KeyType.TIME,
-                    SnapshotTestSupport.SPEC, "", false);
-            source.store(added, List.of(new NewIov(2, k1, k1 + 5, 9, "new", 0.5, true)));
+            // the global tag now also reaches mv3 (copied as its HEAD so far), and a new folder appears
+            SnapshotTestSupport.tagMv3AndAddAFolder(source, k1);
             // written in-process, past the service's write path: its folder list notices at once only when told
             svc.bean(Catalog.class).refresh();
             try (Database snap = SnapshotTestSupport.openMigrated(synced)) {

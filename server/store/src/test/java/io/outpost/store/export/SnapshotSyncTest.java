@@ -10,10 +10,8 @@ import io.outpost.store.db.Database;
 import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.export.SnapshotTestSupport.Backend;
 import io.outpost.store.model.ChannelSelection;
-import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
-import io.outpost.store.model.Versioning;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
@@ -49,13 +47,8 @@ class SnapshotSyncTest {
             }
 
             SnapshotTestSupport.randomWrites(source, rnd, 30, counter);
-            // The global tag now also reaches mv3 (copied as its HEAD so far), and a new folder appears.
-            source.store(source.folder("/A/B/mv3"), List.of(new NewIov(0, k1, k1 + 3, 8, "mv3", 0.25, false)));
-            source.tagCurrentHead(source.folder("/A/B/mv3"), "MV3-NOW", "");
-            source.createTagRelation("B-TAG", "MV3-NOW");
-            Node added = source.createFolder("/A/added", Versioning.SINGLE_VERSION, KeyType.TIME,
-                    SnapshotTestSupport.SPEC, "", false);
-            source.store(added, List.of(new NewIov(2, k1, k1 + 5, 9, "new", 0.5, true)));
+            // the global tag now also reaches mv3 (copied as its HEAD so far), and a new folder appears
+            SnapshotTestSupport.tagMv3AndAddAFolder(source, k1);
             source.store(source.folder(SnapshotTestSupport.SV), List.of(new NewIov(1, 100_000, SnapshotTestSupport.MAXK,
                     1, "late", 2.0, false)));
             try (Database snap = SnapshotTestSupport.openMigrated(synced)) {
@@ -94,7 +87,7 @@ class SnapshotSyncTest {
             try (Database snap = SnapshotTestSupport.openMigrated(snapConfig)) {
                 SnapshotSync.Result r = new SnapshotSync(source, snap).sync(new SnapshotExporter.Progress() {
                     @Override
-                    public void folder(io.outpost.store.model.Node folder, int index, int total) {
+                    public void folder(Node folder, int index, int total) {
                     }
 
                     @Override

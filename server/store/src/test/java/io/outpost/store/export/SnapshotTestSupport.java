@@ -62,6 +62,18 @@ public final class SnapshotTestSupport {
         }
     }
 
+    /**
+     * After the first export: the global tag's B-TAG now also reaches mv3 through a new tag of its HEAD, and a new
+     * folder /A/added appears with one IOV from {@code k1}.
+     */
+    public static void tagMv3AndAddAFolder(IovStore source, long k1) {
+        source.store(source.folder("/A/B/mv3"), List.of(new NewIov(0, k1, k1 + 3, 8, "mv3", 0.25, false)));
+        source.tagCurrentHead(source.folder("/A/B/mv3"), "MV3-NOW", "");
+        source.createTagRelation("B-TAG", "MV3-NOW");
+        Node added = source.createFolder("/A/added", Versioning.SINGLE_VERSION, KeyType.TIME, SPEC, "", false);
+        source.store(added, List.of(new NewIov(2, k1, k1 + 5, 9, "new", 0.5, true)));
+    }
+
     /** Random writes: MV stores (HEAD and user tags), SV appends, standard tags; never touches locked tags. */
     public static void randomWrites(IovStore s, Random rnd, int steps, int[] counter) {
         for (int step = 0; step < steps; step++) {
