@@ -104,7 +104,8 @@ class IntegerLiteralsTest {
         assertThat(IntegerLiterals.mask("SELECT X FROM T /* 5")).isNull();
     }
 
-    private static String renumbered(String sql, Random random) {
+    /** {@code sql} with its short integer literals replaced by other random numbers: another statement of its shape. */
+    static String renumbered(String sql, Random random) {
         Matcher m = INTEGER.matcher(sql);
         StringBuilder b = new StringBuilder();
         while (m.find()) {
@@ -114,7 +115,7 @@ class IntegerLiteralsTest {
         return b.toString();
     }
 
-    private static String verdict(SqlGuard guard, String sql) {
+    static String verdict(SqlGuard guard, String sql) {
         try {
             SqlGuard.Checked c = guard.check(sql);
             return "admitted " + c.sql() + " " + c.tables() + " " + c.dictionary();
@@ -123,7 +124,7 @@ class IntegerLiteralsTest {
         }
     }
 
-    private static String verdict(CheckedStatements statements, String sql) {
+    static String verdict(CheckedStatements statements, String sql) {
         try {
             SqlGuard.Checked c = statements.check(sql);
             return "admitted " + c.sql() + " " + c.tables() + " " + c.dictionary();

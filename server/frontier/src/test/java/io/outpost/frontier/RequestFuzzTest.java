@@ -56,4 +56,15 @@ class RequestFuzzTest {
             }
         }
     }
+
+    /** A statement checked through its shape (integer literals masked) gets the full check's verdict and SQL. */
+    @FuzzTest(maxDuration = "30s")
+    void shapeCheck(byte[] input) {
+        String sql = new String(input, StandardCharsets.UTF_8);
+        for (SqlGuard guard : new SqlGuard[] {POSTGRES, ORACLE}) {
+            CheckedStatements statements = new CheckedStatements(guard::check);
+            IntegerLiteralsTest.verdict(statements, IntegerLiteralsTest.renumbered(sql, new java.util.Random(sql.length())));
+            assertThat(IntegerLiteralsTest.verdict(statements, sql)).isEqualTo(IntegerLiteralsTest.verdict(guard, sql));
+        }
+    }
 }
