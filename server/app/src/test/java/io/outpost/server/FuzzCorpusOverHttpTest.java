@@ -71,9 +71,11 @@ class FuzzCorpusOverHttpTest {
             all.add(Arguments.of("frontier p1 " + f.getFileName(), FRONTIER_URL
                     + "?type=frontier_request:1:DEFAULT&encoding=BLOB&p1=" + RawHttp.target(Files.readAllBytes(f))));
         }
-        for (Path f : inputs(FRONTIER.resolve("sqlGuard"))) {
+        List<Path> statements = new ArrayList<>(inputs(FRONTIER.resolve("sqlGuard")));
+        statements.addAll(inputs(FRONTIER.resolve("shapeCheck")));
+        for (Path f : statements) {
             String sql = Files.readString(f, StandardCharsets.UTF_8);
-            all.add(Arguments.of("frontier sql " + f.getFileName(), FRONTIER_URL
+            all.add(Arguments.of("frontier sql " + f.getParent().getFileName() + "/" + f.getFileName(), FRONTIER_URL
                     + "/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1=" + P1Codec.encode(sql)));
         }
         return all.stream().flatMap(a -> Stream.of("sqlite", "postgresql").map(db -> Arguments.of(db, a.get()[0], a.get()[1])));
