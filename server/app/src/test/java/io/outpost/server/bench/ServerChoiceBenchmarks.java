@@ -1,0 +1,260 @@
+package io.outpost.server.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.outpost.store.testing.TempDirs;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.catalina.Context;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which server could carry the service's memory hits at nginx's rate? The same ~1 KB and ~600 KB bodies served from
+ * memory by a bare Tomcat (one servlet, the NIO2 connector the service uses), a bare Jetty (one core handler) and a
+ * bare Netty (HTTP codec and one handler on two event loops), each against nginx serving the same bytes from a file,
+ * with the same wrk load, taking turns, five rounds; ratios are medians of the rounds' ratios. Nothing of the service
+ * runs here: this is the ceiling each server leaves, to weigh against the service's own figure
+ * ({@link ServiceBenchmarks#hotPathAgainstNginx}). Run with
+ * {@code ./mvnw -Pbenchmark test -pl server/app -Dtest=ServerChoiceBenchmarks}.
+ */
+@Tag("benchmark")
+class ServerChoiceBenchmarks {
+
+    interface Bare extends AutoCloseable {
+        int port();
+
+        @Override
+        void close() throws Exception;
+    }
+
+    @Test
+    void bareServersAgainstNginx() throws Exception {
+        assumeTrue(ExternalTools.available("nginx") && ExternalTools.available("wrk"),
+                "nginx and wrk are not installed (./outpost bench installs them)");
+        Random random = new Random(5);
+        byte[][] bodies = {randomBytes(random, 787), randomBytes(random, 417_346)};
+        String[] names = {"1KB", "600KB"};
+        Path root = TempDirs.create("outpost-static");
+        List<String> lines = new ArrayList<>();
+        try (ExternalTools.Nginx nginx = new ExternalTools.Nginx(root)) {
+            for (int b = 0; b < bodies.length; b++) {
+                byte[] body = bodies[b];
+                Files.write(root.resolve(names[b] + ".bin"), body);
+                String nginxUrl = "http://127.0.0.1:" + nginx.port + "/" + names[b] + ".bin";
+                String[] servers = {"Tomcat NIO2 servlet", "Jetty core handler", "Netty NIO"};
+                List<Bare> bare = new ArrayList<>();
+                try {
+                    bare.add(tomcat(body));
+                    bare.add(jetty(body));
+                    bare.add(netty(body));
+                    double[][] ratios = new double[bare.size()][5];
+                    double[][] cpu = new double[bare.size()][2];
+                    for (Bare s : bare) {
+                        assertThat(fetch(s.port())).as("served bytes").isEqualTo(body);
+                        ExternalTools.wrk(url(s), 16, 2, null);
+                    }
+                    for (int round = 0; round < 5; round++) {
+                        for (int i = 0; i < bare.size(); i++) {
+                            long cpu0 = processCpuNanos();
+                            double rate = ExternalTools.wrk(url(bare.get(i)), 16, 3, null);
+                            cpu[i][0] += processCpuNanos() - cpu0;
+                            cpu[i][1] += rate * 3;
+                            ratios[i][round] = rate / ExternalTools.wrk(nginxUrl, 16, 3, null);
+                        }
+                    }
+                    for (int i = 0; i < bare.size(); i++) {
+                        double[] r = ratios[i].clone();
+                        Arrays.sort(r);
+                        lines.add(String.format("bare %s, %s answer (%d bytes), 16 connections: server/nginx median ratio "
+                                + "%.2f (rounds %.2f-%.2f); JVM CPU %.1f us per request", servers[i], names[b],
+                                body.length, r[2], r[0], r[4], cpu[i][0] / cpu[i][1] / 1e3));
+                    }
+                } finally {
+                    for (Bare s : bare) {
+                        s.close();
+                    }
+                }
+            }
+        } finally {
+            TempDirs.deleteQuietly(root);
+        }
+        lines.forEach(l -> System.out.println("BENCHMARK " + l));
+    }
+
+    private static String url(Bare s) {
+        return "http://127.0.0.1:" + s.port() + "/hit";
+    }
+
+    private static byte[] fetch(int port) throws Exception {
+        try (HttpClient c = HttpClient.newHttpClient()) {
+            var r = c.send(java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hit"))
+                    .method("GET", BodyPublishers.noBody()).build(), BodyHandlers.ofByteArray());
+            assertThat(r.statusCode()).isEqualTo(200);
+            return r.body();
+        }
+    }
+
+    private static byte[] randomBytes(Random r, int n) {
+        byte[] b = new byte[n];
+        r.nextBytes(b);
+        return b;
+    }
+
+    private static Bare tomcat(byte[] body) throws Exception {
+        Path base = TempDirs.create("outpost-bare-tomcat");
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(base.toString());
+        Connector connector = new Connector("org.apache.coyote.http11.Http11Nio2Protocol");
+        connector.setPort(0);
+        connector.setProperty("address", "127.0.0.1");
+        connector.setProperty("maxKeepAliveRequests", "-1");
+        tomcat.setConnector(connector);
+        Context ctx = tomcat.addContext("", base.toString());
+        Tomcat.addServlet(ctx, "hit", new HttpServlet() {
+            @Override
+            protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+                resp.setContentType("application/octet-stream");
+                resp.setContentLength(body.length);
+                resp.getOutputStream().write(body);
+            }
+        });
+        ctx.addServletMappingDecoded("/*", "hit");
+        tomcat.start();
+        int port = connector.getLocalPort();
+        return new Bare() {
+            @Override
+            public int port() {
+                return port;
+            }
+
+            @Override
+            public void close() throws Exception {
+                try {
+                    tomcat.stop();
+                    tomcat.destroy();
+                } finally {
+                    TempDirs.deleteQuietly(base);
+                }
+            }
+        };
+    }
+
+    private static Bare jetty(byte[] body) throws Exception {
+        Server server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
+                response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+                response.write(true, ByteBuffer.wrap(body), callback);
+                return true;
+            }
+        });
+        server.start();
+        int port = connector.getLocalPort();
+        return new Bare() {
+            @Override
+            public int port() {
+                return port;
+            }
+
+            @Override
+            public void close() throws Exception {
+                server.stop();
+            }
+        };
+    }
+
+    private static Bare netty(byte[] body) throws Exception {
+        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        var content = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(body));
+        Channel channel = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(65536),
+                                new SimpleChannelInboundHandler<HttpRequest>() {
+                                    @Override
+                                    protected void channelRead0(ChannelHandlerContext ctx, HttpRequest req) {
+                                        FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                                                HttpResponseStatus.OK, content.duplicate());
+                                        resp.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/octet-stream");
+                                        HttpUtil.setContentLength(resp, body.length);
+                                        HttpUtil.setKeepAlive(resp, HttpUtil.isKeepAlive(req));
+                                        ctx.writeAndFlush(resp);
+                                    }
+                                });
+                    }
+                })
+                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+        int port = ((InetSocketAddress) channel.localAddress()).getPort();
+        return new Bare() {
+            @Override
+            public int port() {
+                return port;
+            }
+
+            @Override
+            public void close() throws Exception {
+                channel.close().sync();
+                boss.shutdownGracefully().sync();
+                workers.shutdownGracefully().sync();
+            }
+        };
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+}
