@@ -105,6 +105,8 @@ public final class BlobEncoder implements AutoCloseable {
     private java.io.ByteArrayOutputStream capture;
     /** The MD5 of a reused answer. */
     private String reusedMd5;
+    /** Everything this encoder wrote, when it was reused from or kept in {@link #memo}. */
+    private byte[] encodedText;
 
     /**
      * @param zipLevel -1 for {@code BLOB}, else the zlib level 0-9
@@ -556,6 +558,7 @@ public final class BlobEncoder implements AutoCloseable {
             if (reused != null) {
                 sink.write(reused.base64());
                 reusedMd5 = reused.md5();
+                encodedText = reused.base64();
                 buf = null;
                 return;
             }
@@ -569,7 +572,8 @@ public final class BlobEncoder implements AutoCloseable {
                 }
                 base64.close();
                 if (key != null) {
-                    memo.keep(key, buf, pos, capture.toByteArray(), md5Hex());
+                    encodedText = capture.toByteArray();
+                    memo.keep(key, buf, pos, encodedText, md5Hex());
                     capture = null;
                 }
                 buf = null;
@@ -600,6 +604,14 @@ public final class BlobEncoder implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Everything this encoder wrote to its sink, shared with {@link EncodedRecords} (not to be changed), when the
+     * answer was reused from or kept there; otherwise null. Call after {@link #close}.
+     */
+    public byte[] encodedText() {
+        return encodedText;
     }
 
     /** Lower-case hex MD5 of the bytes base64-encoded so far (call after {@link #close}). */

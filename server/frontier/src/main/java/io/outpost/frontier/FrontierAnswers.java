@@ -209,6 +209,17 @@ public final class FrontierAnswers {
         byte[] copy() {
             return copy == null ? null : copy.toByteArray();
         }
+
+        /**
+         * As {@link #copy}, but {@code written} (null: unknown), when it is what was written, is kept instead of a
+         * second copy: a compressed text already kept by record content is then held once.
+         */
+        byte[] copy(byte[] written) {
+            if (written != null && copy != null && copy.size() == written.length) {
+                return written;
+            }
+            return copy();
+        }
     }
 
     Tee tee(OutputStream out) {

@@ -514,7 +514,7 @@ public class FrontierServlet extends HttpServlet {
                 closeQuietly(enc); // the client went away or the driver failed: end the encoder's work all the same
                 throw e;
             }
-            byte[] body = tee == null ? null : tee.copy();
+            byte[] body = tee == null ? null : tee.copy(enc.encodedText());
             if (body != null && rows > 0) {
                 try {
                     // kept only if nothing was written to the tables while the query ran

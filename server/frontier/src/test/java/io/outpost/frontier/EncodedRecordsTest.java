@@ -44,6 +44,11 @@ class EncodedRecordsTest {
         BlobEncoder enc = new BlobEncoder(out, level, pool, LibDeflate.get().orElseThrow(), false, true, memo);
         enc.writeBytes(records);
         enc.close();
+        if (records.length >= EncodedRecords.MIN_BYTES) {
+            assertThat(enc.encodedText()).as("the text kept or reused is what was written").isEqualTo(out.toByteArray());
+        } else {
+            assertThat(enc.encodedText()).as("small answers are not kept").isNull();
+        }
         return out.toString(java.nio.charset.StandardCharsets.US_ASCII) + " " + enc.md5Hex();
     }
 
