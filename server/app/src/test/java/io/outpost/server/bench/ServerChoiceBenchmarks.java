@@ -65,11 +65,12 @@ import org.junit.jupiter.api.Test;
 @Tag("benchmark")
 class ServerChoiceBenchmarks {
 
-    interface Bare extends AutoCloseable {
-        int port();
-
+    /** A running bare server: its port, and how to stop it. */
+    record Bare(int port, AutoCloseable stop) implements AutoCloseable {
         @Override
-        void close() throws Exception;
+        public void close() throws Exception {
+            stop.close();
+        }
     }
 
     @Test
@@ -165,23 +166,14 @@ class ServerChoiceBenchmarks {
         });
         ctx.addServletMappingDecoded("/*", "hit");
         tomcat.start();
-        int port = connector.getLocalPort();
-        return new Bare() {
-            @Override
-            public int port() {
-                return port;
+        return new Bare(connector.getLocalPort(), () -> {
+            try {
+                tomcat.stop();
+                tomcat.destroy();
+            } finally {
+                TempDirs.deleteQuietly(base);
             }
-
-            @Override
-            public void close() throws Exception {
-                try {
-                    tomcat.stop();
-                    tomcat.destroy();
-                } finally {
-                    TempDirs.deleteQuietly(base);
-                }
-            }
-        };
+        });
     }
 
     private static Bare jetty(byte[] body) throws Exception {
@@ -200,18 +192,7 @@ class ServerChoiceBenchmarks {
             }
         });
         server.start();
-        int port = connector.getLocalPort();
-        return new Bare() {
-            @Override
-            public int port() {
-                return port;
-            }
-
-            @Override
-            public void close() throws Exception {
-                server.stop();
-            }
-        };
+        return new Bare(connector.getLocalPort(), server::stop);
     }
 
     private static Bare netty(byte[] body) throws Exception {
@@ -237,20 +218,11 @@ class ServerChoiceBenchmarks {
                     }
                 })
                 .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
-        int port = ((InetSocketAddress) channel.localAddress()).getPort();
-        return new Bare() {
-            @Override
-            public int port() {
-                return port;
-            }
-
-            @Override
-            public void close() throws Exception {
-                channel.close().sync();
-                boss.shutdownGracefully().sync();
-                workers.shutdownGracefully().sync();
-            }
-        };
+        return new Bare(((InetSocketAddress) channel.localAddress()).getPort(), () -> {
+            channel.close().sync();
+            boss.shutdownGracefully().sync();
+            workers.shutdownGracefully().sync();
+        });
     }
 
     private static long processCpuNanos() {
