@@ -1,10 +1,14 @@
 package io.outpost.frontier;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
+import org.postgresql.PGResultSetMetaData;
 
 /**
  * Writes one row's column values into a {@link BlobEncoder}, each column read the cheapest way its driver and type
@@ -14,13 +18,16 @@ import java.sql.Types;
  * <ul>
  *   <li>SQLite: {@code getBytes} of any non-BLOB column is SQLite's own text of the value, as {@code getString}
  *       returns it, in UTF-8;</li>
- *   <li>PostgreSQL: {@code getBytes} of a character column is the server's UTF-8 text; integer columns are read
- *       as {@code long} and written as decimal digits (what {@code getString} returns for them).</li>
+ *   <li>PostgreSQL: {@code getBytes} of a character column is the server's UTF-8 text; an integer column sent
+ *       in the text format (statements not prepared on the server, e.g. a new statement each time) is the
+ *       server's decimal digits, as {@code getString} returns them, and is passed on unparsed; in the binary
+ *       format it is read as {@code long} and written as decimal digits.</li>
  * </ul>
  * UTF-8 text is sent as is only when it is ASCII; otherwise the value is read again with {@code getString}.
  */
 final class ColumnValues {
-    private enum Read { STRING, BLOB, TEXT_BYTES, INTEGER }
+    private enum Read { STRING, BLOB, TEXT_BYTES, DIGITS, INTEGER }
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final Read[] reads;
 
@@ -37,6 +44,8 @@ final class ColumnValues {
         boolean sqlite = "SQLite".equalsIgnoreCase(product);
         boolean postgres = "PostgreSQL".equalsIgnoreCase(product);
         Read[] reads = new Read[md.getColumnCount() + 1];
+        PGResultSetMetaData pg = postgres && md.isWrapperFor(PGResultSetMetaData.class)
+                ? md.unwrap(PGResultSetMetaData.class) : null;
         for (int i = 1; i < reads.length; i++) {
             if (binary[i]) {
                 reads[i] = Read.BLOB;
@@ -45,7 +54,8 @@ final class ColumnValues {
             } else if (postgres) {
                 reads[i] = switch (md.getColumnType(i)) {
                     case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> Read.TEXT_BYTES;
-                    case Types.BIGINT, Types.INTEGER, Types.SMALLINT -> Read.INTEGER;
+                    case Types.BIGINT, Types.INTEGER, Types.SMALLINT ->
+                            pg != null && pg.getFormat(i) == 0 ? Read.DIGITS : Read.INTEGER;
                     default -> Read.STRING;
                 };
             } else {
@@ -68,6 +78,14 @@ final class ColumnValues {
                         enc.writeString(rs.getString(i));
                     }
                 }
+                case DIGITS -> {
+                    byte[] b = rs.getBytes(i);
+                    if (b == null) {
+                        enc.writeString(null);
+                    } else {
+                        enc.writeBytes(b);
+                    }
+                }
                 case INTEGER -> {
                     long v = rs.getLong(i);
                     if (rs.wasNull()) {
@@ -81,9 +99,16 @@ final class ColumnValues {
         }
     }
 
-    private static boolean isAscii(byte[] b) {
-        for (byte x : b) {
-            if (x < 0) {
+    /** Eight bytes a step: no byte of an ASCII text has its top bit set. */
+    static boolean isAscii(byte[] b) {
+        int i = 0;
+        for (; i + 8 <= b.length; i += 8) {
+            if (((long) LONGS.get(b, i) & 0x8080808080808080L) != 0) {
+                return false;
+            }
+        }
+        for (; i < b.length; i++) {
+            if (b[i] < 0) {
                 return false;
             }
         }

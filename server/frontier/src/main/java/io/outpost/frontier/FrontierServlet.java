@@ -413,6 +413,7 @@ public class FrontierServlet extends HttpServlet {
                 + "\" encoding=\"" + xml(p.cmd.encoding()) + "\">\n");
         out.print("   <data>");
         int level;
+        boolean freshTransaction = false; // nothing has run on the connection yet in this transaction
         try {
             if (!p.cmd.method().equals("DEFAULT")) {
                 throw new FrontierException("Unknown method " + p.cmd.method());
@@ -423,6 +424,7 @@ public class FrontierServlet extends HttpServlet {
             }
             if (conn[0] == null) {
                 conn[0] = acquire(out);
+                freshTransaction = true;
             }
         } catch (FrontierException e) {
             if (refused(e, conn[0], out, r)) {
@@ -434,6 +436,7 @@ public class FrontierServlet extends HttpServlet {
         if (parsed.payloads.size() == 1 && lastModified == 0 && p.sources != null && !out.isCommitted()) {
             long lm;
             try {
+                freshTransaction = false;
                 lm = times.fetch(conn[0], p.sources, config.statementTimeoutSeconds());
             } catch (SQLException e) {
                 if (refused(e, conn[0], out, r)) {
@@ -452,11 +455,20 @@ public class FrontierServlet extends HttpServlet {
         }
         FrontierAnswers.Flight flight = null;
         Set<String> stampTables = answers.stampTables(p.tables);
+        PostgresPrelude.Result prelude = null; // stamp and estimate read in the query's own snapshot
         if (stampTables != null) {
             String stamp;
             try {
-                stamp = FrontierAnswers.stamp(conn[0], stampTables, config.statementTimeoutSeconds());
+                if (postgres && freshTransaction && !conn[0].getAutoCommit()) { // the query then shares the snapshot
+                    boolean costed = cost.wantsEstimate(p.sql, p.binds);
+                    prelude = PostgresPrelude.run(conn[0], stampTables, costed ? p.sql : null, p.binds,
+                            config.statementTimeoutSeconds());
+                    stamp = prelude.stamp();
+                } else {
+                    stamp = FrontierAnswers.stamp(conn[0], stampTables, config.statementTimeoutSeconds());
+                }
             } catch (SQLException e) {
+                prelude = null; // the query is costed on its own, as without the prelude
                 if (refused(e, conn[0], out, r)) {
                     return keptOrRefused(req, resp, out, r, p);
                 }
@@ -487,7 +499,11 @@ public class FrontierServlet extends HttpServlet {
         try {
             // only a query that is about to run is costed: answers from the cache above are not
             try {
-                checkCost(conn[0], p);
+                if (prelude != null && prelude.cost() != null) {
+                    cost.check(p.sql, p.binds, prelude.cost());
+                } else {
+                    checkCost(conn[0], p);
+                }
             } catch (FrontierException e) {
                 errorEnd(req, resp, out, r, e.getMessage(), "");
                 return r;
@@ -517,8 +533,10 @@ public class FrontierServlet extends HttpServlet {
             byte[] body = tee == null ? null : tee.copy(enc.encodedText());
             if (body != null && rows > 0) {
                 try {
-                    // kept only if nothing was written to the tables while the query ran
-                    if (flight.stamp.equals(FrontierAnswers.stamp(conn[0], stampTables, config.statementTimeoutSeconds()))) {
+                    // kept only if nothing was written to the tables while the query ran (after a prelude the query
+                    // read the stamp's own snapshot)
+                    if (prelude != null || flight.stamp.equals(
+                            FrontierAnswers.stamp(conn[0], stampTables, config.statementTimeoutSeconds()))) {
                         published = new FrontierAnswers.Encoded(flight.stamp, body, enc.md5Hex(), rows, enc.fullSize());
                     }
                 } catch (SQLException e) {

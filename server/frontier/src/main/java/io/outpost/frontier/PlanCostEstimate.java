@@ -46,14 +46,17 @@ final class PlanCostEstimate {
             }
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
-                    Matcher m = TOTAL_COST.matcher(rs.getString(1));
-                    if (m.find()) {
-                        return OptionalDouble.of(Double.parseDouble(m.group(1)));
-                    }
+                    return totalCost(rs.getString(1));
                 }
             }
         }
         return OptionalDouble.empty();
+    }
+
+    /** The top plan node's total cost from PostgreSQL's {@code EXPLAIN (FORMAT JSON)}. */
+    static OptionalDouble totalCost(String jsonPlan) {
+        Matcher m = TOTAL_COST.matcher(jsonPlan);
+        return m.find() ? OptionalDouble.of(Double.parseDouble(m.group(1))) : OptionalDouble.empty();
     }
 
     /** EXPLAIN PLAN writes into the session's PLAN_TABLE; the rows are removed again by the rollback. */

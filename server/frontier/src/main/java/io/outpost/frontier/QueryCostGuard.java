@@ -40,13 +40,18 @@ public final class QueryCostGuard {
      */
     public void checkEstimate(Connection c, String sql, List<String> binds, int timeoutSeconds)
             throws FrontierException, SQLException {
-        if (limits.maxEstimatedCost() <= 0) {
-            return;
+        if (wantsEstimate(sql, binds)) {
+            check(sql, binds, estimate.estimate(c, sql, binds, timeoutSeconds));
         }
-        if (admitted.recentlyAdmitted(sql, binds)) {
-            return;
-        }
-        OptionalDouble cost = estimate.estimate(c, sql, binds, timeoutSeconds);
+    }
+
+    /** Whether {@code sql} with {@code binds} must be costed before it runs. */
+    boolean wantsEstimate(String sql, List<String> binds) {
+        return limits.maxEstimatedCost() > 0 && !admitted.recentlyAdmitted(sql, binds);
+    }
+
+    /** Admits or refuses a statement by an estimate already made (empty: the database could not tell). */
+    void check(String sql, List<String> binds, OptionalDouble cost) throws FrontierException {
         if (cost.isEmpty() || cost.getAsDouble() <= limits.maxEstimatedCost()) {
             admitted.admit(sql, binds);
         } else {

@@ -64,6 +64,22 @@ class ColumnValuesTest {
     }
 
     @Test
+    void asciiCheckFindsAHighByteAtEveryPosition() {
+        for (int len = 0; len <= 24; len++) {
+            byte[] b = new byte[len];
+            java.util.Arrays.fill(b, (byte) 'x');
+            assertThat(ColumnValues.isAscii(b)).as("length " + len).isTrue();
+            for (int at = 0; at < len; at++) {
+                b[at] = (byte) 0xC3;
+                assertThat(ColumnValues.isAscii(b)).as("length %d, high byte at %d", len, at).isFalse();
+                b[at] = (byte) 0x7F;
+                assertThat(ColumnValues.isAscii(b)).isTrue();
+                b[at] = 'x';
+            }
+        }
+    }
+
+    @Test
     void decimalDigitsOfEveryMagnitude() throws Exception {
         long[] values = {0, 7, -7, 9, 10, -10, 99, 100, 12345678901L, Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1};
         for (long v : values) {
