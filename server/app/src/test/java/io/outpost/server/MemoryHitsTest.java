@@ -2,9 +2,7 @@ package io.outpost.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.outpost.server.support.AccessLogCapture;
 import io.outpost.server.support.RunningService;
 import io.outpost.store.demo.DemoData;
 import java.net.URI;
@@ -15,7 +13,6 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /** Native answers served from memory by the valve in front of the filter chain: the same answer, logged, counted. */
 class MemoryHitsTest {
@@ -40,20 +37,11 @@ class MemoryHitsTest {
         HttpResponse<byte[]> computed = svc.get(path);
         assertThat(computed.statusCode()).isEqualTo(200);
         double memoryHits = memoryRequests();
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
-        Logger access = (Logger) LoggerFactory.getLogger("outpost.access");
-        log.start();
-        access.addAppender(log);
         HttpResponse<byte[]> hit;
-        try {
+        List<String> lines;
+        try (AccessLogCapture log = new AccessLogCapture()) {
             hit = svc.get(path, "User-Agent", "memory-hit-test");
-            // the line is written once the answer is out, so the client may see the answer first
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (!logged(log, "client=\"memory-hit-test\"") && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-        } finally {
-            access.detachAppender(log);
+            lines = log.awaitLine("client=\"memory-hit-test\"");
         }
         assertThat(hit.statusCode()).isEqualTo(200);
         assertThat(hit.body()).isEqualTo(computed.body());
@@ -61,12 +49,8 @@ class MemoryHitsTest {
             assertThat(hit.headers().firstValue(h)).as(h).isPresent().isEqualTo(computed.headers().firstValue(h));
         }
         assertThat(memoryRequests() - memoryHits).isEqualTo(1.0);
-        List<ILoggingEvent> lines;
-        synchronized (log) {
-            lines = List.copyOf(log.list);
-        }
-        assertThat(lines).extracting(ILoggingEvent::getFormattedMessage)
-                .anySatisfy(line -> assertThat(line).contains("GET " + path + "\" 200 ", "client=\"memory-hit-test\""));
+        assertThat(lines).anySatisfy(line -> assertThat(line).contains("GET " + path + "\" 200 ",
+                "client=\"memory-hit-test\""));
     }
 
     @Test
@@ -85,13 +69,6 @@ class MemoryHitsTest {
         assertThat(head.statusCode()).isEqualTo(200);
         assertThat(head.body()).isEmpty();
         assertThat(head.headers().firstValue("ETag")).hasValue(etag);
-    }
-
-    /** Whether {@code log} holds a line containing {@code text}; appenders append while holding their own lock. */
-    private static boolean logged(ListAppender<ILoggingEvent> log, String text) {
-        synchronized (log) {
-            return log.list.stream().anyMatch(e -> e.getFormattedMessage().contains(text));
-        }
     }
 
     /** Requests the native API answered from memory so far (the timer's count). */

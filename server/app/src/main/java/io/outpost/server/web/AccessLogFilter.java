@@ -5,6 +5,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -30,12 +31,23 @@ public class AccessLogFilter extends OncePerRequestFilter {
     /** Logs one request that began at {@code startNanos}, if the access log is on. */
     static void log(HttpServletRequest req, HttpServletResponse resp, long startNanos) {
         if (access.isInfoEnabled()) {
-            String client = first(req.getHeader("X-Outpost-Client"), req.getHeader("X-Frontier-Id"),
-                    req.getHeader("User-Agent"));
-            access.info("{} \"{} {}{}\" {} {}us client=\"{}\" via=\"{}\" xff=\"{}\"", req.getRemoteAddr(),
-                    req.getMethod(), req.getRequestURI(), req.getQueryString() == null ? "" : "?" + req.getQueryString(),
-                    resp.getStatus(), (System.nanoTime() - startNanos) / 1000, client, nz(req.getHeader("Via")),
-                    nz(req.getHeader("X-Forwarded-For")));
+            log(req.getRemoteAddr(), req.getMethod(), req.getRequestURI(), req.getQueryString(), resp.getStatus(),
+                    startNanos, req::getHeader);
+        }
+    }
+
+    /**
+     * The same line for a request that never reached the servlet container (the HTTP front's memory hits);
+     * {@code header} reads the request's headers by name.
+     */
+    public static void log(String remoteAddr, String method, String path, String query, int status, long startNanos,
+                           UnaryOperator<String> header) {
+        if (access.isInfoEnabled()) {
+            String client = first(header.apply("X-Outpost-Client"), header.apply("X-Frontier-Id"),
+                    header.apply("User-Agent"));
+            access.info("{} \"{} {}{}\" {} {}us client=\"{}\" via=\"{}\" xff=\"{}\"", remoteAddr, method, path,
+                    query == null ? "" : "?" + query, status, (System.nanoTime() - startNanos) / 1000, client,
+                    nz(header.apply("Via")), nz(header.apply("X-Forwarded-For")));
         }
     }
 

@@ -11,17 +11,29 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.apache.tomcat.util.http.FastHttpDateFormat;
 
 /**
  * Native answers served straight from memory: a canonical URL whose answer is cached at its folder's current
- * generation is written (or answered 304) without parsing anything. Used by {@link MemoryHitValve} before the
- * servlet filter chain and by {@link NativeApiServlet} once it knows the answer.
+ * generation is written (or answered 304) without parsing anything. Used by the HTTP front
+ * ({@code io.outpost.server.front}), by {@link MemoryHitValve} before the servlet filter chain, and by
+ * {@link NativeApiServlet} once it knows the answer.
  */
 public final class MemoryHits {
     private final Catalog catalog;
     private final AnswerCache cache;
     private final Counter notModified;
     private final Timer hitTimer;
+
+    /**
+     * A current answer and how to send it.
+     *
+     * @param cacheControl the Cache-Control value for this request (stale answers allowed or not)
+     * @param notModified  the request's validators match: a 304 without body
+     */
+    public record Hit(Answer answer, String cacheControl, boolean notModified) {
+    }
 
     public MemoryHits(Catalog catalog, AnswerCache cache, MeterRegistry registry) {
         this.catalog = catalog;
@@ -31,18 +43,42 @@ public final class MemoryHits {
                 .register(registry);
     }
 
+    /**
+     * The hit for a GET of {@code path} (no query string) if its answer is current in memory, else null;
+     * {@code header} reads the request's headers by name.
+     */
+    public Hit find(String path, UnaryOperator<String> header) {
+        Answer a = cache.peek(path);
+        if (a == null || !a.generation().equals(currentGeneration(a.headers().folder()))) {
+            return null;
+        }
+        Answer.Headers h = a.headers();
+        boolean matches = notModified(header.apply("If-None-Match"), header.apply("If-Modified-Since"), h.etag(),
+                h.lastModifiedMillis());
+        if (matches) {
+            notModifiedAnswered();
+        }
+        return new Hit(a, allowsStale(header.apply("Cache-Control")) ? h.cacheControlAllowingStale() : h.cacheControl(),
+                matches);
+    }
+
+    /** Counts a hit that began at {@code startNanos} in the memory path's request timer. */
+    public void served(long startNanos) {
+        hitTimer.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
     /** Serves a GET of {@code uri} from memory if its answer is current there; false leaves the response untouched. */
     public boolean tryServe(String uri, HttpServletRequest req, HttpServletResponse resp) throws IOException {
         long start = System.nanoTime();
         if (req.getQueryString() != null) {
             return false;
         }
-        Answer a = cache.peek(uri);
-        if (a == null || !a.generation().equals(currentGeneration(a.headers().folder()))) {
+        Hit hit = find(uri, req::getHeader);
+        if (hit == null) {
             return false;
         }
-        serve(a, req, resp);
-        hitTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        write(hit, resp);
+        served(start);
         return true;
     }
 
@@ -58,15 +94,23 @@ public final class MemoryHits {
     /** Writes an answer, or a 304 when the request's validators match it. */
     void serve(Answer a, HttpServletRequest req, HttpServletResponse resp) throws IOException {
         Answer.Headers h = a.headers();
-        resp.setHeader("Cache-Control", allowsStale(req) ? h.cacheControlAllowingStale() : h.cacheControl());
+        boolean matches = notModified(req, h.etag(), h.lastModifiedMillis());
+        if (matches) {
+            notModifiedAnswered();
+        }
+        write(new Hit(a, allowsStale(req) ? h.cacheControlAllowingStale() : h.cacheControl(), matches), resp);
+    }
+
+    private static void write(Hit hit, HttpServletResponse resp) throws IOException {
+        Answer.Headers h = hit.answer().headers();
+        resp.setHeader("Cache-Control", hit.cacheControl());
         resp.setHeader("ETag", h.etag());
         resp.setHeader("Last-Modified", h.lastModified());
-        if (notModified(req, h.etag(), h.lastModifiedMillis())) {
-            notModifiedAnswered();
+        if (hit.notModified()) {
             resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
             return;
         }
-        writeBody(resp, a);
+        writeBody(resp, hit.answer());
     }
 
     /** A 200 with the answer's content headers and body (the caching headers are the caller's). */
@@ -88,9 +132,13 @@ public final class MemoryHits {
     }
 
     static boolean notModified(HttpServletRequest req, String etag, long modifiedMillis) {
-        String inm = req.getHeader("If-None-Match");
-        if (inm != null) {
-            for (String t : inm.split(",")) {
+        return notModified(req.getHeader("If-None-Match"), req.getHeader("If-Modified-Since"), etag, modifiedMillis);
+    }
+
+    /** If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2); an unreadable date matches nothing. */
+    static boolean notModified(String ifNoneMatch, String ifModifiedSince, String etag, long modifiedMillis) {
+        if (ifNoneMatch != null) {
+            for (String t : ifNoneMatch.split(",")) {
                 String v = t.trim();
                 if (v.equals(etag) || v.equals("W/" + etag) || v.equals("*")) {
                     return true;
@@ -98,19 +146,18 @@ public final class MemoryHits {
             }
             return false;
         }
-        if (req.getHeader("If-Modified-Since") == null || modifiedMillis <= 0) {
+        if (ifModifiedSince == null || modifiedMillis <= 0) {
             return false;
         }
-        try {
-            long ims = req.getDateHeader("If-Modified-Since");
-            return ims >= 0 && modifiedMillis / 1000 * 1000 <= ims;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
+        long ims = FastHttpDateFormat.parseDate(ifModifiedSince);
+        return ims >= 0 && modifiedMillis / 1000 * 1000 <= ims;
     }
 
     static boolean allowsStale(HttpServletRequest req) {
-        String cc = req.getHeader("Cache-Control");
-        return cc != null && cc.toLowerCase(Locale.ROOT).contains("max-stale");
+        return allowsStale(req.getHeader("Cache-Control"));
+    }
+
+    private static boolean allowsStale(String cacheControl) {
+        return cacheControl != null && cacheControl.toLowerCase(Locale.ROOT).contains("max-stale");
     }
 }

@@ -52,19 +52,20 @@ class ServiceBenchmarks {
 
     /**
      * Cache hits of a ~1 KB and a ~600 KB answer vs nginx serving the same bytes, same wrk load, same run: the
-     * service on its default NIO2 connector and on Tomcat's NIO side by side, each round followed by an nginx round.
+     * service with its default HTTP front and with the front turned off (Tomcat's NIO2 connector on the port) side
+     * by side, each round followed by an nginx round.
      * The machine's load varies, so each ratio is the median of five rounds' ratios.
      */
     @Test
     void hotPathAgainstNginx() throws Exception {
         assumeTrue(ExternalTools.available("nginx") && ExternalTools.available("wrk"),
                 "nginx and wrk are not installed (./outpost bench installs them)");
-        String[] connectors = {"nio2", "nio"};
+        String[] connectors = {"front", "tomcat-nio2"};
         List<RunningService> services = new ArrayList<>();
         Path root = TempDirs.create("outpost-static");
         try (ExternalTools.Nginx nginx = new ExternalTools.Nginx(root)) {
             for (String c : connectors) {
-                services.add(start(false, "--outpost.tomcat.protocol=" + c));
+                services.add(start(false, "--outpost.front.enabled=" + c.equals("front")));
             }
             List<String> lines = new ArrayList<>();
             String[][] answers = {{"1KB", AT + BenchData.SMALL}, {"600KB", AT + BenchData.LUIS}};
@@ -89,7 +90,7 @@ class ServiceBenchmarks {
                 }
                 for (int i = 0; i < services.size(); i++) {
                     List<Double> r = ratios.get(i).stream().sorted().toList();
-                    lines.add(String.format("hot path %s answer (%d bytes), %d connections, %s connector: Outpost/nginx "
+                    lines.add(String.format("hot path %s answer (%d bytes), %d connections, %s: Outpost/nginx "
                             + "median ratio %.2f (rounds %.2f-%.2f, target >= 0.9); CPU of the service's JVM %.1f "
                             + "us per request", a[0], body.length, conns, connectors[i], r.get(r.size() / 2),
                             r.get(0), r.get(r.size() - 1), cpu[i][0] / cpu[i][1] / 1e3));
@@ -120,6 +121,52 @@ class ServiceBenchmarks {
                 .getOperatingSystemMXBean()).getProcessCpuTime();
         assertThat(ns).as("process CPU time").isPositive();
         return ns;
+    }
+
+    /**
+     * What the HTTP front's hop costs a request it hands to Tomcat: Frontier requests through the service with the
+     * front and with it turned off, side by side, taking turns (medians of 5 rounds of 3 s): a ~620 KB likeLuis1iov
+     * answer kept by the Frontier answer cache (a data-stamp read, then the kept bytes), a small query and a 10k-row
+     * query that run on the database every time; 4 connections.
+     */
+    private static final String ID = "outpost-bench 1.0 1 root(0) root"; // the endpoint wants an X-Frontier-Id
+
+    @Test
+    void forwardedRequestsWithAndWithoutTheFront() throws Exception {
+        assumeTrue(ExternalTools.available("wrk"), "wrk is not installed (./outpost bench installs it)");
+        Path frontierId = Files.createTempFile("frontier-id", ".lua");
+        Files.writeString(frontierId, "wrk.headers[\"X-Frontier-Id\"] = \"" + ID + "\"\n");
+        try (RunningService front = start(false); RunningService tomcat = start(false, "--outpost.front.enabled=false")) {
+            String table = front.bean(IovStore.class).folder(BenchData.LUIS).iovTable();
+            String[][] requests = {
+                {"Frontier 620 KB kept answer", "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM " + table
+                        + " ORDER BY CHANNEL_ID"},
+                {"Frontier small query", "SELECT NODE_FULLPATH FROM OUTPOST_NODES WHERE NODE_ISLEAF = 1 ORDER BY NODE_FULLPATH"},
+                {"Frontier 10k channel rows computed every time (a table without stamp is never kept)",
+                        "SELECT CHANNEL_ID, CHANNEL_NAME FROM " + front.bean(IovStore.class).folder(BenchData.LUIS)
+                                .channelTable() + " ORDER BY CHANNEL_ID"},
+            };
+            for (String[] r : requests) {
+                String path = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1="
+                        + io.outpost.frontier.P1Codec.encode(r[1]);
+                assertThat(new String(front.get(path, "X-Frontier-Id", ID).body())).contains("<quality error=\"0\"");
+                List<Double> ratios = new ArrayList<>();
+                double[] rates = new double[2];
+                for (int round = 0; round < 5; round++) {
+                    double withFront = ExternalTools.wrk(front.url(path), 4, 3, frontierId);
+                    double without = ExternalTools.wrk(tomcat.url(path), 4, 3, frontierId);
+                    ratios.add(withFront / without);
+                    rates[0] += withFront / 5;
+                    rates[1] += without / 5;
+                }
+                List<Double> sorted = ratios.stream().sorted().toList();
+                report(String.format("%s through the HTTP front vs Tomcat on the port, 4 connections: %.1f vs %.1f "
+                        + "req/s, median ratio %.2f (rounds %.2f-%.2f)", r[0], rates[0], rates[1], sorted.get(2), sorted.get(0),
+                        sorted.get(4)));
+            }
+        } finally {
+            Files.deleteIfExists(frontierId);
+        }
     }
 
     /** likeLuis1iov (10k channels at t) with every request a cache miss, 20 connections. */
