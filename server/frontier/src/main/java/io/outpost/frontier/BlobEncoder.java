@@ -1,6 +1,5 @@
 package io.outpost.frontier;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -101,8 +100,8 @@ public final class BlobEncoder implements AutoCloseable {
     private final OutputStream sink;
     /** Answers by record content, or null. */
     private final EncodedRecords memo;
-    /** The base64 text as it is written, while a new answer is being kept in {@link #memo}. */
-    private java.io.ByteArrayOutputStream capture;
+    /** Where the base64 text goes (and is copied while a new answer is being kept in {@link #memo}). */
+    private final AnswerText text;
     /** The MD5 of a reused answer. */
     private String reusedMd5;
     /** Everything this encoder wrote, when it was reused from or kept in {@link #memo}. */
@@ -199,28 +198,8 @@ public final class BlobEncoder implements AutoCloseable {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        base64 = Base64.getMimeEncoder(76, new byte[] {'\n'}).wrap(new FilterOutputStream(sink) {
-            @Override
-            public void write(int b) throws IOException {
-                out.write(b); // the encoder's final padding comes byte by byte
-                if (capture != null) {
-                    capture.write(b);
-                }
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
-                if (capture != null) {
-                    capture.write(b, off, len);
-                }
-            }
-
-            @Override
-            public void close() {
-                // the response stream stays open
-            }
-        });
+        text = new AnswerText(sink);
+        base64 = Base64.getMimeEncoder(76, new byte[] {'\n'}).wrap(text);
         digested = new DigestOutputStream(base64, md5);
         if (zipLevel < 0) {
             raw = digested;
@@ -282,30 +261,14 @@ public final class BlobEncoder implements AutoCloseable {
 
     /** An integer column value as its decimal digits: the bytes {@code writeString(Long.toString(v))} sends. */
     public void writeLong(long v) throws IOException {
-        int n = decimalLength(v);
+        int n = DecimalDigits.length(v);
         if (buf.length - pos < 5 + n) {
             emit(); // header and digits go into one chunk
         }
         header(n);
         pos += n;
-        int at = pos;
-        long q = v;
-        do {
-            buf[--at] = (byte) ('0' + Math.abs(q % 10)); // remainders of a negative number are negative
-            q /= 10;
-        } while (q != 0);
-        if (v < 0) {
-            buf[--at] = '-';
-        }
+        DecimalDigits.write(v, buf, pos);
         fullSize += 5 + n;
-    }
-
-    static int decimalLength(long v) {
-        int n = v < 0 ? 2 : 1;
-        for (long q = v / 10; q != 0; q /= 10) {
-            n++;
-        }
-        return n;
     }
 
     public void writeBytes(byte[] b) throws IOException {
@@ -564,9 +527,8 @@ public final class BlobEncoder implements AutoCloseable {
             }
             java.util.List<byte[]> compressed = whole == null ? null : compressHeld();
             if (compressed != null) {
-                if (key != null) {
-                    capture = new java.io.ByteArrayOutputStream(pos / 2);
-                }
+                java.io.ByteArrayOutputStream capture = key == null ? null : new java.io.ByteArrayOutputStream(pos / 2);
+                text.capture(capture);
                 for (byte[] part : compressed) {
                     digested.write(part);
                 }
@@ -574,7 +536,7 @@ public final class BlobEncoder implements AutoCloseable {
                 if (key != null) {
                     encodedText = capture.toByteArray();
                     memo.keep(key, buf, pos, encodedText, md5Hex());
-                    capture = null;
+                    text.capture(null);
                 }
                 buf = null;
                 return;

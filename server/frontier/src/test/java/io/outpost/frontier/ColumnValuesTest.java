@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.outpost.store.IovStore;
 import io.outpost.store.testing.Backends;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -83,7 +84,30 @@ class ColumnValuesTest {
     void decimalDigitsOfEveryMagnitude() throws Exception {
         long[] values = {0, 7, -7, 9, 10, -10, 99, 100, 12345678901L, Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1};
         for (long v : values) {
-            assertThat(BlobEncoder.decimalLength(v)).as(Long.toString(v)).isEqualTo(Long.toString(v).length());
+            assertThat(DecimalDigits.length(v)).as(Long.toString(v)).isEqualTo(Long.toString(v).length());
+        }
+        // every power of ten and its neighbours, both signs, and random values of every bit length
+        java.util.List<Long> more = new java.util.ArrayList<>();
+        for (long p = 1; p > 0; p *= 10) { // up to 10^18; the next step overflows
+            for (long d = -1; d <= 1; d++) {
+                more.add(p + d);
+                more.add(-(p + d));
+            }
+        }
+        java.util.Random r = new java.util.Random(11);
+        for (int bits = 1; bits <= 64; bits++) {
+            for (int i = 0; i < 50; i++) {
+                more.add(bits == 64 ? r.nextLong() : r.nextLong() >>> (64 - bits));
+            }
+        }
+        byte[] buf = new byte[24];
+        for (long v : more) {
+            String text = Long.toString(v);
+            assertThat(DecimalDigits.length(v)).as(text).isEqualTo(text.length());
+            java.util.Arrays.fill(buf, (byte) '#');
+            DecimalDigits.write(v, buf, 22);
+            assertThat(new String(buf, StandardCharsets.US_ASCII)).as(text)
+                    .isEqualTo("#".repeat(22 - text.length()) + text + "##");
         }
         // many numbers straddling chunk boundaries: the same stream as writeString of their text
         ByteArrayOutputStream viaLong = new ByteArrayOutputStream();
