@@ -70,7 +70,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private boolean keepAlive;             // what the forwarded request asked for
     private boolean closeAfterResponse;
     private boolean skippingHitContent;    // the (empty) body of a request answered from memory
-    private boolean skippingInterim;       // a 1xx response of Tomcat's, which the front does not pass on
+    private boolean inInterim;             // a 1xx response of Tomcat's: 100 Continue is passed on, others dropped
+    private boolean passingInterim;
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private boolean draining;              // the service is stopping: close once the request in flight is answered
     private boolean refusing;              // the front's own error is out: what the client still sends is dropped
@@ -293,10 +294,19 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     /** Tomcat's response, part by part. */
     private void fromBackend(Object msg) {
-        if (skippingInterim || (msg instanceof HttpResponse r && r.status().codeClass()
+        if (inInterim || (msg instanceof HttpResponse r && r.status().codeClass()
                 == HttpStatusClass.INFORMATIONAL)) {
-            skippingInterim = !(msg instanceof LastHttpContent);
-            ReferenceCountUtil.release(msg);
+            if (!inInterim) {
+                passingInterim = ((HttpResponse) msg).status().code() == HttpResponseStatus.CONTINUE.code();
+            }
+            inInterim = !(msg instanceof LastHttpContent);
+            if (passingInterim) {
+                // Tomcat asks for the body of an "Expect: 100-continue" request only when the servlet reads it, so
+                // a refused upload (413, 401) is refused before its body is sent
+                ctx.writeAndFlush(msg);
+            } else {
+                ReferenceCountUtil.release(msg);
+            }
             return;
         }
         if (msg instanceof HttpResponse r) {

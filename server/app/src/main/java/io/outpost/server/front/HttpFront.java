@@ -18,7 +18,6 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.outpost.server.web.MemoryHits;
@@ -93,7 +92,7 @@ public final class HttpFront implements SmartLifecycle {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast(limit, new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS),
-                                    new HttpServerCodec(requests), new HttpServerExpectContinueHandler(),
+                                    new HttpServerCodec(requests),
                                     new ClientConnection(hits, settings, tomcat, transport, fromMemory,
                                             forwarded, listeners));
                         }

@@ -130,6 +130,39 @@ class HttpFrontToTomcatTest {
         }
     }
 
+    /**
+     * "Expect: 100-continue" reaches Tomcat, and Tomcat's 100 reaches the client: the body is asked for by the
+     * servlet that reads it, not by the front on Tomcat's behalf (so an upload Tomcat refuses is refused before
+     * the client sends it).
+     */
+    @Test
+    void theClientSendsItsBodyWhenTomcatAsksForIt() throws Exception {
+        try (ServerSocket tomcat = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+            HttpFront front = front(tomcat::getLocalPort);
+            try (Socket client = new Socket(InetAddress.getLoopbackAddress(), front.port())) {
+                client.setSoTimeout(30_000);
+                client.getOutputStream().write(("POST /write HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n"
+                        + "Expect: 100-continue\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                try (Socket fromFront = tomcat.accept()) {
+                    fromFront.setSoTimeout(30_000);
+                    InputStream in = fromFront.getInputStream();
+                    assertThat(readHead(in)).startsWith("POST /write").containsIgnoringCase("expect: 100-continue");
+                    fromFront.getOutputStream().write("HTTP/1.1 100 \r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    assertThat(readHead(client.getInputStream())).startsWith("HTTP/1.1 100");
+                    client.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+                    assertThat(new String(in.readNBytes(5), StandardCharsets.US_ASCII)).isEqualTo("hello");
+                    fromFront.getOutputStream().write("HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok"
+                            .getBytes(StandardCharsets.US_ASCII));
+                    String answer = readHead(client.getInputStream())
+                            + new String(client.getInputStream().readNBytes(2), StandardCharsets.US_ASCII);
+                    assertThat(answer).startsWith("HTTP/1.1 201").endsWith("\r\n\r\nok");
+                }
+            } finally {
+                front.stop();
+            }
+        }
+    }
+
     private static HttpFront front(java.util.function.IntSupplier tomcatPort) {
         FrontSettings settings = new FrontSettings(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1, 10,
                 Duration.ofSeconds(60), 32 * 1024, "/v1/", Duration.ofSeconds(20), true, "s3cret");

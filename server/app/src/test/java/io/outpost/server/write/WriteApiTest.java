@@ -189,6 +189,41 @@ class WriteApiTest {
                 .contains("\"status\":413").contains("\"subject\":\"pixel\"");
     }
 
+    /**
+     * curl asks first ("Expect: 100-continue") before sending a large body: an upload over the limit is refused
+     * before its body is sent, and one within it is asked for and stored.
+     */
+    @Test
+    void anUploadThatAsksFirstIsRefusedOrAskedForBeforeItsBodyIsSent() throws Exception {
+        created(client.json("POST", "/write/v1/folders/DET/Calo/Ask", calo,
+                "{\"versioning\":\"MV\",\"payload\":\"i:Int32\",\"parents\":true}"));
+        String head = "POST /write/v1/iovs/DET/Calo/Ask HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + calo
+                + "\r\nContent-Type: text/csv\r\nExpect: 100-continue\r\nContent-Length: ";
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", svc.port())) {
+            s.setSoTimeout(30_000);
+            s.getOutputStream().write((head + "100000000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertThat(answer).as("no body was sent").startsWith("HTTP/1.1 413").contains("larger than the limit");
+        }
+        byte[] csv = "channel,since,until,i\n1,0,10,7\n".getBytes(StandardCharsets.US_ASCII);
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", svc.port())) {
+            s.setSoTimeout(30_000);
+            s.getOutputStream().write((head + csv.length + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            java.io.InputStream in = s.getInputStream();
+            StringBuilder interim = new StringBuilder();
+            while (!interim.toString().endsWith("\r\n\r\n")) {
+                int c = in.read();
+                assertThat(c).as("the answer so far: " + interim).isNotNegative();
+                interim.append((char) c);
+            }
+            assertThat(interim.toString()).startsWith("HTTP/1.1 100");
+            s.getOutputStream().write(csv);
+            String answer = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+            assertThat(answer).startsWith("HTTP/1.1 200").contains("\"stored\":1");
+        }
+    }
+
     private static byte[] table(BinaryEncoder.Codec codec, AnswerKind kind, String folder, List<Column> columns,
                                 Object[]... rows) {
         BinaryEncoder e = new BinaryEncoder(codec, 1);
