@@ -257,6 +257,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 .option(ChannelOption.TCP_NODELAY, true)
                 // answers of hundreds of KB in few reads, each passed on in one write
                 .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(4096, 65536, 1 << 20))
+                // Tomcat may answer early (413) and close while the client's body still flows: a failed write of
+                // that body must not close the connection before the answer already on its way is read
+                .option(ChannelOption.AUTO_CLOSE, false)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
