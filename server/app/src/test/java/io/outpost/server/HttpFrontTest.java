@@ -227,6 +227,42 @@ class HttpFrontTest {
         return new Exchange(code, headers, body.toByteArray());
     }
 
+    /**
+     * A large Frontier answer is left by the servlet with the front and sent from there: the same bytes as the
+     * servlet writes itself (asked on Tomcat's own loopback port, where no front vouches for the request), with its
+     * own length, counted; a small answer is written by Tomcat as before.
+     */
+    @Test
+    void largeFrontierAnswersAreSentByTheFrontFromWhereTheServletLeftThem() throws Exception {
+        String table = svc.bean(io.outpost.store.IovStore.class).folder("/DEMO/Calo/Pedestals").iovTable();
+        String big = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1=" + io.outpost.frontier.P1Codec
+                .encode("SELECT OBJECT_ID, CHANNEL_ID, IOV_SINCE, IOV_UNTIL, SYS_INSTIME FROM " + table
+                        + " ORDER BY OBJECT_ID");
+        double before = svc.metric("outpost_front_handed_bodies_total");
+        java.net.http.HttpResponse<byte[]> viaFront = svc.get(big, "X-Frontier-Id", "front-test");
+        assertThat(viaFront.statusCode()).isEqualTo(200);
+        assertThat(viaFront.headers().firstValue(io.outpost.frontier.BodyHandoff.HEADER)).isEmpty();
+        assertThat(viaFront.body().length).isGreaterThanOrEqualTo(io.outpost.frontier.BodyHandoff.MIN_BYTES);
+        assertThat(viaFront.headers().firstValueAsLong("Content-Length")).hasValue(viaFront.body().length);
+        assertThat(new String(viaFront.body(), StandardCharsets.US_ASCII)).contains("records=\"768\"")
+                .endsWith("</frontier>\n");
+        assertThat(svc.metric("outpost_front_handed_bodies_total")).isEqualTo(before + 1);
+
+        int tomcat = ((org.springframework.boot.web.server.context.WebServerApplicationContext) svc.context())
+                .getWebServer().getPort();
+        java.net.http.HttpResponse<byte[]> direct = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + tomcat + big))
+                        .header("X-Frontier-Id", "front-test").build(),
+                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(direct.body()).isEqualTo(viaFront.body());
+
+        String small = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1=" + io.outpost.frontier.P1Codec
+                .encode("SELECT NODE_FULLPATH FROM OUTPOST_NODES WHERE NODE_ISLEAF = 1 ORDER BY NODE_FULLPATH");
+        assertThat(new String(svc.get(small, "X-Frontier-Id", "front-test").body(), StandardCharsets.US_ASCII))
+                .contains("<quality error=\"0\"");
+        assertThat(svc.metric("outpost_front_handed_bodies_total")).isEqualTo(before + 1);
+    }
+
     private static String line(InputStream in) throws IOException {
         StringBuilder b = new StringBuilder();
         for (int c = in.read(); c >= 0; c = in.read()) {

@@ -144,7 +144,8 @@ public class FrontierServlet extends HttpServlet {
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         long id = IDS.incrementAndGet();
         long start = System.nanoTime();
-        ResponseOutput out = new ResponseOutput(resp, config.responseBufferBytes());
+        ResponseOutput out = new ResponseOutput(resp, config.responseBufferBytes(),
+                "GET".equals(req.getMethod()) && req.getAttribute(BodyHandoff.ATTRIBUTE) instanceof BodyHandoff h ? h : null);
         resp.setContentType("text/xml");
         resp.setCharacterEncoding("US-ASCII");
         String globalError = null;
@@ -488,7 +489,7 @@ public class FrontierServlet extends HttpServlet {
                     ka.stop();
                 }
                 if (flight.ready != null) {
-                    out.write(flight.ready.body());
+                    out.writeShared(flight.ready.body());
                     return finishPayload(req, resp, out, r, p, flight.ready.rows(), flight.ready.md5(),
                             flight.ready.fullSize());
                 }
@@ -570,7 +571,7 @@ public class FrontierServlet extends HttpServlet {
         }
         r.unavailable = null;
         setAge(req, resp, config.errorMaxAge());
-        out.write(kept.body());
+        out.writeShared(kept.body());
         return finishPayload(req, resp, out, r, p, kept.rows(), kept.md5(), kept.fullSize());
     }
 

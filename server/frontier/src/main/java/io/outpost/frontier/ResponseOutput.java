@@ -3,8 +3,11 @@ package io.outpost.frontier;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The response body, held in memory until it is complete (then sent with Content-Length) or until it outgrows
@@ -12,17 +15,34 @@ import java.util.Arrays;
  * rest streams; the end of the body is the end of the connection). Never chunked: frontier_client cannot read
  * chunked transfer encoding. All writes are synchronised so the keepalive timer and the request thread never
  * interleave.
+ *
+ * <p>Text that is already in memory and never changes (a kept answer, {@link #writeShared}) is held by reference,
+ * not copied, and does not count against the buffer's limit: a kept answer of any size goes out with its length,
+ * and the connection stays open. A complete body of {@link BodyHandoff#MIN_BYTES} or more is left with the HTTP
+ * front when the request came through it.
  */
 final class ResponseOutput extends OutputStream {
     private final HttpServletResponse response;
     private final int limit;
+    private final BodyHandoff handoff;
+    /** Complete parts before {@link #buf}: earlier buffers and shared arrays, in order. */
+    private final List<ByteBuffer> parts = new ArrayList<>();
+    private long partsLength;
+    /** Bytes copied into buffers so far (what the limit bounds). */
+    private int copied;
     private byte[] buf = new byte[8192];
     private int len;
     private OutputStream direct;
 
     ResponseOutput(HttpServletResponse response, int limit) {
+        this(response, limit, null);
+    }
+
+    /** @param handoff where a large complete body is left for the HTTP front, or null */
+    ResponseOutput(HttpServletResponse response, int limit, BodyHandoff handoff) {
         this.response = response;
         this.limit = limit;
+        this.handoff = handoff;
     }
 
     synchronized boolean isCommitted() {
@@ -45,7 +65,7 @@ final class ResponseOutput extends OutputStream {
             direct.write(b, off, n);
             return;
         }
-        if (len + n > limit) {
+        if (copied + n > limit) {
             commit();
             direct.write(b, off, n);
             return;
@@ -55,6 +75,23 @@ final class ResponseOutput extends OutputStream {
         }
         System.arraycopy(b, off, buf, len, n);
         len += n;
+        copied += n;
+    }
+
+    /** Appends {@code b}, which nobody changes any more, by reference (see the class comment). */
+    synchronized void writeShared(byte[] b) throws IOException {
+        if (direct != null) {
+            direct.write(b);
+            return;
+        }
+        if (len > 0) {
+            parts.add(ByteBuffer.wrap(buf, 0, len));
+            partsLength += len;
+            buf = new byte[8192];
+            len = 0;
+        }
+        parts.add(ByteBuffer.wrap(b));
+        partsLength += b.length;
     }
 
     /** Sends the headers and everything buffered, without a Content-Length. */
@@ -65,7 +102,7 @@ final class ResponseOutput extends OutputStream {
         // Without a length, Tomcat would chunk an HTTP/1.1 response unless the connection is to be closed.
         response.setHeader("Connection", "close");
         direct = response.getOutputStream();
-        direct.write(buf, 0, len);
+        writeParts(direct);
         direct.flush();
         buf = null;
     }
@@ -79,20 +116,46 @@ final class ResponseOutput extends OutputStream {
 
     /** Completes the response: with Content-Length if nothing was committed yet. */
     synchronized void finish() throws IOException {
-        if (direct == null) {
-            response.setContentLength(len);
-            OutputStream out = response.getOutputStream();
-            out.write(buf, 0, len);
-            out.flush();
-        } else {
+        if (direct != null) {
             direct.flush();
+            return;
         }
+        long total = partsLength + len;
+        if (handoff != null && total >= BodyHandoff.MIN_BYTES) {
+            List<ByteBuffer> all = new ArrayList<>(parts);
+            all.add(ByteBuffer.wrap(buf, 0, len));
+            String token = handoff.offer(all.toArray(ByteBuffer[]::new));
+            if (token != null) {
+                parts.clear();
+                buf = null; // the front's now
+                response.setHeader(BodyHandoff.HEADER, token);
+                response.setContentLength(0);
+                response.getOutputStream().flush();
+                return;
+            }
+        }
+        response.setContentLengthLong(total);
+        OutputStream out = response.getOutputStream();
+        writeParts(out);
+        out.flush();
+    }
+
+    private void writeParts(OutputStream out) throws IOException {
+        for (ByteBuffer p : parts) {
+            out.write(p.array(), p.arrayOffset() + p.position(), p.remaining());
+        }
+        parts.clear();
+        partsLength = 0;
+        out.write(buf, 0, len);
     }
 
     /** Discards buffered bytes (e.g. for 304/503 without body). Only before commit. */
     synchronized void discard() {
         if (direct == null) {
+            parts.clear();
+            partsLength = 0;
             len = 0;
+            copied = 0;
         }
     }
 }

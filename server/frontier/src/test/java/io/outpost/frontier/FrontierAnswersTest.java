@@ -104,6 +104,41 @@ class FrontierAnswersTest {
     }
 
     /**
+     * A kept answer bigger than the response buffer is sent from memory with its length (the connection can stay
+     * open), where the first, computed answer had to stream and close: the kept text is sent by reference, not
+     * copied into the buffer the limit is for.
+     */
+    @Test
+    void aKeptAnswerBiggerThanTheResponseBufferGoesOutWithItsLength() throws Exception {
+        try (IovStore store = Backends.SQLITE.freshStore("frontier_kept_length")) {
+            Node f = store.createFolder("/FA/big", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("s:String255"),
+                    "", true);
+            List<NewIov> batch = new ArrayList<>();
+            for (int ch = 0; ch < ROWS; ch++) {
+                batch.add(new NewIov(ch, 10, ValidityKey.MAX, "value-" + ch));
+            }
+            store.store(f, batch);
+            FrontierConfig small = FrontierConfig.fromProperties("Small", Map.of("ResponseBufferBytes", "4096"));
+            FrontierServlet cached = new FrontierServlet(new FrontierContext("Small", store.database(), small));
+            try (TestServer server = new TestServer(cached)) {
+                String target = FrontierDecoder.path("Small", "BLOBzip5", Map.of(), sql(f));
+                byte[] first;
+                try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.1", FrontierDecoder.clientHeaders())) {
+                    assertThat(r.header("Content-Length")).as("computed, bigger than the buffer: streamed").isNull();
+                    first = r.body();
+                }
+                assertThat(first.length).isGreaterThan(4096);
+                try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.1", FrontierDecoder.clientHeaders())) {
+                    assertThat(r.header("Content-Length")).isEqualTo(String.valueOf(first.length));
+                    assertThat(r.header("Connection")).isNull();
+                    assertThat(r.body()).isEqualTo(first);
+                }
+                assertThat(cached.answers().hits()).isEqualTo(1);
+            }
+        }
+    }
+
+    /**
      * Jobs asking at different times inside one IOV: distinct queries (each runs on the database), the same rows, one
      * compression. A write changes the rows, and with them the answer.
      */

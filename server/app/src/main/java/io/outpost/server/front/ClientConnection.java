@@ -15,6 +15,7 @@ import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpContent;
@@ -33,6 +34,7 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import io.outpost.frontier.BodyHandoff;
 import io.outpost.server.web.AccessLogFilter;
 import io.outpost.server.web.MemoryHits;
 import java.net.InetSocketAddress;
@@ -58,6 +60,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private final Counter fromMemory;
     private final Counter forwarded;
     private final List<MemoryHitListener> listeners;
+    private final HandedBodies bodies;
+    private final Counter handed;
+    private HandedBodies.Body handedBody;  // the body a servlet left for the response under way, sent by the front
+    private boolean discarding;            // the rest of a response the front will not pass on
     private ChannelHandlerContext ctx;
     private String clientAddress;
 
@@ -78,7 +84,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     ClientConnection(MemoryHits hits, FrontSettings settings, InetSocketAddress tomcat, Transport transport,
                      Counter fromMemory,
-                     Counter forwarded, List<MemoryHitListener> listeners) {
+                     Counter forwarded, List<MemoryHitListener> listeners, HandedBodies bodies, Counter handed) {
         this.hits = hits;
         this.settings = settings;
         this.tomcat = tomcat;
@@ -86,6 +92,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         this.fromMemory = fromMemory;
         this.forwarded = forwarded;
         this.listeners = listeners;
+        this.bodies = bodies;
+        this.handed = handed;
     }
 
     @Override
@@ -297,6 +305,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     /** Tomcat's response, part by part. */
     private void fromBackend(Object msg) {
+        if (discarding) {
+            discarding = !(msg instanceof LastHttpContent);
+            ReferenceCountUtil.release(msg);
+            return;
+        }
         if (inInterim || (msg instanceof HttpResponse r && r.status().codeClass()
                 == HttpStatusClass.INFORMATIONAL)) {
             if (!inInterim) {
@@ -311,6 +324,23 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 ReferenceCountUtil.release(msg);
             }
             return;
+        }
+        if (msg instanceof HttpResponse r && r.headers().contains(BodyHandoff.HEADER)) {
+            handedBody = bodies.take(r.headers().get(BodyHandoff.HEADER));
+            r.headers().remove(BodyHandoff.HEADER);
+            if (handedBody == null) { // dropped (its client seemed gone): never send the empty stand-in
+                discarding = !(msg instanceof LastHttpContent);
+                ReferenceCountUtil.release(msg);
+                sendOwnError(HttpResponseStatus.BAD_GATEWAY, "the answer was lost inside the service; try again");
+                return;
+            }
+            HttpUtil.setContentLength(r, handedBody.length());
+            handed.increment();
+        }
+        if (msg instanceof LastHttpContent last && handedBody != null) {
+            ReferenceCountUtil.release(last);
+            msg = new DefaultLastHttpContent(Unpooled.wrappedBuffer(handedBody.parts()));
+            handedBody = null;
         }
         if (msg instanceof HttpResponse r) {
             responseStarted = true;

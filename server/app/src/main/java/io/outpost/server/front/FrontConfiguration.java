@@ -52,26 +52,33 @@ public class FrontConfiguration {
      * customizers (which apply server.port) so that its port and address win. Connections from the front live as
      * long as their client's, which the front times out itself: Tomcat must not close them under a request.
      */
+    /** Large bodies left by servlets for the front to send (at most an eighth of the heap waiting at once). */
     @Bean
-    public WebServerFactoryCustomizer<TomcatServletWebServerFactory> tomcatBehindFront(FrontSettings settings) {
-        return new TomcatBehindFront(settings);
+    public HandedBodies handedBodies() {
+        return new HandedBodies(Runtime.getRuntime().maxMemory() / 8);
+    }
+
+    @Bean
+    public WebServerFactoryCustomizer<TomcatServletWebServerFactory> tomcatBehindFront(FrontSettings settings,
+                                                                                     HandedBodies bodies) {
+        return new TomcatBehindFront(settings, bodies);
     }
 
     @Bean
     public HttpFront httpFront(MemoryHits hits, FrontSettings settings, WebServerApplicationContext context,
                                ConfigurableEnvironment env, MeterRegistry registry,
-                               ObjectProvider<MemoryHitListener> listeners) {
+                               ObjectProvider<MemoryHitListener> listeners, HandedBodies bodies) {
         return new HttpFront(hits, settings, () -> context.getWebServer().getPort(), env, registry,
-                listeners.orderedStream().toList());
+                listeners.orderedStream().toList(), bodies);
     }
 
-    private record TomcatBehindFront(FrontSettings settings)
+    private record TomcatBehindFront(FrontSettings settings, HandedBodies bodies)
             implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
         @Override
         public void customize(TomcatServletWebServerFactory factory) {
             factory.setPort(0);
             factory.setAddress(InetAddress.getLoopbackAddress());
-            factory.addEngineValves(new FrontPeerValve(settings.secret()));
+            factory.addEngineValves(new FrontPeerValve(settings.secret(), bodies));
             factory.addConnectorCustomizers(connector -> {
                 if (connector.getProtocolHandler() instanceof AbstractHttp11Protocol<?> p) {
                     p.setKeepAliveTimeout(-1);

@@ -52,14 +52,21 @@ public final class HttpFront implements SmartLifecycle {
     private final Counter fromMemory;
     private final Counter forwarded;
     private final List<MemoryHitListener> listeners;
+    private final HandedBodies bodies;
+    private final Counter handed;
     private EventLoopGroup loops;
     private ChannelGroup clients;
     private Channel listener;
     private volatile int port = -1;
 
     public HttpFront(MemoryHits hits, FrontSettings settings, IntSupplier tomcatPort, ConfigurableEnvironment environment,
-                     MeterRegistry registry, List<MemoryHitListener> listeners) {
+                     MeterRegistry registry, List<MemoryHitListener> listeners, HandedBodies bodies) {
         this.listeners = List.copyOf(listeners);
+        this.bodies = bodies;
+        handed = Counter.builder("outpost.front.handed.bodies")
+                .description("response bodies a servlet left with the HTTP front, sent by the front itself").register(registry);
+        Gauge.builder("outpost.front.handed.waiting.bytes", bodies, HandedBodies::waitingBytes)
+                .description("bytes of response bodies left with the HTTP front and not yet sent").register(registry);
         this.hits = hits;
         this.settings = settings;
         this.tomcatPort = tomcatPort;
@@ -94,7 +101,7 @@ public final class HttpFront implements SmartLifecycle {
                             ch.pipeline().addLast(limit, new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS),
                                     new HttpServerCodec(requests),
                                     new ClientConnection(hits, settings, tomcat, transport, fromMemory,
-                                            forwarded, listeners));
+                                            forwarded, listeners, bodies, handed));
                         }
                     })
                     .bind(settings.listen()).syncUninterruptibly().channel();
@@ -103,6 +110,9 @@ public final class HttpFront implements SmartLifecycle {
             throw new IllegalStateException("cannot listen on " + settings.listen() + ": " + e.getMessage(), e);
         }
         port = ((InetSocketAddress) listener.localAddress()).getPort();
+        // a body whose client left before its response reached the front is never taken
+        loops.next().scheduleAtFixedRate(() -> bodies.dropOlderThan(TimeUnit.SECONDS.toNanos(10)), 5, 5,
+                TimeUnit.SECONDS);
         publishPort();
         LOG.info("Outpost listening on {}:{} ({}; memory hits answered there, everything else by Tomcat on {})",
                 settings.listen().getHostString(), port, transport.name(), tomcat);

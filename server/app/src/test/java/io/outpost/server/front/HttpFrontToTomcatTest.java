@@ -163,11 +163,63 @@ class HttpFrontToTomcatTest {
         }
     }
 
+    /**
+     * A body Tomcat left with the front goes out in place of the empty stand-in, with Tomcat's status and headers
+     * and its own length; a stand-in whose body is gone becomes a 502 nobody keeps, never an empty answer.
+     */
+    @Test
+    void aBodyLeftWithTheFrontIsSentByIt() throws Exception {
+        HandedBodies bodies = new HandedBodies(1 << 20);
+        byte[] body = "left with the front, not sent by Tomcat".getBytes(StandardCharsets.US_ASCII);
+        byte[] padded = java.util.Arrays.copyOf(body, body.length + 10); // only the parts' remaining bytes are sent
+        String token = bodies.offer(java.nio.ByteBuffer.wrap(padded, 0, 20),
+                java.nio.ByteBuffer.wrap(padded, 20, body.length - 20));
+        try (ServerSocket tomcat = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+            HttpFront front = front(tomcat::getLocalPort, bodies);
+            try (Socket client = new Socket(InetAddress.getLoopbackAddress(), front.port())) {
+                client.setSoTimeout(30_000);
+                client.getOutputStream().write("GET /Frontier/x HTTP/1.1\r\nHost: x\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                try (Socket fromFront = tomcat.accept()) {
+                    readHead(fromFront.getInputStream());
+                    fromFront.getOutputStream().write(("HTTP/1.1 200 OK\r\nCache-Control: max-age=300\r\n"
+                            + handoffHeader() + ": " + token + "\r\nContent-Length: 0\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    String head = readHead(client.getInputStream());
+                    assertThat(head).startsWith("HTTP/1.1 200").containsIgnoringCase("cache-control: max-age=300")
+                            .containsIgnoringCase("content-length: " + body.length)
+                            .doesNotContainIgnoringCase(handoffHeader());
+                    assertThat(client.getInputStream().readNBytes(body.length)).isEqualTo(body);
+                    assertThat(bodies.waitingBytes()).isZero();
+
+                    // the same token again: its body was taken, so the stand-in must not go out
+                    client.getOutputStream().write("GET /Frontier/y HTTP/1.1\r\nHost: x\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
+                    readHead(fromFront.getInputStream());
+                    fromFront.getOutputStream().write(("HTTP/1.1 200 OK\r\n" + handoffHeader() + ": " + token
+                            + "\r\nContent-Length: 0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    String lost = new String(client.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+                    assertThat(lost).startsWith("HTTP/1.1 502").containsIgnoringCase("cache-control: no-store");
+                }
+            } finally {
+                front.stop();
+            }
+        }
+    }
+
+    private static String handoffHeader() {
+        return io.outpost.frontier.BodyHandoff.HEADER;
+    }
+
     private static HttpFront front(java.util.function.IntSupplier tomcatPort) {
+        return front(tomcatPort, new HandedBodies(1 << 20));
+    }
+
+    private static HttpFront front(java.util.function.IntSupplier tomcatPort, HandedBodies bodies) {
         FrontSettings settings = new FrontSettings(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1, 10,
                 Duration.ofSeconds(60), 32 * 1024, "/v1/", Duration.ofSeconds(20), true, "s3cret");
         HttpFront front = new HttpFront(null, settings, tomcatPort, new StandardEnvironment(), new SimpleMeterRegistry(),
-                java.util.List.of());
+                java.util.List.of(), bodies);
         front.start();
         return front;
     }
