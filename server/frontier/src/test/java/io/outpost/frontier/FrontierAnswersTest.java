@@ -46,6 +46,18 @@ class FrontierAnswersTest {
         }
     }
 
+    /** A single-version folder with one open IOV per channel, {@value #ROWS} channels. */
+    private static Node folderOfRows(IovStore store, String path) {
+        Node f = store.createFolder(path, Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("s:String255"),
+                "", true);
+        List<NewIov> batch = new ArrayList<>();
+        for (int ch = 0; ch < ROWS; ch++) {
+            batch.add(new NewIov(ch, 10, ValidityKey.MAX, "value-" + ch));
+        }
+        store.store(f, batch);
+        return f;
+    }
+
     private static List<List<String>> rows(byte[] body) {
         FrontierDecoder.Payload p = FrontierDecoder.decode(body).only();
         assertThat(p.error()).as(p.message()).isFalse();
@@ -56,13 +68,7 @@ class FrontierAnswersTest {
     @EnumSource(Backends.class)
     void manyClientsMissingTogetherRunTheQueryOnceAndAWriteIsSeenAtOnce(Backends b) throws Exception {
         try (IovStore store = b.freshStore("frontier_answers")) {
-            Node f = store.createFolder("/FA/sv", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("s:String255"),
-                    "", true);
-            List<NewIov> batch = new ArrayList<>();
-            for (int ch = 0; ch < ROWS; ch++) {
-                batch.add(new NewIov(ch, 10, ValidityKey.MAX, "value-" + ch));
-            }
-            store.store(f, batch);
+            Node f = folderOfRows(store, "/FA/sv");
             FrontierServlet cached = new FrontierServlet(new FrontierContext("Cached", store.database()));
             FrontierServlet plain = new FrontierServlet(new FrontierContext("Plain", store.database()), 0);
             try (TestServer server = new TestServer(cached, plain)) {
@@ -111,13 +117,7 @@ class FrontierAnswersTest {
     @Test
     void aKeptAnswerBiggerThanTheResponseBufferGoesOutWithItsLength() throws Exception {
         try (IovStore store = Backends.SQLITE.freshStore("frontier_kept_length")) {
-            Node f = store.createFolder("/FA/big", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("s:String255"),
-                    "", true);
-            List<NewIov> batch = new ArrayList<>();
-            for (int ch = 0; ch < ROWS; ch++) {
-                batch.add(new NewIov(ch, 10, ValidityKey.MAX, "value-" + ch));
-            }
-            store.store(f, batch);
+            Node f = folderOfRows(store, "/FA/big");
             FrontierConfig small = FrontierConfig.fromProperties("Small", Map.of("ResponseBufferBytes", "4096"));
             FrontierServlet cached = new FrontierServlet(new FrontierContext("Small", store.database(), small));
             try (TestServer server = new TestServer(cached)) {
