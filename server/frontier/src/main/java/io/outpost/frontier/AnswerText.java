@@ -1,29 +1,21 @@
 package io.outpost.frontier;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * The base64 text of one answer on its way to the response stream. The JDK's MIME encoder writes each 76-character
- * line and its newline apart; gathered here, they reach the servlet's stream in 32 KB writes instead of two calls
- * per line (an eighth of a computed answer's CPU went to those calls). While {@link #capture} is set, the text
- * is also copied there (for {@link EncodedRecords}). {@link #close} passes on what is left and leaves the response
- * stream open.
+ * The base64 text of one streamed answer on its way to the response stream. The JDK's MIME encoder writes each
+ * 76-character line and its newline apart; gathered here, they reach the servlet's stream in 32 KB writes instead
+ * of two calls per line (an eighth of a computed answer's CPU went to those calls). {@link #close} passes on what
+ * is left and leaves the response stream open.
  */
 final class AnswerText extends OutputStream {
     private final OutputStream sink;
     private final byte[] buf = new byte[32 * 1024];
     private int pos;
-    private ByteArrayOutputStream capture;
 
     AnswerText(OutputStream sink) {
         this.sink = sink;
-    }
-
-    /** Copies what is written from now on to {@code copy} as well (null stops copying). */
-    void capture(ByteArrayOutputStream copy) {
-        this.capture = copy;
     }
 
     @Override
@@ -32,16 +24,10 @@ final class AnswerText extends OutputStream {
             drain();
         }
         buf[pos++] = (byte) b; // the encoder's final padding comes byte by byte
-        if (capture != null) {
-            capture.write(b);
-        }
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-        if (capture != null) {
-            capture.write(b, off, len);
-        }
         if (len > buf.length - pos) {
             drain();
             if (len >= buf.length) {

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With libdeflate ({@link LibDeflate}), records instead go into one buffer, doubled as needed, and are compressed
  * in one call once the answer is complete, which costs about half of zlib's time; an answer whose record stream
- * outgrows {@link #WHOLE_LIMIT} goes on through zlib as above, so memory stays bounded as well.
+ * outgrows {@link #WHOLE_LIMIT} goes on through zlib as above, so memory stays bounded as well. A held answer's
+ * text is written as one array ({@link SharedWrites}), so the response can send it with its length.
  *
  * <p>While few compressed answers are under way ({@link #PIECES_UP_TO}, or none other and the machine's load leaves
  * a core: {@link IdleCores}), libdeflate instead compresses the 64 KB
@@ -45,6 +46,8 @@ public final class BlobEncoder implements AutoCloseable {
     public static final byte ARRAY_BYTE = 0x06;
     public static final byte EOR = 0x07;
     public static final byte NULL_ARRAY_BYTE = (byte) 0x86;
+    /** Frontier's base64: lines of 76 characters, each but the last ended by a newline. */
+    private static final Base64.Encoder MIME_TEXT = Base64.getMimeEncoder(76, new byte[] {'\n'});
     static final int CHUNK = 64 * 1024;
     static final int IN_FLIGHT = 4;
     /** Record bytes held for one libdeflate call; a bigger answer is streamed through zlib. */
@@ -100,7 +103,7 @@ public final class BlobEncoder implements AutoCloseable {
     private final OutputStream sink;
     /** Answers by record content, or null. */
     private final EncodedRecords memo;
-    /** Where the base64 text goes (and is copied while a new answer is being kept in {@link #memo}). */
+    /** Where the base64 text of a streamed answer goes. */
     private final AnswerText text;
     /** The MD5 of a reused answer. */
     private String reusedMd5;
@@ -199,7 +202,7 @@ public final class BlobEncoder implements AutoCloseable {
             throw new IllegalStateException(e);
         }
         text = new AnswerText(sink);
-        base64 = Base64.getMimeEncoder(76, new byte[] {'\n'}).wrap(text);
+        base64 = MIME_TEXT.wrap(text);
         digested = new DigestOutputStream(base64, md5);
         if (zipLevel < 0) {
             raw = digested;
@@ -519,7 +522,7 @@ public final class BlobEncoder implements AutoCloseable {
                     ? EncodedRecords.key(zipLevel, buf, pos) : null;
             EncodedRecords.Entry reused = key == null ? null : memo.find(key, buf, pos);
             if (reused != null) {
-                sink.write(reused.base64());
+                SharedWrites.write(sink, reused.base64());
                 reusedMd5 = reused.md5();
                 encodedText = reused.base64();
                 buf = null;
@@ -527,16 +530,12 @@ public final class BlobEncoder implements AutoCloseable {
             }
             java.util.List<byte[]> compressed = whole == null ? null : compressHeld();
             if (compressed != null) {
-                java.io.ByteArrayOutputStream capture = key == null ? null : new java.io.ByteArrayOutputStream(pos / 2);
-                text.capture(capture);
-                for (byte[] part : compressed) {
-                    digested.write(part);
-                }
-                base64.close();
+                // the whole text at once: the response sends it with its length, a kept answer holds the same array
+                byte[] answer = wholeText(compressed);
+                SharedWrites.write(sink, answer);
                 if (key != null) {
-                    encodedText = capture.toByteArray();
+                    encodedText = answer;
                     memo.keep(key, buf, pos, encodedText, md5Hex());
-                    text.capture(null);
                 }
                 buf = null;
                 return;
@@ -566,6 +565,27 @@ public final class BlobEncoder implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** The base64 text of a zlib stream's parts, as the streaming path writes it; the MD5 is of the parts. */
+    private byte[] wholeText(java.util.List<byte[]> parts) {
+        byte[] zlib = parts.size() == 1 ? parts.get(0) : concat(parts);
+        md5.update(zlib);
+        return MIME_TEXT.encode(zlib);
+    }
+
+    private static byte[] concat(java.util.List<byte[]> parts) {
+        int n = 0;
+        for (byte[] p : parts) {
+            n += p.length;
+        }
+        byte[] all = new byte[n];
+        int at = 0;
+        for (byte[] p : parts) {
+            System.arraycopy(p, 0, all, at, p.length);
+            at += p.length;
+        }
+        return all;
     }
 
     /**

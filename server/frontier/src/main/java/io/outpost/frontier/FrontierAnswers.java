@@ -180,9 +180,15 @@ public final class FrontierAnswers {
     }
 
     /** A sink that forwards every byte to the response and keeps a copy up to the per-answer limit. */
-    final class Tee extends OutputStream {
+    /**
+     * The response stream, remembering what the encoder writes to it (up to the entry limit). An answer written as
+     * one shared array (the encoder's whole text) is remembered by reference, not copied.
+     */
+    final class Tee extends OutputStream implements SharedWrites {
         private final OutputStream out;
         private ByteArrayOutputStream copy = new ByteArrayOutputStream();
+        /** The only thing written so far, when it came by reference. */
+        private byte[] shared;
 
         private Tee(OutputStream out) {
             this.out = out;
@@ -196,6 +202,25 @@ public final class FrontierAnswers {
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
             out.write(b, off, len);
+            remember(b, off, len);
+        }
+
+        @Override
+        public void writeShared(byte[] b) throws IOException {
+            SharedWrites.write(out, b);
+            if (copy != null && copy.size() == 0 && shared == null && b.length <= maxEntryBytes) {
+                shared = b;
+            } else {
+                remember(b, 0, b.length);
+            }
+        }
+
+        private void remember(byte[] b, int off, int len) {
+            if (shared != null) {
+                byte[] first = shared;
+                shared = null;
+                remember(first, 0, first.length);
+            }
             if (copy != null) {
                 if (copy.size() + (long) len > maxEntryBytes) {
                     copy = null; // too big to keep: still sent, just not remembered
@@ -207,6 +232,9 @@ public final class FrontierAnswers {
 
         /** The bytes written, or null if they exceeded the limit. */
         byte[] copy() {
+            if (shared != null) {
+                return shared;
+            }
             return copy == null ? null : copy.toByteArray();
         }
 
@@ -215,7 +243,7 @@ public final class FrontierAnswers {
          * second copy: a compressed text already kept by record content is then held once.
          */
         byte[] copy(byte[] written) {
-            if (written != null && copy != null && copy.size() == written.length) {
+            if (written != null && (shared == written || shared == null && copy != null && copy.size() == written.length)) {
                 return written;
             }
             return copy();

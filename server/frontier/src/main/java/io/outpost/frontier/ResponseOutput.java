@@ -16,12 +16,12 @@ import java.util.List;
  * chunked transfer encoding. All writes are synchronised so the keepalive timer and the request thread never
  * interleave.
  *
- * <p>Text that is already in memory and never changes (a kept answer, {@link #writeShared}) is held by reference,
- * not copied, and does not count against the buffer's limit: a kept answer of any size goes out with its length,
- * and the connection stays open. A complete body of {@link BodyHandoff#MIN_BYTES} or more is left with the HTTP
+ * <p>Text that is already in memory and never changes (a kept answer, or an answer the encoder held and compressed
+ * whole: {@link #writeShared}) is held by reference, not copied, and does not count against the buffer's limit: such
+ * an answer of any size goes out with its length, and the connection stays open. A complete body of {@link BodyHandoff#MIN_BYTES} or more is left with the HTTP
  * front when the request came through it.
  */
-final class ResponseOutput extends OutputStream {
+final class ResponseOutput extends OutputStream implements SharedWrites {
     private final HttpServletResponse response;
     private final int limit;
     private final BodyHandoff handoff;
@@ -79,7 +79,8 @@ final class ResponseOutput extends OutputStream {
     }
 
     /** Appends {@code b}, which nobody changes any more, by reference (see the class comment). */
-    synchronized void writeShared(byte[] b) throws IOException {
+    @Override
+    public synchronized void writeShared(byte[] b) throws IOException {
         if (direct != null) {
             direct.write(b);
             return;
