@@ -263,6 +263,35 @@ class HttpFrontTest {
         assertThat(svc.metric("outpost_front_handed_bodies_total")).isEqualTo(before + 1);
     }
 
+    /**
+     * A large native answer computed by Tomcat (a miss) is left with the front too, and sent from there with its
+     * length; Tomcat's own port writes the same bytes, and the next request is a memory hit of the front.
+     */
+    @Test
+    void largeNativeMissesAreSentByTheFrontFromWhereTheServletLeftThem() throws Exception {
+        String path = "/v1/json/browse/HEAD/0/9223372036854775807/all/cs/DEMO/Calo/Pedestals";
+        double handed = svc.metric("outpost_front_handed_bodies_total");
+        double memory = frontRequests("memory");
+        java.net.http.HttpResponse<byte[]> miss = svc.get(path);
+        assertThat(miss.statusCode()).isEqualTo(200);
+        assertThat(miss.headers().firstValue(io.outpost.frontier.BodyHandoff.HEADER)).isEmpty();
+        assertThat(miss.body().length).isGreaterThanOrEqualTo(io.outpost.frontier.BodyHandoff.MIN_BYTES);
+        assertThat(miss.headers().firstValueAsLong("Content-Length")).hasValue(miss.body().length);
+        assertThat(miss.headers().firstValue("ETag")).isPresent();
+        assertThat(svc.metric("outpost_front_handed_bodies_total")).isEqualTo(handed + 1);
+
+        int tomcat = ((org.springframework.boot.web.server.context.WebServerApplicationContext) svc.context())
+                .getWebServer().getPort();
+        java.net.http.HttpResponse<byte[]> direct = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + tomcat + path)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(direct.body()).isEqualTo(miss.body());
+        java.net.http.HttpResponse<byte[]> hit = svc.get(path);
+        assertThat(hit.body()).isEqualTo(miss.body());
+        assertThat(frontRequests("memory") - memory).isEqualTo(1.0);
+        assertThat(svc.metric("outpost_front_handed_bodies_total")).isEqualTo(handed + 1);
+    }
+
     private static String line(InputStream in) throws IOException {
         StringBuilder b = new StringBuilder();
         for (int c = in.read(); c >= 0; c = in.read()) {

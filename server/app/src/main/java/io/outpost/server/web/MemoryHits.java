@@ -3,12 +3,14 @@ package io.outpost.server.web;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.outpost.frontier.BodyHandoff;
 import io.outpost.server.cache.Answer;
 import io.outpost.server.cache.AnswerCache;
 import io.outpost.server.cache.Catalog;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -77,7 +79,7 @@ public final class MemoryHits {
         if (hit == null) {
             return false;
         }
-        write(hit, resp);
+        write(hit, req, resp);
         served(start);
         return true;
     }
@@ -98,10 +100,10 @@ public final class MemoryHits {
         if (matches) {
             notModifiedAnswered();
         }
-        write(new Hit(a, allowsStale(req) ? h.cacheControlAllowingStale() : h.cacheControl(), matches), resp);
+        write(new Hit(a, allowsStale(req) ? h.cacheControlAllowingStale() : h.cacheControl(), matches), req, resp);
     }
 
-    private static void write(Hit hit, HttpServletResponse resp) throws IOException {
+    private static void write(Hit hit, HttpServletRequest req, HttpServletResponse resp) throws IOException {
         Answer.Headers h = hit.answer().headers();
         resp.setHeader("Cache-Control", hit.cacheControl());
         resp.setHeader("ETag", h.etag());
@@ -110,11 +112,14 @@ public final class MemoryHits {
             resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
             return;
         }
-        writeBody(resp, hit.answer());
+        writeBody(req, resp, hit.answer());
     }
 
-    /** A 200 with the answer's content headers and body (the caching headers are the caller's). */
-    static void writeBody(HttpServletResponse resp, Answer a) throws IOException {
+    /**
+     * A 200 with the answer's content headers and body (the caching headers are the caller's). A large body of a
+     * GET that came through the HTTP front is left with the front, which sends it without the loopback hop.
+     */
+    static void writeBody(HttpServletRequest req, HttpServletResponse resp, Answer a) throws IOException {
         Answer.Headers h = a.headers();
         resp.setStatus(200);
         resp.setContentType(a.contentType());
@@ -122,6 +127,15 @@ public final class MemoryHits {
         if (h.validSince() != null) {
             resp.setHeader("X-Outpost-Valid-Since", h.validSince());
             resp.setHeader("X-Outpost-Valid-Until", h.validUntil());
+        }
+        if (a.body().length >= BodyHandoff.MIN_BYTES && "GET".equals(req.getMethod())
+                && req.getAttribute(BodyHandoff.ATTRIBUTE) instanceof BodyHandoff front) {
+            String token = front.offer(ByteBuffer.wrap(a.body())); // cached answers are never changed
+            if (token != null) {
+                resp.setHeader(BodyHandoff.HEADER, token);
+                resp.setContentLength(0);
+                return;
+            }
         }
         resp.setContentLength(a.body().length);
         resp.getOutputStream().write(a.body());
