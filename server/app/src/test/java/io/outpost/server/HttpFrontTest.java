@@ -248,13 +248,7 @@ class HttpFrontTest {
                 .endsWith("</frontier>\n");
         assertThat(svc.metric("outpost_front_handed_bodies_total")).isEqualTo(before + 1);
 
-        int tomcat = ((org.springframework.boot.web.server.context.WebServerApplicationContext) svc.context())
-                .getWebServer().getPort();
-        java.net.http.HttpResponse<byte[]> direct = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + tomcat + big))
-                        .header("X-Frontier-Id", "front-test").build(),
-                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
-        assertThat(direct.body()).isEqualTo(viaFront.body());
+        assertThat(onTomcatsPort(big).body()).isEqualTo(viaFront.body());
 
         String small = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1=" + io.outpost.frontier.P1Codec
                 .encode("SELECT NODE_FULLPATH FROM OUTPOST_NODES WHERE NODE_ISLEAF = 1 ORDER BY NODE_FULLPATH");
@@ -280,16 +274,21 @@ class HttpFrontTest {
         assertThat(miss.headers().firstValue("ETag")).isPresent();
         assertThat(svc.metric("outpost_front_handed_bodies_total")).isEqualTo(handed + 1);
 
-        int tomcat = ((org.springframework.boot.web.server.context.WebServerApplicationContext) svc.context())
-                .getWebServer().getPort();
-        java.net.http.HttpResponse<byte[]> direct = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + tomcat + path)).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
-        assertThat(direct.body()).isEqualTo(miss.body());
+        assertThat(onTomcatsPort(path).body()).isEqualTo(miss.body());
         java.net.http.HttpResponse<byte[]> hit = svc.get(path);
         assertThat(hit.body()).isEqualTo(miss.body());
         assertThat(frontRequests("memory") - memory).isEqualTo(1.0);
         assertThat(svc.metric("outpost_front_handed_bodies_total")).isEqualTo(handed + 1);
+    }
+
+    /** A GET on Tomcat's own loopback port, where no front vouches for the request (so nothing is handed). */
+    private static java.net.http.HttpResponse<byte[]> onTomcatsPort(String path) throws Exception {
+        int tomcat = ((org.springframework.boot.web.server.context.WebServerApplicationContext) svc.context())
+                .getWebServer().getPort();
+        return java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + tomcat + path))
+                        .header("X-Frontier-Id", "front-test").build(),
+                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
     }
 
     private static String line(InputStream in) throws IOException {

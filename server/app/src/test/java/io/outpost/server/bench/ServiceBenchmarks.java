@@ -127,7 +127,7 @@ class ServiceBenchmarks {
      * What the HTTP front's hop costs a request it hands to Tomcat: Frontier requests through the service with the
      * front and with it turned off, side by side, taking turns (medians of 5 rounds of 3 s): a ~620 KB likeLuis1iov
      * answer kept by the Frontier answer cache (a data-stamp read, then the kept bytes), a small query and a 10k-row
-     * query that run on the database every time; 4 connections.
+     * query that run on the database every time; then native 10k-row answers, a cache miss each; 4 connections.
      */
     private static final String ID = "outpost-bench 1.0 1 root(0) root"; // the endpoint wants an X-Frontier-Id
 
@@ -150,22 +150,48 @@ class ServiceBenchmarks {
                 String path = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1="
                         + io.outpost.frontier.P1Codec.encode(r[1]);
                 assertThat(new String(front.get(path, "X-Frontier-Id", ID).body())).contains("<quality error=\"0\"");
-                List<Double> ratios = new ArrayList<>();
-                double[] rates = new double[2];
+                FrontAndTomcat rounds = new FrontAndTomcat();
                 for (int round = 0; round < 5; round++) {
-                    double withFront = ExternalTools.wrk(front.url(path), 4, 3, frontierId);
-                    double without = ExternalTools.wrk(tomcat.url(path), 4, 3, frontierId);
-                    ratios.add(withFront / without);
-                    rates[0] += withFront / 5;
-                    rates[1] += without / 5;
+                    rounds.add(ExternalTools.wrk(front.url(path), 4, 3, frontierId),
+                            ExternalTools.wrk(tomcat.url(path), 4, 3, frontierId));
                 }
-                List<Double> sorted = ratios.stream().sorted().toList();
-                report(String.format("%s through the HTTP front vs Tomcat on the port, 4 connections: %.1f vs %.1f "
-                        + "req/s, median ratio %.2f (rounds %.2f-%.2f)", r[0], rates[0], rates[1], sorted.get(2), sorted.get(0),
-                        sorted.get(4)));
+                rounds.report(r[0]);
             }
+            // native misses: every request a new key inside likeLuis1iov's IOV, in every round (the same rows, a
+            // distinct URL: held rows answer it, and Tomcat's answer goes back through the front)
+            FrontAndTomcat rounds = new FrontAndTomcat();
+            for (int round = 0; round < 5; round++) {
+                Path lua = distinctLuisUrls(round);
+                try {
+                    rounds.add(ExternalTools.wrk(front.url("/"), 4, 3, lua), ExternalTools.wrk(tomcat.url("/"), 4, 3, lua));
+                } finally {
+                    Files.deleteIfExists(lua);
+                }
+            }
+            rounds.report("Native likeLuis1iov 10k-row answer, a miss each (distinct key, held rows)");
         } finally {
             Files.deleteIfExists(frontierId);
+        }
+    }
+
+    /** Request rates of rounds through the front and on Tomcat's port, side by side. */
+    private static final class FrontAndTomcat {
+        private final List<Double> ratios = new ArrayList<>();
+        private double front;
+        private double tomcat;
+
+        void add(double withFront, double without) {
+            ratios.add(withFront / without);
+            front += withFront;
+            tomcat += without;
+        }
+
+        void report(String what) {
+            List<Double> sorted = ratios.stream().sorted().toList();
+            int n = sorted.size();
+            ServiceBenchmarks.report(String.format("%s through the HTTP front vs Tomcat on the port, 4 connections: %.1f vs "
+                    + "%.1f req/s, median ratio %.2f (rounds %.2f-%.2f)", what, front / n, tomcat / n, sorted.get(n / 2),
+                    sorted.get(0), sorted.get(n - 1)));
         }
     }
 
@@ -205,11 +231,17 @@ class ServiceBenchmarks {
 
     /** A wrk script asking likeLuis1iov at a different key of the same IOV on every request: same rows, a miss each. */
     private static Path distinctLuisUrls() throws java.io.IOException {
+        return distinctLuisUrls(0);
+    }
+
+    /** As {@link #distinctLuisUrls()}, with keys of their own for each {@code round} (0-9). */
+    private static Path distinctLuisUrls(int round) throws java.io.IOException {
         Path lua = Files.createTempFile("distinct", ".lua");
         Files.writeString(lua, "local n = 0\nlocal id = 0\nfunction setup(thread) id = id + 1; thread:set('id', id) end\n"
                 + "function init(args) n = 0 end\n"
                 + "function request() n = n + 1\n return wrk.format('GET', '/v1/bin/at/HEAD/" + (Workload.T0 / 100_000_000_000L)
-                + "' .. string.format('%011d', id * 1000000000 + n) .. '/all" + BenchData.LUIS + "') end\n");
+                + "' .. string.format('%011d', id * 1000000000 + " + round + " * 100000000 + n) .. '/all" + BenchData.LUIS
+                + "') end\n");
         return lua;
     }
 
