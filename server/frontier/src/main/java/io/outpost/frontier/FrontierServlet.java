@@ -144,8 +144,7 @@ public class FrontierServlet extends HttpServlet {
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         long id = IDS.incrementAndGet();
         long start = System.nanoTime();
-        ResponseOutput out = new ResponseOutput(resp, config.responseBufferBytes(),
-                "GET".equals(req.getMethod()) && req.getAttribute(BodyHandoff.ATTRIBUTE) instanceof BodyHandoff h ? h : null);
+        ResponseOutput out = new ResponseOutput(resp, config.responseBufferBytes(), BodyHandoff.of(req));
         resp.setContentType("text/xml");
         resp.setCharacterEncoding("US-ASCII");
         String globalError = null;

@@ -125,13 +125,9 @@ final class ResponseOutput extends OutputStream implements SharedWrites {
         if (handoff != null && total >= BodyHandoff.MIN_BYTES) {
             List<ByteBuffer> all = new ArrayList<>(parts);
             all.add(ByteBuffer.wrap(buf, 0, len));
-            String token = handoff.offer(all.toArray(ByteBuffer[]::new));
-            if (token != null) {
+            if (BodyHandoff.leave(handoff, response, total, all.toArray(ByteBuffer[]::new))) {
                 parts.clear();
                 buf = null; // the front's now
-                response.setHeader(BodyHandoff.HEADER, token);
-                response.setContentLength(0);
-                response.getOutputStream().flush();
                 return;
             }
         }
