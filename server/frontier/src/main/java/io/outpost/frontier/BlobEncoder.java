@@ -54,6 +54,8 @@ public final class BlobEncoder implements AutoCloseable {
     static final int WHOLE_LIMIT = 2 << 20;
     /** The held answer's first buffer, doubled as needed: most answers are small. */
     static final int HOLD_START = 16 << 10;
+    /** Grown held buffers handed from one answer to the next: at most 2 MB each, a few per core, 16 MB in all. */
+    static final HeldBuffers HELD = new HeldBuffers(Math.min(8, 2 * Runtime.getRuntime().availableProcessors()));
     /**
      * System property: {@code jdk} compresses answers with java.util.zip even where libdeflate is present;
      * {@code whole} (one libdeflate call at close, never split), {@code split} (at close, split whatever the machine's
@@ -212,7 +214,7 @@ public final class BlobEncoder implements AutoCloseable {
         this.compressor = zipLevel >= 0 ? compressor : null;
         this.spare = this.compressor == null ? null : new ArrayBlockingQueue<>(IN_FLIGHT);
         if (this.whole != null) {
-            buf = new byte[HOLD_START];
+            buf = HELD.take(HOLD_START);
         } else {
             buf = new byte[CHUNK];
             fillSpare();
@@ -525,7 +527,7 @@ public final class BlobEncoder implements AutoCloseable {
                 SharedWrites.write(sink, reused.base64());
                 reusedMd5 = reused.md5();
                 encodedText = reused.base64();
-                buf = null;
+                releaseHeld();
                 return;
             }
             java.util.List<byte[]> compressed = whole == null ? null : compressHeld();
@@ -535,9 +537,9 @@ public final class BlobEncoder implements AutoCloseable {
                 SharedWrites.write(sink, answer);
                 if (key != null) {
                     encodedText = answer;
-                    memo.keep(key, buf, pos, encodedText, md5Hex());
+                    memo.keep(key, java.util.Arrays.copyOf(buf, pos), pos, encodedText, md5Hex());
                 }
-                buf = null;
+                releaseHeld();
                 return;
             }
             if (whole != null) {
@@ -565,6 +567,12 @@ public final class BlobEncoder implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** The held buffer goes back to {@link #HELD}: nothing reads it any more (compression has ended). */
+    private void releaseHeld() {
+        HELD.give(buf);
+        buf = null;
     }
 
     /** The base64 text of a zlib stream's parts, as the streaming path writes it; the MD5 is of the parts. */

@@ -53,6 +53,32 @@ class EncodedRecordsTest {
     }
 
     @Test
+    void aKeptAnswerIsNotChangedByLaterAnswersWrittenIntoTheSameHeldBuffer() throws Exception {
+        assumeTrue(LibDeflate.get().isPresent(), "libdeflate.so.0 not loadable here (not installed, or Java 21)");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            EncodedRecords memo = new EncodedRecords(64 << 20);
+            byte[] a = records(8000, 1); // 368 KB: its buffer is handed back to HeldBuffers and taken again
+            String first = encode(a, 5, memo, pool);
+            for (int seed = 2; seed < 2 + 2 * 8; seed++) { // more answers than spare buffers: each one written over
+                encode(records(8000, seed), 5, memo, pool);
+            }
+            assertThat(memo.reused()).isZero();
+            // looked up with bytes of its own (an encoder would write a's records into a held buffer first)
+            byte[] stream = new byte[5 + a.length];
+            stream[0] = BlobEncoder.ARRAY_BYTE;
+            java.nio.ByteBuffer.wrap(stream, 1, 4).putInt(a.length);
+            System.arraycopy(a, 0, stream, 5, a.length);
+            EncodedRecords.Entry kept = memo.find(EncodedRecords.key(5, stream, stream.length), stream, stream.length);
+            assertThat(kept).as("the kept records are a copy, still a's").isNotNull();
+            assertThat(new String(kept.base64(), java.nio.charset.StandardCharsets.US_ASCII) + " " + kept.md5())
+                    .isEqualTo(first);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void identicalRecordsReuseTheTextAndOtherRecordsAreCompressedAfresh() throws Exception {
         assumeTrue(LibDeflate.get().isPresent(), "libdeflate.so.0 not loadable here (not installed, or Java 21)");
         ExecutorService pool = Executors.newFixedThreadPool(2);
