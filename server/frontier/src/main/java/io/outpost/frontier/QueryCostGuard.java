@@ -17,6 +17,7 @@ public final class QueryCostGuard {
     private final PlanCostEstimate estimate;
     private final ClientConcurrencyLimit clients;
     private final AdmittedEstimates admitted = new AdmittedEstimates();
+    private final SteadyShapes steady = new SteadyShapes();
 
     public QueryCostGuard(QueryCostLimits limits, SqlGuard.Target target) {
         this.limits = limits;
@@ -36,7 +37,8 @@ public final class QueryCostGuard {
 
     /**
      * Asks the database for its estimate and rejects the query when it is above the limit; a query admitted in the
-     * last {@link AdmittedEstimates#FOR} is admitted without asking.
+     * last {@link AdmittedEstimates#FOR}, or whose shape has standing ({@link SteadyShapes}), is admitted without
+     * asking.
      */
     public void checkEstimate(Connection c, String sql, List<String> binds, int timeoutSeconds)
             throws FrontierException, SQLException {
@@ -47,11 +49,13 @@ public final class QueryCostGuard {
 
     /** Whether {@code sql} with {@code binds} must be costed before it runs. */
     boolean wantsEstimate(String sql, List<String> binds) {
-        return limits.maxEstimatedCost() > 0 && !admitted.recentlyAdmitted(sql, binds);
+        return limits.maxEstimatedCost() > 0 && !admitted.recentlyAdmitted(sql, binds)
+                && !steady.vouchFor(sql, binds);
     }
 
     /** Admits or refuses a statement by an estimate already made (empty: the database could not tell). */
     void check(String sql, List<String> binds, OptionalDouble cost) throws FrontierException {
+        steady.estimated(sql, binds, cost.orElse(Double.NaN), limits.maxEstimatedCost());
         if (cost.isEmpty() || cost.getAsDouble() <= limits.maxEstimatedCost()) {
             admitted.admit(sql, binds);
         } else {
