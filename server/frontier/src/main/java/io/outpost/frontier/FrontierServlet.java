@@ -512,7 +512,7 @@ public class FrontierServlet extends HttpServlet {
             int rows;
             try {
                 try {
-                    rows = query(conn[0], p, enc, out);
+                    rows = query(conn[0], p, enc, out, prelude != null);
                 } catch (UncheckedIOException e) {
                     throw (IOException) e.getCause();
                 }
@@ -680,13 +680,15 @@ public class FrontierServlet extends HttpServlet {
         }
     }
 
-    private int query(Connection c, Payload p, BlobEncoder enc, ResponseOutput out) throws SQLException, FrontierException {
+    /** @param timedByPrelude the transaction's statement timeout was set by {@link PostgresPrelude} */
+    private int query(Connection c, Payload p, BlobEncoder enc, ResponseOutput out, boolean timedByPrelude)
+            throws SQLException, FrontierException {
         if (!p.dictionary) {
-            return runQuery(c, p, enc, out, postgres);
+            return runQuery(c, p, enc, out, postgres, timedByPrelude);
         }
         // Oracle data-dictionary views: answered from a snapshot of this database's catalog
         try (Connection snapshot = DataDictionary.snapshot(c, context.tables(), context.dictionaryOwner())) {
-            return runQuery(snapshot, p, enc, out, false);
+            return runQuery(snapshot, p, enc, out, false, false);
         } finally {
             try {
                 c.rollback();
@@ -696,8 +698,8 @@ public class FrontierServlet extends HttpServlet {
         }
     }
 
-    private int runQuery(Connection c, Payload p, BlobEncoder enc, ResponseOutput out, boolean untypedBinds)
-            throws SQLException, FrontierException {
+    private int runQuery(Connection c, Payload p, BlobEncoder enc, ResponseOutput out, boolean untypedBinds,
+                         boolean timedByPrelude) throws SQLException, FrontierException {
         Keepalive ka = startKeepalive(out, config.maxDbExecuteSeconds());
         ResultSet rs;
         PreparedStatement ps;
@@ -705,7 +707,7 @@ public class FrontierServlet extends HttpServlet {
             ps = c.prepareStatement(p.sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             try {
                 ps.setFetchSize(FetchSizing.FIRST);
-                if (config.statementTimeoutSeconds() > 0) {
+                if (config.statementTimeoutSeconds() > 0 && !timedByPrelude) { // a JDBC timeout costs a timer task
                     ps.setQueryTimeout(config.statementTimeoutSeconds());
                 }
                 for (int i = 0; i < p.binds.size(); i++) {

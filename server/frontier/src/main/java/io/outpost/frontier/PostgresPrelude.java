@@ -14,9 +14,10 @@ import java.util.Set;
  * What a PostgreSQL query needs before it runs, in one round trip instead of three: the transaction's snapshot fixed
  * at REPEATABLE READ, the tables' stamp read in that snapshot, and (when wanted) the planner's cost estimate. The
  * query then reads the same snapshot as the stamp, so its answer is the data at that stamp by construction and the
- * stamp need not be read again afterwards to keep the answer. pgjdbc sends the statements of one prepared statement
- * together and waits once. Only for a transaction in which nothing has run yet: PostgreSQL refuses SET TRANSACTION
- * after the first query.
+ * stamp need not be read again afterwards to keep the answer. The statement timeout is set for the whole
+ * transaction ({@code SET LOCAL}), so the statements that follow need no JDBC timeout. pgjdbc sends the statements of
+ * one prepared statement together and waits once. Only for a transaction in which nothing has run yet: PostgreSQL
+ * refuses SET TRANSACTION after the first query.
  */
 final class PostgresPrelude {
     /**
@@ -33,6 +34,10 @@ final class PostgresPrelude {
     static Result run(Connection c, Set<String> seqTables, String explainSql, List<String> binds, int timeoutSeconds)
             throws SQLException {
         StringBuilder sql = new StringBuilder("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+        if (timeoutSeconds > 0) {
+            // for this transaction's later statements too, so that they need no JDBC timeout (a timer task each)
+            sql.append("; SET LOCAL statement_timeout = ").append(timeoutSeconds * 1000L);
+        }
         for (String seq : seqTables) {
             sql.append("; SELECT CURRENT_VALUE, LASTMOD_DATE FROM ").append(seq);
         }
@@ -40,9 +45,6 @@ final class PostgresPrelude {
             sql.append("; EXPLAIN (FORMAT JSON) ").append(explainSql);
         }
         try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-            if (timeoutSeconds > 0) {
-                ps.setQueryTimeout(timeoutSeconds);
-            }
             if (explainSql != null) {
                 for (int i = 0; i < binds.size(); i++) {
                     ps.setObject(i + 1, binds.get(i), Types.OTHER);

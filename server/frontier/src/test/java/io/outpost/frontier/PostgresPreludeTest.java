@@ -1,6 +1,7 @@
 package io.outpost.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.outpost.store.IovStore;
 import io.outpost.store.model.KeyType;
@@ -76,6 +77,40 @@ class PostgresPreludeTest {
                 assertThat(PostgresPrelude.run(c, Set.of(a.iovSeqTable()), null, List.of(), 5).stamp()).isNull();
                 c.rollback();
             }
+        }
+    }
+
+    @Test
+    void theStatementTimeoutHoldsForTheRestOfTheTransactionAndEndsWithIt() throws Exception {
+        try (IovStore store = Backends.POSTGRESQL.freshStore("prelude_timeout")) {
+            Node a = folder(store, "/P/a");
+            try (Connection c = store.database().readPool().getConnection()) {
+                c.setAutoCommit(false);
+                String before = show(c, "statement_timeout");
+                c.rollback();
+                PostgresPrelude.run(c, Set.of(a.iovSeqTable()), null, List.of(), 1);
+                assertThat(show(c, "statement_timeout")).isEqualTo("1s");
+                long t0 = System.nanoTime();
+                assertThatThrownBy(() -> show(c, "pg_sleep(5)", "SELECT "))
+                        .isInstanceOfSatisfying(java.sql.SQLException.class,
+                                e -> assertThat(e.getSQLState()).as("query_canceled").isEqualTo("57014"));
+                assertThat(System.nanoTime() - t0).as("cancelled by the server, not after the sleep")
+                        .isLessThan(4_000_000_000L);
+                c.rollback();
+                assertThat(show(c, "statement_timeout")).as("a new transaction").isEqualTo(before);
+                c.rollback();
+            }
+        }
+    }
+
+    private static String show(Connection c, String setting) throws Exception {
+        return show(c, setting, "SHOW ");
+    }
+
+    private static String show(Connection c, String what, String verb) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement(verb + what); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 
