@@ -105,7 +105,7 @@ class FrontierBenchmarkTest {
                         RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders()).body()).only();
                 assertThat(p.records()).isEqualTo(CHANNELS);
                 for (int threads : new int[] {1, 20}) {
-                    int per = threads == 1 ? 10 : 2;
+                    int per = threads == 1 ? 20 : 2;
                     run(viaJdbc, threads, 1); // warm-up of each path
                     run(viaFrontier, threads, 1);
                     run(viaKept, threads, 1);
