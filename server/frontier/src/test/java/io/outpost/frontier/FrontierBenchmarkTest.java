@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * likeLuis1iov through the Frontier endpoint (BLOBzip5) versus direct JDBC of the same rows, with 1 and 20 concurrent
  * connections: every fetch computed afresh (a context without answer cache), and served from the answer cache (the
- * same query again at the same table stamp: one stamp read, no query). Run with
+ * same query again at the same table stamp: one stamp read, no query). Each worker keeps its HTTP connection open
+ * between fetches (HTTP/1.0 with keep-alive, as frontier_client does), as JDBC keeps its pooled connection. Run with
  * {@code ./mvnw -Pbenchmark test -pl server/frontier}.
  */
 @Tag("benchmark")
@@ -60,10 +61,7 @@ class FrontierBenchmarkTest {
                 String target = FrontierDecoder.path("Outpost", "BLOBzip5", java.util.Map.of(), sql);
                 String keptTarget = FrontierDecoder.path("Kept", "BLOBzip5", java.util.Map.of(), sql);
                 Callable<Long> viaFrontier = () -> {
-                    try (RawHttp h = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
-                        byte[] body = h.body();
-                        return (long) body.length;
-                    }
+                    return (long) connection(server.port()).get(target, FrontierDecoder.clientHeaders()).length;
                 };
                 // the same computed answer compressed by java.util.zip (streamed on a second thread), by libdeflate
                 // in pieces while the rows are read, and by libdeflate in one call at close, instead of the default
@@ -75,14 +73,10 @@ class FrontierBenchmarkTest {
                 Callable<Long> viaSplit = withDeflate("split", viaFrontier);
                 String plainTarget = FrontierDecoder.path("Outpost", "BLOB", java.util.Map.of(), sql);
                 Callable<Long> viaPlain = () -> {
-                    try (RawHttp h = RawHttp.send(server.port(), plainTarget, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
-                        return (long) h.body().length;
-                    }
+                    return (long) connection(server.port()).get(plainTarget, FrontierDecoder.clientHeaders()).length;
                 };
                 Callable<Long> viaKept = () -> {
-                    try (RawHttp h = RawHttp.send(server.port(), keptTarget, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
-                        return (long) h.body().length;
-                    }
+                    return (long) connection(server.port()).get(keptTarget, FrontierDecoder.clientHeaders()).length;
                 };
                 // jobs asking at different times inside the IOV: a distinct query each fetch, the same rows (the
                 // answer cache misses; the compressed text is reused by record content: EncodedRecords)
@@ -92,18 +86,24 @@ class FrontierBenchmarkTest {
                 Callable<Long> viaReused = () -> {
                     String distinct = FrontierDecoder.path("Kept", "BLOBzip5", java.util.Map.of(),
                             at.apply(time.incrementAndGet()));
-                    try (RawHttp h = RawHttp.send(server.port(), distinct, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
-                        return (long) h.body().length;
-                    }
+                    return (long) connection(server.port()).get(distinct, FrontierDecoder.clientHeaders()).length;
                 };
                 Callable<Long> viaJdbcDistinct = () -> jdbc(store, at.apply(time.incrementAndGet()), 500).call();
                 Callable<Long> viaJdbc = jdbc(store, sql, 500);
                 // the same with the fetch size the service moves to after 500 such rows (FetchSizing)
                 Callable<Long> viaJdbcBatched = jdbc(store, sql, FetchSizing.size(95));
                 // correctness of what is being timed
-                FrontierDecoder.Payload p = FrontierDecoder.decode(
-                        RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders()).body()).only();
+                FrontierDecoder.Payload p;
+                try (RawHttp h = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+                    p = FrontierDecoder.decode(h.body()).only();
+                }
                 assertThat(p.records()).isEqualTo(CHANNELS);
+                try (RawHttp.Persistent one = new RawHttp.Persistent(server.port())) {
+                    for (int i = 0; i < 3; i++) {
+                        one.get(keptTarget, FrontierDecoder.clientHeaders());
+                    }
+                    assertThat(one.opened()).as("kept answers keep the client's connection open").isEqualTo(1);
+                }
                 for (int threads : new int[] {1, 20}) {
                     int per = threads == 1 ? 20 : 2;
                     run(viaJdbc, threads, 1); // warm-up of each path
@@ -165,6 +165,20 @@ class FrontierBenchmarkTest {
                 }
             }
         }
+    }
+
+    /** Each worker's HTTP connection, kept open from fetch to fetch as frontier_client keeps it; closed by run. */
+    private static final ThreadLocal<RawHttp.Persistent> CONNECTION = new ThreadLocal<>();
+    private static final java.util.Queue<RawHttp.Persistent> OPEN = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    private static RawHttp.Persistent connection(int port) {
+        RawHttp.Persistent c = CONNECTION.get();
+        if (c == null || c.port() != port) { // the main thread's outlives one test's server
+            c = new RawHttp.Persistent(port);
+            CONNECTION.set(c);
+            OPEN.add(c);
+        }
+        return c;
     }
 
     /** Raw JDBC: the rows of {@code sql} read as Strings through the store's read pool, {@code fetchSize} a time. */
@@ -236,6 +250,9 @@ class FrontierBenchmarkTest {
             return total / 1e6 / (threads * per) * threads; // latency per fetch as seen by one worker
         } finally {
             pool.shutdownNow();
+            for (RawHttp.Persistent c; (c = OPEN.poll()) != null; ) {
+                c.close();
+            }
             System.clearProperty(BlobEncoder.DEFLATE_PROPERTY);
         }
     }

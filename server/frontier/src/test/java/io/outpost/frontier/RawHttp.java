@@ -22,24 +22,84 @@ final class RawHttp implements AutoCloseable {
     final Map<String, String> headers = new LinkedHashMap<>();
     String protocol;
 
-    private RawHttp(Socket s) throws IOException {
+    private RawHttp(Socket s, InputStream in) {
         this.socket = s;
-        this.in = new BufferedInputStream(s.getInputStream(), 64 << 10); // as a real client reads: not a byte a call
+        this.in = in;
     }
 
     /** Sends the request and reads the status line and headers. */
     static RawHttp send(int port, String target, String version, Map<String, String> headers) throws IOException {
+        Socket s = open(port);
+        // as a real client reads: not a byte a call
+        return sendOn(s, new BufferedInputStream(s.getInputStream(), 64 << 10), target, version, headers);
+    }
+
+    private static Socket open(int port) throws IOException {
         Socket s = new Socket("127.0.0.1", port);
         s.setSoTimeout(60_000);
+        return s;
+    }
+
+    private static RawHttp sendOn(Socket s, InputStream in, String target, String version, Map<String, String> headers)
+            throws IOException {
         StringBuilder b = new StringBuilder("GET " + target + " " + version + "\r\nHost: 127.0.0.1\r\n");
         headers.forEach((k, v) -> b.append(k).append(": ").append(v).append("\r\n"));
         b.append("\r\n");
         OutputStream out = s.getOutputStream();
         out.write(b.toString().getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
-        RawHttp r = new RawHttp(s);
+        RawHttp r = new RawHttp(s, in);
         r.readHead();
         return r;
+    }
+
+    /**
+     * One connection used for request after request, as frontier_client uses it (HTTP/1.0 with {@code Connection:
+     * keep-alive}); opened again after an answer that the server ends by closing.
+     */
+    static final class Persistent implements AutoCloseable {
+        private final int port;
+        private Socket socket;
+        private InputStream in;
+        private int opened;
+
+        Persistent(int port) {
+            this.port = port;
+        }
+
+        /** The body of a GET of {@code target}. */
+        byte[] get(String target, Map<String, String> headers) throws IOException {
+            if (socket == null) {
+                socket = open(port);
+                in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
+                opened++;
+            }
+            Map<String, String> h = new LinkedHashMap<>(headers);
+            h.put("Connection", "keep-alive");
+            RawHttp r = sendOn(socket, in, target, "HTTP/1.0", h);
+            byte[] body = r.body();
+            if (r.header("Content-Length") == null || !"keep-alive".equalsIgnoreCase(r.header("Connection"))) {
+                close();
+            }
+            return body;
+        }
+
+        int port() {
+            return port;
+        }
+
+        /** Connections opened so far. */
+        int opened() {
+            return opened;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (socket != null) {
+                socket.close();
+                socket = null;
+            }
+        }
     }
 
     private String line() throws IOException {
