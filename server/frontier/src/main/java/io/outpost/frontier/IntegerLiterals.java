@@ -29,6 +29,20 @@ final class IntegerLiterals {
         if (hasLongDigitRun(sql)) {
             return null; // a sentinel's look-alike, even inside a string, would be taken for one when restoring
         }
+        return maskAll(sql);
+    }
+
+    /**
+     * The statement with every integer literal replaced, whatever its length (COOL's nanosecond keys have 19 digits),
+     * as a key of its shape only: never restored, so look-alikes do not matter. Null when it holds no integer
+     * literal or does not lex.
+     */
+    static String shapeKey(String sql) {
+        Masked m = maskAll(sql);
+        return m == null ? null : m.shape();
+    }
+
+    private static Masked maskAll(String sql) {
         StringBuilder shape = new StringBuilder(sql.length() + 32);
         List<String> literals = new ArrayList<>();
         int n = sql.length();

@@ -81,10 +81,10 @@ final class SteadyShapes {
         if (sql.length() > MAX_KEY_CHARS) {
             return null;
         }
-        IntegerLiterals.Masked m = IntegerLiterals.mask(sql);
-        if (m == null) {
+        String shape = IntegerLiterals.shapeKey(sql);
+        if (shape == null) {
             return null; // no literal: the statement is its own shape, remembered by AdmittedEstimates
         }
-        return new Key(m.shape(), Collections.unmodifiableList(new ArrayList<>(binds)));
+        return new Key(shape, Collections.unmodifiableList(new ArrayList<>(binds)));
     }
 }

@@ -104,6 +104,20 @@ class IntegerLiteralsTest {
         assertThat(IntegerLiterals.mask("SELECT X FROM T /* 5")).isNull();
     }
 
+    @Test
+    void shapeKeysMaskLiteralsOfAnyLengthAndKeepStringsAsTheyAre() {
+        String cool = "SELECT S FROM T WHERE IOV_SINCE <= 1700000000000000001 AND IOV_UNTIL > 1700000000000000001";
+        assertThat(IntegerLiterals.mask(cool)).as("19 digits: not restorable").isNull();
+        assertThat(IntegerLiterals.shapeKey(cool)).doesNotContain("1700000000000000001")
+                .isEqualTo(IntegerLiterals.shapeKey(cool.replace("1700000000000000001", "5")));
+        assertThat(IntegerLiterals.shapeKey("SELECT 1 FROM T WHERE S = '9170000000000000000'"))
+                .as("a string's digits are part of the shape")
+                .isNotEqualTo(IntegerLiterals.shapeKey("SELECT 1 FROM T WHERE S = '9170000000000000001'"))
+                .contains("'9170000000000000000'");
+        assertThat(IntegerLiterals.shapeKey("SELECT X FROM T")).isNull();
+        assertThat(IntegerLiterals.shapeKey("SELECT X FROM T WHERE S = 'open 5")).isNull();
+    }
+
     /** {@code sql} with its short integer literals replaced by other random numbers: another statement of its shape. */
     static String renumbered(String sql, Random random) {
         Matcher m = INTEGER.matcher(sql);

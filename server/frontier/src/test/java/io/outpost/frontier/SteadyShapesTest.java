@@ -67,6 +67,17 @@ class SteadyShapesTest {
     }
 
     @Test
+    void nanosecondKeysOfNineteenDigitsAreLiteralsOfTheShapeToo() {
+        SteadyShapes s = new SteadyShapes();
+        long t = 1_700_000_000_000_000_000L;
+        for (int i = 0; i < SteadyShapes.EARNED_AFTER; i++) {
+            s.estimated(at(t + i), List.of(), 10, LIMIT);
+        }
+        assertThat(s.vouchFor(at(t + 1_000_000_007L), List.of())).isTrue();
+        assertThat(s.vouchFor(at(t).replace("T_IOVS", "U_IOVS"), List.of())).as("another table").isFalse();
+    }
+
+    @Test
     void aStatementWithoutIntegerLiteralsIsNeverVouchedForByShape() {
         SteadyShapes s = new SteadyShapes();
         String fixed = "SELECT S FROM T_IOVS ORDER BY CHANNEL_ID";
