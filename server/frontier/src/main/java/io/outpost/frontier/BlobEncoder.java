@@ -54,6 +54,11 @@ public final class BlobEncoder implements AutoCloseable {
     static final int WHOLE_LIMIT = 2 << 20;
     /** The held answer's first buffer, doubled as needed: most answers are small. */
     static final int HOLD_START = 16 << 10;
+    /**
+     * Base64 text of a streamed answer (in pieces, through zlib, uncompressed) held to be sent whole, with its length
+     * and on a connection that stays open; a longer text streams on.
+     */
+    static final int TEXT_HOLD_LIMIT = 2 << 20;
     /** Grown held buffers handed from one answer to the next: at most 2 MB each, a few per core, 16 MB in all. */
     static final HeldBuffers HELD = new HeldBuffers(Math.min(8, 2 * Runtime.getRuntime().availableProcessors()));
     /**
@@ -203,7 +208,7 @@ public final class BlobEncoder implements AutoCloseable {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        text = new AnswerText(sink);
+        text = new AnswerText(sink, TEXT_HOLD_LIMIT);
         base64 = MIME_TEXT.wrap(text);
         digested = new DigestOutputStream(base64, md5);
         if (zipLevel < 0) {

@@ -156,6 +156,35 @@ class FrontierAnswersTest {
     }
 
     /**
+     * Answers the encoder streams (compressed in pieces while rows are read, through java.util.zip, or uncompressed)
+     * hold their text and go out whole too: with their length and the connection left open, the same payload.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"pieces,BLOBzip5", "jdk,BLOBzip5", "'',BLOB"})
+    void streamedAnswersBiggerThanTheResponseBufferGoOutWithTheirLength(String way, String encoding) throws Exception {
+        try (IovStore store = Backends.SQLITE.freshStore("frontier_streamed_length")) {
+            Node f = folderOfRows(store, "/FA/streamed");
+            FrontierConfig small = FrontierConfig.fromProperties("Small", Map.of("ResponseBufferBytes", "4096"));
+            FrontierServlet fresh = new FrontierServlet(new FrontierContext("Small", store.database(), small), 0);
+            System.setProperty(BlobEncoder.DEFLATE_PROPERTY, way);
+            try (TestServer server = new TestServer(fresh);
+                 RawHttp.Persistent connection = new RawHttp.Persistent(server.port())) {
+                String target = FrontierDecoder.path("Small", encoding, Map.of(), sql(f));
+                byte[] first = connection.get(target, FrontierDecoder.clientHeaders());
+                byte[] second = connection.get(target, FrontierDecoder.clientHeaders());
+                assertThat(first.length).isGreaterThan(4096);
+                assertThat(connection.opened()).as("both on one connection: each answer had its length").isEqualTo(1);
+                FrontierDecoder.Payload p = FrontierDecoder.decode(first).only();
+                assertThat(p.records()).isEqualTo(ROWS);
+                assertThat(FrontierDecoder.decode(second).only().records()).isEqualTo(ROWS);
+                assertThat(second).as("computed again, the same bytes").isEqualTo(first);
+            } finally {
+                System.clearProperty(BlobEncoder.DEFLATE_PROPERTY);
+            }
+        }
+    }
+
+    /**
      * Jobs asking at different times inside one IOV: distinct queries (each runs on the database), the same rows, one
      * compression. A write changes the rows, and with them the answer.
      */
