@@ -2,7 +2,8 @@ package io.outpost.frontier;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The base64 text of one streamed answer on its way to the response stream. The JDK's MIME encoder writes each
@@ -22,6 +23,9 @@ final class AnswerText extends OutputStream {
     private int pos;
     /** Hold up to this many bytes; 0 once streaming. */
     private int holdUpTo;
+    /** Full pieces held before {@link #buf}, and their length. */
+    private final List<byte[]> held = new ArrayList<>();
+    private int heldBytes;
 
     AnswerText(OutputStream sink) {
         this(sink, 0);
@@ -35,36 +39,41 @@ final class AnswerText extends OutputStream {
 
     @Override
     public void write(int b) throws IOException {
-        if (pos == buf.length && !grow(1)) {
-            drain();
+        if (pos == buf.length) {
+            makeRoom(1);
         }
         buf[pos++] = (byte) b; // the encoder's final padding comes byte by byte
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-        if (len > buf.length - pos && !grow(len)) {
-            drain();
-            if (len >= buf.length) {
+        while (len > 0) {
+            if (pos == buf.length) {
+                makeRoom(len);
+            }
+            if (holdUpTo == 0 && pos == 0 && len >= buf.length) {
                 sink.write(b, off, len);
                 return;
             }
+            int n = Math.min(len, buf.length - pos);
+            System.arraycopy(b, off, buf, pos, n);
+            pos += n;
+            off += n;
+            len -= n;
         }
-        System.arraycopy(b, off, buf, pos, len);
-        pos += len;
     }
 
-    /** Makes room for {@code len} more bytes while holding; false (and streaming from now on) past the limit. */
-    private boolean grow(int len) {
-        if (holdUpTo == 0) {
-            return false;
+    /** The full buffer is held as a piece, or (past the limit, or not holding) passed on with what was held. */
+    private void makeRoom(int more) throws IOException {
+        if (holdUpTo > 0 && (long) heldBytes + pos + more <= holdUpTo) {
+            held.add(buf);
+            heldBytes += pos;
+            buf = new byte[PIECE];
+            pos = 0;
+            return;
         }
-        if ((long) pos + len > holdUpTo) {
-            holdUpTo = 0;
-            return false;
-        }
-        buf = Arrays.copyOf(buf, (int) Math.min(holdUpTo, Math.max(2L * buf.length, (long) pos + len)));
-        return true;
+        holdUpTo = 0;
+        drain();
     }
 
     /** Passes the gathered text on unless it is held whole; the response stream itself is flushed by the servlet. */
@@ -77,15 +86,29 @@ final class AnswerText extends OutputStream {
 
     @Override
     public void close() throws IOException {
-        if (holdUpTo > 0 && pos > 0) {
-            SharedWrites.write(sink, Arrays.copyOf(buf, pos));
+        if (holdUpTo > 0 && heldBytes + pos > 0) {
+            byte[] all = new byte[heldBytes + pos];
+            int at = 0;
+            for (byte[] piece : held) {
+                System.arraycopy(piece, 0, all, at, piece.length);
+                at += piece.length;
+            }
+            System.arraycopy(buf, 0, all, at, pos);
+            held.clear();
+            heldBytes = 0;
             pos = 0;
+            SharedWrites.write(sink, all);
             return;
         }
         drain();
     }
 
     private void drain() throws IOException {
+        for (byte[] piece : held) {
+            sink.write(piece, 0, piece.length);
+        }
+        held.clear();
+        heldBytes = 0;
         if (pos > 0) {
             sink.write(buf, 0, pos);
             pos = 0;
