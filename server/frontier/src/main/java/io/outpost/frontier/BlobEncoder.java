@@ -156,7 +156,8 @@ public final class BlobEncoder implements AutoCloseable {
     /**
      * Whether a new answer is compressed in pieces, with {@code computing} compressed answers already under way.
      * Pieces overlap compression with the read: worth it while the rest of the machine leaves this answer more than
-     * half of its cores (docs/frontier.md; on 2 cores a load average up to ~2.5, this answer included).
+     * half of its cores (docs/frontier.md; on 2 cores up to ~2.5 cores busy over the last second, this answer
+     * included).
      */
     static boolean inPieces(String choice, int computing, java.util.function.IntSupplier idleCores) {
         return "pieces".equals(choice) || "".equals(choice)

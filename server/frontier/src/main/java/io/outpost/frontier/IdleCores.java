@@ -4,9 +4,11 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 
 /**
- * Cores the machine leaves to this service, from the one-minute load average (read at most once a second): splitting work
- * across cores only pays when some are idle; on a machine busy with other processes (the database, other services)
- * the extra CPU of the split is lost time. Unknown load (some platforms): taken as idle.
+ * Cores the machine leaves to this service, from how busy its CPUs were over the last second or so (read at most once
+ * a second): splitting work across cores only pays when some are idle; on a machine busy with other processes (the
+ * database, other services) the extra CPU of the split is lost time. The one-minute load average, used before,
+ * lagged: a burst of load kept answers whole for a minute after it had passed. Unknown load (some platforms): taken
+ * as idle.
  */
 final class IdleCores {
     private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
@@ -25,11 +27,23 @@ final class IdleCores {
         long t = System.nanoTime();
         if (t - readAt >= REREAD_NANOS) {
             readAt = t;
-            load = OS.getSystemLoadAverage();
+            load = busyCores();
         }
         return left(OS.getAvailableProcessors(), load, ours);
     }
 
+    /** CPUs busy since the last reading (by anyone in this JVM), in cores; the load average where not known. */
+    private static double busyCores() {
+        if (OS instanceof com.sun.management.OperatingSystemMXBean sun) {
+            double busy = sun.getCpuLoad();
+            if (busy >= 0) {
+                return busy * OS.getAvailableProcessors();
+            }
+        }
+        return OS.getSystemLoadAverage();
+    }
+
+    /** @param load cores busy with everything, this service's {@code ours} threads included; negative: unknown */
     static int left(int cores, double load, int ours) {
         return load < 0 ? cores : (int) Math.max(0, Math.min(cores, Math.round(cores - Math.max(0, load - ours))));
     }
