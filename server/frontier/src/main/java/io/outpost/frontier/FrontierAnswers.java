@@ -52,6 +52,11 @@ public final class FrontierAnswers {
             this.ready = ready;
             this.mine = mine;
         }
+
+        /** This claimed flight once its stamp has been read with its query ({@link #claim}). */
+        Flight at(String stamp) {
+            return new Flight(key, stamp, null, mine);
+        }
     }
 
     public static final long DEFAULT_MAX_BYTES = 64L << 20;
@@ -64,6 +69,7 @@ public final class FrontierAnswers {
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong loads = new AtomicLong();
     private final AtomicLong joins = new AtomicLong();
+    private final AtomicLong claims = new AtomicLong();
 
     public FrontierAnswers(String prefix, long maxBytes) {
         this.dataTable = Pattern.compile("(" + Pattern.quote(prefix.toUpperCase(Locale.ROOT))
@@ -148,6 +154,25 @@ public final class FrontierAnswers {
         return new Flight(key, stamp, null, null);
     }
 
+    /**
+     * The duty to compute a request that nothing is kept or under way for, taken before its stamp is known (the
+     * stamp then comes in the query's own round trip; {@link Flight#at}); null when the key is known. Identical
+     * requests arriving meanwhile wait for it through {@link #begin} and compare its stamp with theirs, as they would
+     * with any flight.
+     */
+    Flight claim(Key key) {
+        if (cache.asMap().containsKey(key)) {
+            return null;
+        }
+        CompletableFuture<Encoded> mine = new CompletableFuture<>();
+        if (cache.asMap().putIfAbsent(key, mine) != null) {
+            return null;
+        }
+        loads.incrementAndGet();
+        claims.incrementAndGet();
+        return new Flight(key, null, null, mine);
+    }
+
     /** The answer kept for {@code key} at whatever stamp it was read, or null; for when no stamp can be read. */
     Encoded kept(Key key) {
         CompletableFuture<Encoded> f = cache.getIfPresent(key);
@@ -159,7 +184,7 @@ public final class FrontierAnswers {
         if (f.mine == null) {
             return;
         }
-        if (e == null || !e.stamp().equals(f.stamp)) {
+        if (e == null || f.stamp == null || !e.stamp().equals(f.stamp)) {
             cache.asMap().remove(f.key, f.mine);
             f.mine.complete(null);
             return;
@@ -260,6 +285,11 @@ public final class FrontierAnswers {
     }
 
     /** Database runs of queries that could be kept (computed and published, or computed alone). */
+    /** Computations claimed before their stamp was known (their prelude went with the query). */
+    long claims() {
+        return claims.get();
+    }
+
     public long loads() {
         return loads.get();
     }

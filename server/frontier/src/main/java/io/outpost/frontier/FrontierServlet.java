@@ -456,11 +456,25 @@ public class FrontierServlet extends HttpServlet {
         FrontierAnswers.Flight flight = null;
         Set<String> stampTables = answers.stampTables(p.tables);
         PostgresPrelude.Result prelude = null; // stamp and estimate read in the query's own snapshot
-        if (stampTables != null) {
+        String[] stampWithQuery = null; // set when the prelude goes with the query: a request nothing is known for
+        boolean preludeFirst = false;
+        boolean costed = true;
+        if (stampTables != null && postgres && freshTransaction) {
+            try {
+                preludeFirst = !conn[0].getAutoCommit(); // the query then shares the snapshot
+            } catch (SQLException e) {
+                preludeFirst = false; // the stamp is read on its own below, which reports the connection's state
+            }
+            if (preludeFirst) {
+                costed = cost.wantsEstimate(p.sql, p.binds);
+                flight = costed ? null : answers.claim(new FrontierAnswers.Key(p.sql, p.binds, level));
+                stampWithQuery = flight != null ? new String[1] : null;
+            }
+        }
+        if (stampTables != null && stampWithQuery == null) {
             String stamp;
             try {
-                if (postgres && freshTransaction && !conn[0].getAutoCommit()) { // the query then shares the snapshot
-                    boolean costed = cost.wantsEstimate(p.sql, p.binds);
+                if (preludeFirst) {
                     prelude = PostgresPrelude.run(conn[0], stampTables, costed ? p.sql : null, p.binds,
                             config.statementTimeoutSeconds());
                     stamp = prelude.stamp();
@@ -501,7 +515,7 @@ public class FrontierServlet extends HttpServlet {
             try {
                 if (prelude != null && prelude.cost() != null) {
                     cost.check(p.sql, p.binds, prelude.cost());
-                } else {
+                } else if (stampWithQuery == null && prelude == null) { // else admitted without an estimate
                     checkCost(conn[0], p);
                 }
             } catch (FrontierException e) {
@@ -512,7 +526,12 @@ public class FrontierServlet extends HttpServlet {
             int rows;
             try {
                 try {
-                    rows = query(conn[0], p, enc, out, prelude != null);
+                    rows = stampWithQuery != null
+                            ? queryWithPrelude(conn[0], p, enc, out, stampTables, stampWithQuery)
+                            : query(conn[0], p, enc, out, prelude != null);
+                    if (stampWithQuery != null) {
+                        flight = flight.at(stampWithQuery[0]);
+                    }
                 } catch (UncheckedIOException e) {
                     throw (IOException) e.getCause();
                 }
@@ -531,11 +550,11 @@ public class FrontierServlet extends HttpServlet {
                 throw e;
             }
             byte[] body = tee == null ? null : tee.copy(enc.encodedText());
-            if (body != null && rows > 0) {
+            if (body != null && rows > 0 && flight.stamp != null) {
                 try {
                     // kept only if nothing was written to the tables while the query ran (after a prelude the query
                     // read the stamp's own snapshot)
-                    if (prelude != null || flight.stamp.equals(
+                    if (prelude != null || stampWithQuery != null || flight.stamp.equals(
                             FrontierAnswers.stamp(conn[0], stampTables, config.statementTimeoutSeconds()))) {
                         published = new FrontierAnswers.Encoded(flight.stamp, body, enc.md5Hex(), rows, enc.fullSize());
                     }
@@ -725,6 +744,30 @@ public class FrontierServlet extends HttpServlet {
         } finally {
             ka.stop();
         }
+        return readRows(c, ps, rs, enc, untypedBinds);
+    }
+
+    /**
+     * A PostgreSQL query sent together with its prelude ({@link PostgresPrelude#withQuery}); {@code stamp[0]} gets
+     * the tables' stamp read in the query's snapshot (null if a table has no sequence row).
+     */
+    private int queryWithPrelude(Connection c, Payload p, BlobEncoder enc, ResponseOutput out, Set<String> seqTables,
+                                 String[] stamp) throws SQLException, FrontierException {
+        Keepalive ka = startKeepalive(out, config.maxDbExecuteSeconds());
+        PostgresPrelude.WithQuery q;
+        try {
+            q = PostgresPrelude.withQuery(c, seqTables, p.sql, p.binds, config.statementTimeoutSeconds(),
+                    FetchSizing.FIRST);
+        } finally {
+            ka.stop();
+        }
+        stamp[0] = q.stamp();
+        return readRows(c, q.statement(), q.rows(), enc, true);
+    }
+
+    /** The column header and rows of {@code rs} into {@code enc}; closes both and rolls the transaction back. */
+    private int readRows(Connection c, PreparedStatement ps, ResultSet rs, BlobEncoder enc, boolean untypedBinds)
+            throws SQLException {
         try (ps; rs) {
             ResultSetMetaData md = rs.getMetaData();
             int n = md.getColumnCount();

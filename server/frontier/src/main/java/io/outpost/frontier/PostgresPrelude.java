@@ -16,8 +16,9 @@ import java.util.Set;
  * query then reads the same snapshot as the stamp, so its answer is the data at that stamp by construction and the
  * stamp need not be read again afterwards to keep the answer. The statement timeout is set for the whole
  * transaction ({@code SET LOCAL}), so the statements that follow need no JDBC timeout. pgjdbc sends the statements of
- * one prepared statement together and waits once. Only for a transaction in which nothing has run yet: PostgreSQL
- * refuses SET TRANSACTION after the first query.
+ * one prepared statement together and waits once. When no estimate is wanted, the query itself goes in the same
+ * round trip ({@link #withQuery}). Only for a transaction in which nothing has run yet: PostgreSQL refuses SET
+ * TRANSACTION after the first query.
  */
 final class PostgresPrelude {
     /**
@@ -30,9 +31,47 @@ final class PostgresPrelude {
     private PostgresPrelude() {
     }
 
-    /** Runs the prelude; {@code explainSql} null leaves the estimate out. */
-    static Result run(Connection c, Set<String> seqTables, String explainSql, List<String> binds, int timeoutSeconds)
-            throws SQLException {
+    /**
+     * The prelude and the query sent together, when no estimate is wanted: one round trip fewer. The query's rows
+     * stream from {@link #rows} ({@code fetchSize} a round trip, pgjdbc keeps a cursor for the last statement);
+     * the caller closes {@link #statement}.
+     *
+     * @param stamp as in {@link Result}
+     */
+    record WithQuery(String stamp, PreparedStatement statement, ResultSet rows) {
+    }
+
+    /** Runs the prelude and then the query ({@code sql}, a single checked SELECT, with {@code binds}). */
+    static WithQuery withQuery(Connection c, Set<String> seqTables, String sql, List<String> binds,
+                               int timeoutSeconds, int fetchSize) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(text(seqTables, timeoutSeconds) + "; " + sql);
+        try {
+            ps.setFetchSize(fetchSize);
+            for (int i = 0; i < binds.size(); i++) {
+                ps.setObject(i + 1, binds.get(i), Types.OTHER);
+            }
+            List<String> stamps = new ArrayList<>();
+            boolean isResultSet = ps.execute();
+            while (isResultSet || ps.getUpdateCount() != -1) {
+                if (isResultSet) {
+                    ResultSet rs = ps.getResultSet();
+                    if (stamps.size() == seqTables.size()) {
+                        return new WithQuery(stamp(seqTables, stamps), ps, rs);
+                    }
+                    try (rs) {
+                        stamps.add(stampOf(rs));
+                    }
+                }
+                isResultSet = ps.getMoreResults();
+            }
+            throw new SQLException("the query after the prelude gave no rows to read");
+        } catch (SQLException | RuntimeException e) {
+            ps.close();
+            throw e;
+        }
+    }
+
+    private static String text(Set<String> seqTables, int timeoutSeconds) {
         StringBuilder sql = new StringBuilder("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
         if (timeoutSeconds > 0) {
             // for this transaction's later statements too, so that they need no JDBC timeout (a timer task each)
@@ -41,6 +80,32 @@ final class PostgresPrelude {
         for (String seq : seqTables) {
             sql.append("; SELECT CURRENT_VALUE, LASTMOD_DATE FROM ").append(seq);
         }
+        return sql.toString();
+    }
+
+    /** One sequence row's part of the stamp: the same text as FrontierAnswers.stamp, so both find the same answers. */
+    private static String stampOf(ResultSet rs) throws SQLException {
+        return rs.next() ? rs.getLong(1) + "@" + rs.getString(2) : null;
+    }
+
+    /** The stamp of all tables, null if one has no sequence row. */
+    private static String stamp(Set<String> seqTables, List<String> stamps) {
+        StringBuilder stamp = new StringBuilder();
+        int i = 0;
+        for (String seq : seqTables) {
+            String s = stamps.get(i++);
+            if (s == null) {
+                return null;
+            }
+            stamp.append(seq).append('=').append(s).append(';');
+        }
+        return stamp.toString();
+    }
+
+    /** Runs the prelude; {@code explainSql} null leaves the estimate out. */
+    static Result run(Connection c, Set<String> seqTables, String explainSql, List<String> binds, int timeoutSeconds)
+            throws SQLException {
+        StringBuilder sql = new StringBuilder(text(seqTables, timeoutSeconds));
         if (explainSql != null) {
             sql.append("; EXPLAIN (FORMAT JSON) ").append(explainSql);
         }
@@ -56,11 +121,9 @@ final class PostgresPrelude {
             while (isResultSet || ps.getUpdateCount() != -1) {
                 if (isResultSet) {
                     try (ResultSet rs = ps.getResultSet()) {
-                        boolean row = rs.next();
                         if (stamps.size() < seqTables.size()) {
-                            // the same text as FrontierAnswers.stamp, so that both find the same kept answers
-                            stamps.add(row ? rs.getLong(1) + "@" + rs.getString(2) : null);
-                        } else if (row) {
+                            stamps.add(stampOf(rs));
+                        } else if (rs.next()) {
                             plan = rs.getString(1);
                         }
                     }
@@ -70,19 +133,9 @@ final class PostgresPrelude {
             if (stamps.size() != seqTables.size()) {
                 throw new SQLException("prelude gave " + stamps.size() + " stamps for " + seqTables.size() + " tables");
             }
-            StringBuilder stamp = new StringBuilder();
-            int i = 0;
-            for (String seq : seqTables) {
-                String s = stamps.get(i++);
-                if (s == null) {
-                    stamp = null;
-                    break;
-                }
-                stamp.append(seq).append('=').append(s).append(';');
-            }
             OptionalDouble cost = explainSql == null ? null
                     : plan == null ? OptionalDouble.empty() : PlanCostEstimate.totalCost(plan);
-            return new Result(stamp == null ? null : stamp.toString(), cost);
+            return new Result(stamp(seqTables, stamps), cost);
         }
     }
 }

@@ -114,6 +114,66 @@ class FrontierAnswersTest {
     }
 
     /**
+     * A statement of a shape already admitted, new to the answer cache (COOL's next time t): on PostgreSQL its
+     * prelude goes with the query, in one round trip. Identical requests arriving meanwhile still wait for that one
+     * run and get its answer, the answer is kept at the stamp read with it, and a write is seen at once.
+     */
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void aNewStatementOfAnAdmittedShapeRunsOnceForAllWhoAskAndIsKept(Backends b) throws Exception {
+        try (IovStore store = b.freshStore("frontier_claims")) {
+            Node f = folderOfRows(store, "/FA/claims");
+            java.util.function.LongFunction<String> at = t -> "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM "
+                    + f.iovTable() + " WHERE IOV_SINCE <= " + t + " AND IOV_UNTIL > " + t + " ORDER BY CHANNEL_ID";
+            FrontierServlet cached = new FrontierServlet(new FrontierContext("Cached", store.database()));
+            FrontierServlet plain = new FrontierServlet(new FrontierContext("Plain", store.database()), 0);
+            try (TestServer server = new TestServer(cached, plain)) {
+                for (int t = 11; t < 11 + SteadyShapes.EARNED_AFTER; t++) { // estimated: the shape earns standing
+                    assertThat(rows(fetch(server, "Cached", at.apply(t), null))).hasSize(ROWS);
+                }
+                long loads = cached.answers().loads();
+                long hits = cached.answers().hits();
+                int clients = 12;
+                ExecutorService pool = Executors.newFixedThreadPool(clients);
+                List<Future<byte[]>> bodies = new ArrayList<>();
+                try {
+                    CountDownLatch go = new CountDownLatch(1);
+                    for (int i = 0; i < clients; i++) {
+                        String key = "squid" + i;
+                        bodies.add(pool.submit(() -> {
+                            go.await();
+                            return fetch(server, "Cached", at.apply(15), key);
+                        }));
+                    }
+                    go.countDown();
+                    List<List<String>> reference = rows(fetch(server, "Plain", at.apply(15), null));
+                    assertThat(reference).hasSize(ROWS);
+                    for (Future<byte[]> body : bodies) {
+                        assertThat(rows(body.get(60, TimeUnit.SECONDS))).isEqualTo(reference);
+                    }
+                } finally {
+                    pool.shutdownNow();
+                }
+                assertThat(cached.answers().loads() - loads).as("database runs for %d clients", clients).isEqualTo(1);
+                assertThat(cached.answers().hits() - hits).isEqualTo(clients - 1);
+                assertThat(cached.answers().claims()).as("prelude with the query")
+                        .isEqualTo(b == Backends.POSTGRESQL ? 1 : 0);
+
+                fetch(server, "Cached", at.apply(15), "again");
+                assertThat(cached.answers().hits() - hits).as("kept at the stamp read with the query").isEqualTo(clients);
+
+                store.store(f, List.of(new NewIov(0, 16, ValidityKey.MAX, "new")));
+                List<List<String>> after = rows(fetch(server, "Cached", at.apply(17), null));
+                assertThat(after).hasSize(ROWS).contains(List.of("0", "16", String.valueOf(ValidityKey.MAX), "new"));
+                assertThat(cached.answers().claims()).isEqualTo(b == Backends.POSTGRESQL ? 2 : 0);
+                assertThat(rows(fetch(server, "Cached", at.apply(15), "afterwrite")))
+                        .as("the kept answer is of the old stamp: computed again")
+                        .contains(List.of("0", "10", "16", "value-0"));
+            }
+        }
+    }
+
+    /**
      * Answers bigger than the response buffer go out with their length, so the connection can stay open: a computed
      * answer held and compressed whole (its text written as one array), and then the same answer from memory (the
      * kept text is sent by reference, not copied into the buffer the limit is for). The whole text is what the

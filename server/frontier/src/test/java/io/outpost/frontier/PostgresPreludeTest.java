@@ -55,6 +55,35 @@ class PostgresPreludeTest {
     }
 
     @Test
+    void withTheQueryTheRowsStreamFromTheStampsSnapshotEvenIfAWriteCommitsWhileTheyAreRead() throws Exception {
+        try (IovStore store = Backends.POSTGRESQL.freshStore("prelude_with_query")) {
+            Node a = folder(store, "/P/a");
+            Set<String> seqs = Set.of(a.iovSeqTable());
+            String rows = "SELECT CHANNEL_ID FROM " + a.iovTable() + " WHERE IOV_SINCE >= ? ORDER BY CHANNEL_ID, IOV_SINCE";
+            try (Connection c = store.database().readPool().getConnection()) {
+                c.setAutoCommit(false);
+                String before = FrontierAnswers.stamp(c, seqs, 5);
+                c.rollback();
+                PostgresPrelude.WithQuery q = PostgresPrelude.withQuery(c, seqs, rows, List.of("0"), 1, 1);
+                try (PreparedStatement ps = q.statement(); ResultSet rs = q.rows()) {
+                    assertThat(q.stamp()).isEqualTo(before);
+                    assertThat(rs.next()).isTrue(); // one row a round trip: the others are fetched after the write
+                    store.store(a, List.of(new NewIov(3, 50, ValidityKey.MAX, "written meanwhile"))); // commits
+                    int n = 1;
+                    while (rs.next()) {
+                        n++;
+                    }
+                    assertThat(n).as("the snapshot of the stamp").isEqualTo(3);
+                    assertThat(show(c, "statement_timeout")).as("set with the query").isEqualTo("1s");
+                }
+                c.rollback();
+                assertThat(FrontierAnswers.stamp(c, seqs, 5)).isNotEqualTo(before);
+                c.rollback();
+            }
+        }
+    }
+
+    @Test
     void withoutAnEstimateAndWithATableWithoutStampRow() throws Exception {
         try (IovStore store = Backends.POSTGRESQL.freshStore("prelude_nostamp")) {
             Node a = folder(store, "/P/a");
