@@ -50,6 +50,33 @@ class FrontierAnswersTest {
         }
     }
 
+    /**
+     * {@code clients} site Squids (each its own freshkey and client id) asking {@code sql} of context "Cached" at
+     * once; each gets the rows context "Plain" (no answer cache) computes.
+     */
+    private static void missTogether(TestServer server, String sql, int clients) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<Future<byte[]>> bodies = new ArrayList<>();
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            for (int i = 0; i < clients; i++) {
+                String key = "squid" + i;
+                bodies.add(pool.submit(() -> {
+                    go.await();
+                    return fetch(server, "Cached", sql, key);
+                }));
+            }
+            go.countDown();
+            List<List<String>> reference = rows(fetch(server, "Plain", sql, null));
+            assertThat(reference).hasSize(ROWS);
+            for (Future<byte[]> body : bodies) {
+                assertThat(rows(body.get(60, TimeUnit.SECONDS))).as("same rows as computed afresh").isEqualTo(reference);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** A single-version folder with one open IOV per channel, {@value #ROWS} channels. */
     private static Node folderOfRows(IovStore store, String path) {
         Node f = store.createFolder(path, Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("s:String255"),
@@ -77,26 +104,7 @@ class FrontierAnswersTest {
             FrontierServlet plain = new FrontierServlet(new FrontierContext("Plain", store.database()), 0);
             try (TestServer server = new TestServer(cached, plain)) {
                 int clients = 12;
-                ExecutorService pool = Executors.newFixedThreadPool(clients);
-                List<Future<byte[]>> bodies = new ArrayList<>();
-                try {
-                    CountDownLatch go = new CountDownLatch(1);
-                    for (int i = 0; i < clients; i++) {
-                        String key = "squid" + i;
-                        bodies.add(pool.submit(() -> {
-                            go.await();
-                            return fetch(server, "Cached", sql(f), key);
-                        }));
-                    }
-                    go.countDown();
-                    List<List<String>> reference = rows(fetch(server, "Plain", sql(f), null));
-                    assertThat(reference).hasSize(ROWS);
-                    for (Future<byte[]> body : bodies) {
-                        assertThat(rows(body.get(60, TimeUnit.SECONDS))).as("same rows as computed afresh").isEqualTo(reference);
-                    }
-                } finally {
-                    pool.shutdownNow();
-                }
+                missTogether(server, sql(f), clients);
                 assertThat(cached.answers().loads()).as("database runs for %d clients", clients).isEqualTo(1);
                 assertThat(cached.answers().hits()).isEqualTo(clients - 1);
                 assertThat(plain.answers().loads()).as("a context without a cache keeps nothing").isZero();
@@ -134,26 +142,7 @@ class FrontierAnswersTest {
                 long loads = cached.answers().loads();
                 long hits = cached.answers().hits();
                 int clients = 12;
-                ExecutorService pool = Executors.newFixedThreadPool(clients);
-                List<Future<byte[]>> bodies = new ArrayList<>();
-                try {
-                    CountDownLatch go = new CountDownLatch(1);
-                    for (int i = 0; i < clients; i++) {
-                        String key = "squid" + i;
-                        bodies.add(pool.submit(() -> {
-                            go.await();
-                            return fetch(server, "Cached", at.apply(15), key);
-                        }));
-                    }
-                    go.countDown();
-                    List<List<String>> reference = rows(fetch(server, "Plain", at.apply(15), null));
-                    assertThat(reference).hasSize(ROWS);
-                    for (Future<byte[]> body : bodies) {
-                        assertThat(rows(body.get(60, TimeUnit.SECONDS))).isEqualTo(reference);
-                    }
-                } finally {
-                    pool.shutdownNow();
-                }
+                missTogether(server, at.apply(15), clients);
                 assertThat(cached.answers().loads() - loads).as("database runs for %d clients", clients).isEqualTo(1);
                 assertThat(cached.answers().hits() - hits).isEqualTo(clients - 1);
                 assertThat(cached.answers().claims()).as("prelude with the query")
