@@ -162,6 +162,29 @@ class FrontierAnswersTest {
         }
     }
 
+    /** A statement with bind values, admitted at one zip level and new to the cache at another: sent with its prelude. */
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void bindValuesGoWithTheQueryWhenThePreludeDoes(Backends b) throws Exception {
+        try (IovStore store = b.freshStore("frontier_claim_binds")) {
+            Node f = folderOfRows(store, "/FA/binds");
+            String bound = "SELECT CHANNEL_ID, S FROM " + f.iovTable() + " WHERE CHANNEL_ID >= ? AND CHANNEL_ID < ?"
+                    + " ORDER BY CHANNEL_ID:3:6";
+            FrontierServlet cached = new FrontierServlet(new FrontierContext("Cached", store.database()));
+            try (TestServer server = new TestServer(cached)) {
+                for (String encoding : List.of("BLOB", "BLOBzip5")) {
+                    String target = FrontierDecoder.path("Cached", encoding, Map.of(), bound);
+                    try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+                        assertThat(rows(r.body())).as(encoding).containsExactly(List.of("3", "value-3"),
+                                List.of("4", "value-4"), List.of("5", "value-5"));
+                    }
+                }
+                assertThat(cached.answers().claims()).as("the second level: admitted, new to the cache")
+                        .isEqualTo(b == Backends.POSTGRESQL ? 1 : 0);
+            }
+        }
+    }
+
     /**
      * Answers bigger than the response buffer go out with their length, so the connection can stay open: a computed
      * answer held and compressed whole (its text written as one array), and then the same answer from memory (the
