@@ -53,39 +53,9 @@ final class DeflateBlocks {
                 case 1 -> skipCodes(in, FIXED_LITERALS, FIXED_DISTANCES);
                 case 2 -> {
                     int literals = in.take(5) + 257;
-                    int distances = in.take(5) + 1;
-                    int codeLengthCodes = in.take(4) + 4;
-                    int[] cl = new int[19];
-                    for (int i = 0; i < codeLengthCodes; i++) {
-                        cl[CODE_LENGTH_ORDER[i]] = in.take(3);
-                    }
-                    Huffman codeLengths = Huffman.of(cl, 0, 19);
-                    int[] lengths = new int[literals + distances];
-                    for (int i = 0; i < lengths.length; ) {
-                        int sym = codeLengths.decode(in);
-                        int repeat;
-                        int value = 0;
-                        if (sym < 16) {
-                            lengths[i++] = sym;
-                            continue;
-                        } else if (sym == 16) {
-                            if (i == 0) {
-                                throw new IllegalStateException("repeat with no previous length");
-                            }
-                            value = lengths[i - 1];
-                            repeat = 3 + in.take(2);
-                        } else if (sym == 17) {
-                            repeat = 3 + in.take(3);
-                        } else {
-                            repeat = 11 + in.take(7);
-                        }
-                        if (i + repeat > lengths.length) {
-                            throw new IllegalStateException("code lengths overrun");
-                        }
-                        java.util.Arrays.fill(lengths, i, i + repeat, value);
-                        i += repeat;
-                    }
-                    skipCodes(in, Huffman.of(lengths, 0, literals), Huffman.of(lengths, literals, distances));
+                    int[] lengths = codeLengths(in, literals);
+                    skipCodes(in, Huffman.of(lengths, 0, literals),
+                            Huffman.of(lengths, literals, lengths.length - literals));
                 }
                 default -> throw new IllegalStateException("invalid block type 3");
             }
@@ -94,6 +64,121 @@ final class DeflateBlocks {
                 return new Last(header, in.position());
             }
         }
+    }
+
+    /**
+     * As {@link #last}, for a stream known to be complete and valid (libdeflate's own output). A stream of one
+     * block with its own Huffman codes (what libdeflate makes of a 64 KB piece of records) ends with that block's
+     * end-of-block code and then zero bits up to the byte: the end is found by trying the at most eight places
+     * where that can be, reading only the block's header. When exactly one place fits, it is the end (the true end
+     * always fits); otherwise, and for any other stream, the blocks are walked.
+     */
+    static Last lastOfComplete(byte[] d, int len) {
+        Last quick = singleBlock(d, len);
+        return quick != null ? quick : last(d, len);
+    }
+
+    /** The end of a complete one-block dynamic stream by its end-of-block code, or null (see above). */
+    static Last singleBlock(byte[] d, int len) {
+        if (len < 4) {
+            return null;
+        }
+        Bits in = new Bits(d, len);
+        if (in.take(1) != 1 || in.take(2) != 2) {
+            return null;
+        }
+        int literals = in.take(5) + 257;
+        int[] lengths = codeLengths(in, literals);
+        int eobLength = lengths[256];
+        if (eobLength == 0) {
+            return null;
+        }
+        int eob = reversedCode(lengths, literals, 256);
+        long streamBits = 8L * len;
+        long found = -1;
+        for (int padding = 0; padding < 8; padding++) {
+            long end = streamBits - padding;
+            if (end - eobLength < in.position()) {
+                break;
+            }
+            if (padding > 0 && (d[len - 1] & 0xff) >>> (8 - padding) != 0) {
+                continue; // the padding would hold a one bit
+            }
+            if (bitsAt(d, end - eobLength, eobLength) == eob) {
+                if (found >= 0) {
+                    return null; // two places fit: walk
+                }
+                found = end;
+            }
+        }
+        return found < 0 ? null : new Last(0, found);
+    }
+
+    /** {@code n} (at most 15) bits of {@code d} from bit {@code at}, least significant first. */
+    private static int bitsAt(byte[] d, long at, int n) {
+        int v = 0;
+        for (int k = 0; k < n; k++) {
+            long bit = at + k;
+            v |= ((d[(int) (bit >>> 3)] >>> (int) (bit & 7)) & 1) << k;
+        }
+        return v;
+    }
+
+    /** The canonical code of {@code symbol} among the first {@code count} lengths, bit-reversed as sent. */
+    private static int reversedCode(int[] lengths, int count, int symbol) {
+        int[] perLength = new int[16];
+        for (int i = 0; i < count; i++) {
+            perLength[lengths[i]]++;
+        }
+        perLength[0] = 0;
+        int code = 0;
+        int l = lengths[symbol];
+        for (int k = 1; k < l; k++) {
+            code = (code + perLength[k]) << 1;
+        }
+        for (int i = 0; i < symbol; i++) {
+            if (lengths[i] == l) {
+                code++;
+            }
+        }
+        return Integer.reverse(code) >>> (32 - l);
+    }
+
+    /** A dynamic block's literal/length and distance code lengths, read after its literal count. */
+    private static int[] codeLengths(Bits in, int literals) {
+        int distances = in.take(5) + 1;
+        int codeLengthCodes = in.take(4) + 4;
+        int[] cl = new int[19];
+        for (int i = 0; i < codeLengthCodes; i++) {
+            cl[CODE_LENGTH_ORDER[i]] = in.take(3);
+        }
+        Huffman codeLengths = Huffman.of(cl, 0, 19);
+        int[] lengths = new int[literals + distances];
+        for (int i = 0; i < lengths.length; ) {
+            int sym = codeLengths.decode(in);
+            int repeat;
+            int value = 0;
+            if (sym < 16) {
+                lengths[i++] = sym;
+                continue;
+            } else if (sym == 16) {
+                if (i == 0) {
+                    throw new IllegalStateException("repeat with no previous length");
+                }
+                value = lengths[i - 1];
+                repeat = 3 + in.take(2);
+            } else if (sym == 17) {
+                repeat = 3 + in.take(3);
+            } else {
+                repeat = 11 + in.take(7);
+            }
+            if (i + repeat > lengths.length) {
+                throw new IllegalStateException("code lengths overrun");
+            }
+            java.util.Arrays.fill(lengths, i, i + repeat, value);
+            i += repeat;
+        }
+        return lengths;
     }
 
     /**

@@ -35,7 +35,7 @@ final class ZlibPieces {
 
     /** A complete raw deflate stream made not final and ending with an empty stored block, on a byte boundary. */
     static byte[] joinable(byte[] raw) {
-        DeflateBlocks.Last last = DeflateBlocks.last(raw, raw.length);
+        DeflateBlocks.Last last = DeflateBlocks.lastOfComplete(raw, raw.length);
         long end = last.endBit();
         int aligned = (int) ((end + 3 + 7) >>> 3); // 3 header bits (not final, stored), then padding to a byte
         byte[] out = Arrays.copyOf(raw, aligned + 4);

@@ -62,6 +62,35 @@ class ZlibPiecesTest {
     }
 
     @Test
+    void aSingleBlocksEndFoundFromItsEndOfBlockCodeIsWhereTheWalkEndsIt() {
+        LibDeflate lib = lib();
+        Random r = new Random(11);
+        int quick = 0;
+        int tried = 0;
+        for (int level : new int[] {1, 2, 5, 6, 9}) {
+            for (int n : new int[] {0, 1, 40, 1_000, 5_000, 20_000, 64 << 10, 300_000}) {
+                for (byte[] in : new byte[][] {text(r, n), noise(r, n), repeats(n), records(r, n)}) {
+                    byte[] raw = lib.deflateCompress(in, in.length, level);
+                    DeflateBlocks.Last walked = DeflateBlocks.last(raw, raw.length);
+                    DeflateBlocks.Last found = DeflateBlocks.singleBlock(raw, raw.length);
+                    tried++;
+                    if (found != null) {
+                        quick++;
+                        assertThat(found).as("level %d, %d bytes", level, n).isEqualTo(walked);
+                    }
+                    assertThat(DeflateBlocks.lastOfComplete(raw, raw.length)).isEqualTo(walked);
+                }
+            }
+        }
+        assertThat(quick).as("of %d streams", tried).isGreaterThan(tried / 3);
+        for (int i = 0; i < 16; i++) { // pieces of records as the encoder makes them: one block each, found quickly
+            byte[] piece = records(r, 64 << 10);
+            byte[] raw = lib.deflateCompress(piece, piece.length, 5);
+            assertThat(DeflateBlocks.singleBlock(raw, raw.length)).isEqualTo(DeflateBlocks.last(raw, raw.length));
+        }
+    }
+
+    @Test
     void zlibsOwnBlocksAreWalkedToo() {
         Random r = new Random(9);
         byte[] in = text(r, 400_000);
@@ -87,6 +116,20 @@ class ZlibPiecesTest {
         byte[] raw = lib.deflateCompress(in, in.length, 5);
         assertThatThrownBy(() -> DeflateBlocks.last(raw, raw.length / 2)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> DeflateBlocks.last(new byte[] {7}, 1)).isInstanceOf(IllegalStateException.class);
+    }
+
+    /** Frontier records like a COOL folder's: channel, since, until, a 50-character payload. */
+    private static byte[] records(Random r, int n) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        for (int ch = 0; b.size() < n; ch++) {
+            for (String v : new String[] {Integer.toString(ch), "0", "9223372036854775807", new String(text(r, 50))}) {
+                b.write(BlobEncoder.ARRAY_BYTE);
+                b.writeBytes(java.nio.ByteBuffer.allocate(4).putInt(v.length()).array());
+                b.writeBytes(v.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            }
+            b.write(BlobEncoder.EOR);
+        }
+        return Arrays.copyOf(b.toByteArray(), n);
     }
 
     private static byte[] text(Random r, int n) {
