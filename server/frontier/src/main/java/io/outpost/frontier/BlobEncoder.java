@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.zip.Adler32;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import org.slf4j.LoggerFactory;
@@ -93,12 +92,13 @@ public final class BlobEncoder implements AutoCloseable {
      * Set while the answer is held for one libdeflate call (then {@link #buf} grows up to {@link #WHOLE_LIMIT});
      * null once streaming through zlib in chunks.
      */
-    private LibDeflate whole;
+    private NativeDeflate whole;
     /** Set when chunks are compressed in parallel by libdeflate as they fill ({@link ZlibPieces}). */
-    private final LibDeflate pieces;
+    private final NativeDeflate pieces;
     /** Whether a held answer may be compressed in parallel pieces at close ({@link SplitCompression}). */
     private final boolean split;
-    private final Adler32 adler;
+    /** Adler-32 of the record bytes whose pieces are written so far (written in order, by the tail of pieces). */
+    private long adler = 1;
     private boolean pieceHeaderSent;
     /** Spare chunk buffers, handed back by the compression side (pipelined mode). */
     private final BlockingQueue<byte[]> spare;
@@ -147,7 +147,7 @@ public final class BlobEncoder implements AutoCloseable {
      */
     public static BlobEncoder forAnswer(OutputStream sink, int zipLevel, Executor compressor, EncodedRecords memo) {
         String choice = System.getProperty(DEFLATE_PROPERTY, "");
-        LibDeflate lib = zipLevel < 0 || "jdk".equals(choice) ? null : LibDeflate.get().orElse(null);
+        NativeDeflate lib = zipLevel < 0 || "jdk".equals(choice) ? null : NativeDeflate.forLevel(zipLevel).orElse(null);
         boolean inPieces = memo == null && inPieces(choice, COMPUTING.get(), () -> IdleCores.besides(1));
         return new BlobEncoder(sink, zipLevel, compressor, lib, inPieces, !"whole".equals(choice),
                 lib == null ? null : memo);
@@ -169,7 +169,13 @@ public final class BlobEncoder implements AutoCloseable {
         return LibDeflate.get().isPresent();
     }
 
-    BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, LibDeflate whole) {
+    /** The library {@link #forAnswer} compresses {@code zipLevel} answers with in this JVM (the properties aside). */
+    public static String deflateLibrary(int zipLevel) {
+        return NativeDeflate.forLevel(zipLevel).map(lib -> lib instanceof Igzip ? "igzip" : "libdeflate")
+                .orElse("java.util.zip");
+    }
+
+    BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, NativeDeflate whole) {
         this(sink, zipLevel, compressor, whole, false);
     }
 
@@ -178,7 +184,7 @@ public final class BlobEncoder implements AutoCloseable {
      * @param inPieces with {@code lib} and {@code compressor}: chunks compressed in parallel on {@code compressor}
      *                 while rows are read ({@link ZlibPieces}) instead of the whole answer at the end
      */
-    BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, LibDeflate lib, boolean inPieces) {
+    BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, NativeDeflate lib, boolean inPieces) {
         this(sink, zipLevel, compressor, lib, inPieces, false);
     }
 
@@ -186,12 +192,12 @@ public final class BlobEncoder implements AutoCloseable {
      * @param split with {@code lib} and {@code compressor}, not in pieces: the held answer may be compressed in
      *              parallel pieces at close while few answers are under way ({@link SplitCompression})
      */
-    BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, LibDeflate lib, boolean inPieces, boolean split) {
+    BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, NativeDeflate lib, boolean inPieces, boolean split) {
         this(sink, zipLevel, compressor, lib, inPieces, split, null);
     }
 
     /** @param memo with {@code lib} and not in pieces: compressed answers reused and kept by record content */
-    BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, LibDeflate lib, boolean inPieces, boolean split,
+    BlobEncoder(OutputStream sink, int zipLevel, Executor compressor, NativeDeflate lib, boolean inPieces, boolean split,
                 EncodedRecords memo) {
         this.sink = sink;
         this.zipLevel = zipLevel;
@@ -199,7 +205,6 @@ public final class BlobEncoder implements AutoCloseable {
         boolean pieced = zipLevel >= 0 && lib != null && inPieces && compressor != null;
         this.pieces = pieced ? lib : null;
         this.whole = zipLevel >= 0 && !pieced ? lib : null;
-        this.adler = pieced ? new Adler32() : null;
         this.memo = this.whole != null ? memo : null;
         if (zipLevel >= 0) {
             COMPUTING.incrementAndGet();
@@ -370,17 +375,17 @@ public final class BlobEncoder implements AutoCloseable {
         int len = pos;
         if (pieces != null) {
             writePieceHeader();
-            adler.update(chunk, 0, len);
-            CompletableFuture<byte[]> piece = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<NativeDeflate.Piece> piece = CompletableFuture.supplyAsync(() -> {
                 try {
                     return ZlibPieces.piece(pieces, chunk, len, zipLevel, false);
                 } finally {
                     spare.offer(chunk);
                 }
             }, compressor);
-            tail = tail.thenCombine(piece, (done, bytes) -> {
+            tail = tail.thenCombine(piece, (done, p) -> {
                 try {
-                    digested.write(bytes);
+                    digested.write(p.deflate());
+                    adler = ZlibPieces.combineAdler(adler, p.adler32(), len);
                     return null;
                 } catch (IOException e) {
                     throw new CompletionException(e);
@@ -486,16 +491,15 @@ public final class BlobEncoder implements AutoCloseable {
     /** The last piece (compressed here while the others finish), then the Adler-32 of the whole record stream. */
     private void finishPieces() throws IOException {
         writePieceHeader();
-        adler.update(buf, 0, pos);
-        byte[] last;
+        NativeDeflate.Piece last;
         try {
             last = ZlibPieces.piece(pieces, buf, pos, zipLevel, true);
         } catch (RuntimeException e) {
-            throw new IOException("libdeflate failed: " + e, e);
+            throw new IOException("native deflate failed: " + e, e);
         }
         awaitTail();
-        digested.write(last);
-        digested.write(ZlibPieces.trailer(adler.getValue()));
+        digested.write(last.deflate());
+        digested.write(ZlibPieces.trailer(ZlibPieces.combineAdler(adler, last.adler32(), pos)));
     }
 
     /** Whether this answer is compressed in pieces while it is read. */
@@ -583,23 +587,9 @@ public final class BlobEncoder implements AutoCloseable {
 
     /** The base64 text of a zlib stream's parts, as the streaming path writes it; the MD5 is of the parts. */
     private byte[] wholeText(java.util.List<byte[]> parts) {
-        byte[] zlib = parts.size() == 1 ? parts.get(0) : concat(parts);
+        byte[] zlib = parts.size() == 1 ? parts.get(0) : ZlibPieces.concat(parts);
         md5.update(zlib);
         return MIME_TEXT.encode(zlib);
-    }
-
-    private static byte[] concat(java.util.List<byte[]> parts) {
-        int n = 0;
-        for (byte[] p : parts) {
-            n += p.length;
-        }
-        byte[] all = new byte[n];
-        int at = 0;
-        for (byte[] p : parts) {
-            System.arraycopy(p, 0, all, at, p.length);
-            at += p.length;
-        }
-        return all;
     }
 
     /**

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.zip.Adler32;
 
 /**
  * A held answer compressed by libdeflate in a few pieces at once once its rows are all read, the last on the
@@ -31,33 +30,35 @@ final class SplitCompression {
      *
      * @throws RuntimeException if libdeflate failed for any piece (nothing was written anywhere)
      */
-    static List<byte[]> compress(LibDeflate lib, byte[] in, int len, int level, int n, Executor executor) {
+    static List<byte[]> compress(NativeDeflate lib, byte[] in, int len, int level, int n, Executor executor) {
         int size = len / n;
-        List<CompletableFuture<byte[]>> others = new ArrayList<>(n - 1);
+        List<CompletableFuture<NativeDeflate.Piece>> others = new ArrayList<>(n - 1);
         for (int i = 0; i < n - 1; i++) {
             int off = i * size;
-            others.add(CompletableFuture.supplyAsync(() -> ZlibPieces.piece(lib, in, off, size, level, false), executor));
+            others.add(CompletableFuture.supplyAsync(() -> ZlibPieces.piece(lib, in, off, size, level, false),
+                    executor));
         }
         List<byte[]> out = new ArrayList<>(n + 2);
         out.add(ZlibPieces.header(level));
-        byte[] last;
-        Adler32 adler = new Adler32();
+        NativeDeflate.Piece last;
         try {
             last = ZlibPieces.piece(lib, in, (n - 1) * size, len - (n - 1) * size, level, true);
-            adler.update(in, 0, len);
         } finally {
             // the buffer is handed back to the caller only once no piece reads it any more
             CompletableFuture.allOf(others.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
         }
-        for (CompletableFuture<byte[]> piece : others) {
+        long adler = 1;
+        for (CompletableFuture<NativeDeflate.Piece> piece : others) {
             try {
-                out.add(piece.join());
+                NativeDeflate.Piece p = piece.join();
+                out.add(p.deflate());
+                adler = ZlibPieces.combineAdler(adler, p.adler32(), size);
             } catch (CompletionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : e;
             }
         }
-        out.add(last);
-        out.add(ZlibPieces.trailer(adler.getValue()));
+        out.add(last.deflate());
+        out.add(ZlibPieces.trailer(ZlibPieces.combineAdler(adler, last.adler32(), len - (n - 1) * size)));
         return out;
     }
 }

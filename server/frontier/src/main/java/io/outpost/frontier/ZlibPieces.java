@@ -6,7 +6,7 @@ import java.util.Arrays;
  * One zlib stream made of independently compressed pieces, as pigz makes it: each piece but the last is a raw
  * deflate stream whose final mark is cleared and which ends with an empty stored block (so the next piece starts on
  * a byte); the stream is the zlib header, the pieces in order, and the Adler-32 of all the input. Any inflater reads
- * it as one ordinary zlib stream. This lets libdeflate, which compresses whole buffers only, compress an answer's
+ * it as one ordinary zlib stream. This lets libdeflate or igzip, which compress whole buffers here, compress an answer's
  * chunks in parallel while its rows are still being read.
  */
 final class ZlibPieces {
@@ -22,15 +22,30 @@ final class ZlibPieces {
         return new byte[] {(byte) cmf, (byte) flg};
     }
 
-    /** {@code in[0, len)} compressed by libdeflate as a piece of the stream: the last one as is, others joinable. */
-    static byte[] piece(LibDeflate lib, byte[] in, int len, int level, boolean last) {
-        return piece(lib, in, 0, len, level, last);
+    /** {@code in[0, len)} compressed as a piece of the stream: the last one as is, others joinable. */
+    static NativeDeflate.Piece piece(NativeDeflate lib, byte[] in, int len, int level, boolean last) {
+        return lib.piece(in, 0, len, level, last);
     }
 
-    /** {@code in[off, off + len)} compressed by libdeflate as a piece of the stream (see above). */
-    static byte[] piece(LibDeflate lib, byte[] in, int off, int len, int level, boolean last) {
-        byte[] raw = lib.deflateCompress(in, off, len, level);
-        return last ? raw : joinable(raw);
+    /** {@code in[off, off + len)} compressed as a piece of the stream (see above). */
+    static NativeDeflate.Piece piece(NativeDeflate lib, byte[] in, int off, int len, int level, boolean last) {
+        return lib.piece(in, off, len, level, last);
+    }
+
+    /**
+     * The Adler-32 of two inputs one after the other, from the checksum of each and the second's length (as zlib's
+     * {@code adler32_combine}): the pieces' checksums, computed in parallel, make the stream's.
+     */
+    static long combineAdler(long first, long second, long secondLength) {
+        final long base = 65521;
+        long rem = secondLength % base;
+        long sum1 = first & 0xffff;
+        long sum2 = rem * sum1 % base;
+        sum1 += (second & 0xffff) + base - 1;
+        sum2 += ((first >>> 16) & 0xffff) + ((second >>> 16) & 0xffff) + base - rem;
+        sum1 %= base;
+        sum2 %= base;
+        return sum1 | sum2 << 16;
     }
 
     /** A complete raw deflate stream made not final and ending with an empty stored block, on a byte boundary. */
@@ -54,5 +69,20 @@ final class ZlibPieces {
     /** The four trailer bytes: Adler-32, most significant byte first. */
     static byte[] trailer(long adler32) {
         return new byte[] {(byte) (adler32 >>> 24), (byte) (adler32 >>> 16), (byte) (adler32 >>> 8), (byte) adler32};
+    }
+
+    /** The parts of a stream, one after the other in one array. */
+    static byte[] concat(java.util.List<byte[]> parts) {
+        int n = 0;
+        for (byte[] p : parts) {
+            n += p.length;
+        }
+        byte[] all = new byte[n];
+        int at = 0;
+        for (byte[] p : parts) {
+            System.arraycopy(p, 0, all, at, p.length);
+            at += p.length;
+        }
+        return all;
     }
 }

@@ -152,7 +152,7 @@ class FrontierBenchmarkTest {
                             + "split %.1f ms/fetch, ratio %.2f%n", b,
                             threads, jdbc, frontier, frontier / jdbc, fromKept,
                             fromKept / jdbc, plain, plain / jdbc, viaFrontier.call(),
-                            BlobEncoder.libdeflateAvailable() ? "libdeflate" : "java.util.zip (no libdeflate)", zlib,
+                            BlobEncoder.deflateLibrary(5), zlib,
                             zlib / jdbc, pieces, pieces / jdbc, wholeAnswer, wholeAnswer / jdbc);
                     // CPU time of this JVM per fetch (service, JDBC driver and HTTP client; SQLite runs in it too,
                     // PostgreSQL's backend does not): less moved by other work on the machine than wall time

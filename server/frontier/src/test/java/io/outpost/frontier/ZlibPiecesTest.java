@@ -32,19 +32,41 @@ class ZlibPiecesTest {
         ByteArrayOutputStream whole = new ByteArrayOutputStream();
         ByteArrayOutputStream z = new ByteArrayOutputStream();
         Adler32 adler = new Adler32();
+        long combined = 1;
         z.write(ZlibPieces.header(level));
         for (int i = 0; i < pieces.length; i++) {
             byte[] in = pieces[i];
             whole.write(in);
             adler.update(in);
-            z.write(ZlibPieces.piece(lib, in, in.length, level, i == pieces.length - 1));
+            NativeDeflate.Piece p = ZlibPieces.piece(lib, in, in.length, level, i == pieces.length - 1);
+            z.write(p.deflate());
+            combined = ZlibPieces.combineAdler(combined, p.adler32(), in.length);
         }
-        z.write(ZlibPieces.trailer(adler.getValue()));
+        assertThat(combined).as("the pieces' checksums combined").isEqualTo(adler.getValue());
+        z.write(ZlibPieces.trailer(combined));
         byte[] stream = z.toByteArray();
         assertThat(ZlibStreams.inflate(stream, whole.size())).isEqualTo(whole.toByteArray());
         // the header is the one libdeflate (and zlib) write for this level
         byte[] reference = lib.zlibCompress(new byte[] {1}, 1, level);
         assertThat(Arrays.copyOf(stream, 2)).isEqualTo(Arrays.copyOf(reference, 2));
+    }
+
+    @Test
+    void combinedChecksumsAreTheChecksumOfTheWhole() {
+        Random r = new Random(5);
+        for (int round = 0; round < 200; round++) {
+            byte[] in = round % 3 == 0 ? noise(r, r.nextInt(300_000)) : text(r, r.nextInt(70_000));
+            int cut = in.length == 0 ? 0 : r.nextInt(in.length + 1);
+            Adler32 first = new Adler32();
+            first.update(in, 0, cut);
+            Adler32 second = new Adler32();
+            second.update(in, cut, in.length - cut);
+            Adler32 whole = new Adler32();
+            whole.update(in);
+            assertThat(ZlibPieces.combineAdler(first.getValue(), second.getValue(), in.length - cut))
+                    .as("round " + round).isEqualTo(whole.getValue());
+        }
+        assertThat(ZlibPieces.combineAdler(0xfff0_fff0L, 1, 0)).isEqualTo(0xfff0_fff0L); // an empty second part
     }
 
     @Test
