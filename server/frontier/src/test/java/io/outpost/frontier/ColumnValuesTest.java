@@ -33,6 +33,10 @@ class ColumnValuesTest {
                     {Long.MIN_VALUE, Integer.MIN_VALUE, -32768, "caf\u00e9 \u20ac \u0101", "\u00ff", "\u00e9", -2.25e-7, "-1.5", new byte[] {0}},
                     {-1L, -10, -9, "line\nbreak\ttab\u0001ctl", "very " + "long ".repeat(3000), "zz", 1e30, "42", null},
                     {null, null, null, null, null, null, null, null, null},
+                    // repeated integers are written from the previous row's digits: again, after a NULL, and anew
+                    {-1L, -10, -9, "a", "b", "c", 2.0, "1", null},
+                    {-1L, -10, -9, "a", "b", "c", 2.0, "1", null},
+                    {-2L, -10, 9, "a", "b", "c", 2.0, "1", null},
                 };
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO cv VALUES (?,?,?,?,?,?,?,?,?)")) {
                     for (Object[] row : rows) {
