@@ -47,24 +47,31 @@ final class Igzip implements NativeDeflate {
     private static final short FULL_FLUSH = 2;
     private static final short RAW_DEFLATE = 0;
     private static final short ZLIB = 3;
-    private static final int IDLE_PER_KIND = 4;
-    private static final int PIECE_BUFFER = 64 << 10;
+    private static final int IDLE_PER_SIZE = 4;
+    /** The smallest input buffer; buffers come in powers of two from there, kept idle up to {@link #SIZES} sizes. */
+    private static final int MIN_BUFFER = 64 << 10;
+    private static final int SIZES = 6;
     private static final Optional<Igzip> INSTANCE = load();
 
     private final ForeignFunctions f;
     private final MethodHandle init;
     private final MethodHandle deflate;
     private final MethodHandle adler32;
-    /** Idle workers: [0] for pieces (inputs up to {@link #PIECE_BUFFER}), [1] for whole answers. */
+    /**
+     * Idle workers by input buffer size (64 KB to 2 MB, the largest answer held whole): pieces, split answers and whole answers each find theirs
+     * instead of trading buffers of the wrong size.
+     */
     @SuppressWarnings("unchecked")
-    private final ConcurrentLinkedDeque<Worker>[] idle = new ConcurrentLinkedDeque[] {
-            new ConcurrentLinkedDeque<Worker>(), new ConcurrentLinkedDeque<Worker>()};
+    private final ConcurrentLinkedDeque<Worker>[] idle = new ConcurrentLinkedDeque[SIZES];
 
     private Igzip(ForeignFunctions f) throws ReflectiveOperationException {
         this.f = f;
         init = f.downcall("isal_deflate_stateless_init", null, f.address);
         deflate = f.downcall("isal_deflate_stateless", f.javaInt, f.address);
         adler32 = f.downcall("isal_adler32", f.javaInt, f.javaInt, f.address, f.javaLong);
+        for (int i = 0; i < SIZES; i++) {
+            idle[i] = new ConcurrentLinkedDeque<>();
+        }
     }
 
     /** The binding, or empty when igzip cannot be used here. */
@@ -129,6 +136,11 @@ final class Igzip implements NativeDeflate {
         return compress(in, off, len, RAW_DEFLATE, NO_FLUSH, true, null);
     }
 
+    @Override
+    public boolean joinsFree() {
+        return true;
+    }
+
     /** igzip ends a fully flushed, unfinished stream exactly so: no walk of its blocks needed. */
     @Override
     public byte[] joinableDeflate(byte[] in, int off, int len, int level) {
@@ -144,15 +156,13 @@ final class Igzip implements NativeDeflate {
 
     /** @param adler null, or where the Adler-32 of the input goes */
     private byte[] compress(byte[] in, int off, int len, short format, short flush, boolean last, long[] adler) {
-        ConcurrentLinkedDeque<Worker> pool = idle[len <= PIECE_BUFFER ? 0 : 1];
-        Worker w = pool.pollFirst();
+        long size = bufferSize(len);
+        int sizeClass = Long.numberOfTrailingZeros(size / MIN_BUFFER);
+        ConcurrentLinkedDeque<Worker> pool = sizeClass < SIZES ? idle[sizeClass] : null;
+        Worker w = pool == null ? null : pool.pollFirst();
         try {
-            if (w != null && w.srcSize < len) {
-                w.free(); // a bigger answer than this worker was made for
-                w = null;
-            }
             if (w == null) {
-                w = new Worker(len);
+                w = new Worker(size);
             }
             f.copyIn(in, off, w.src, len);
             if (adler != null) {
@@ -174,7 +184,7 @@ final class Igzip implements NativeDeflate {
                 throw new IllegalStateException("isal_deflate_stateless returned " + rc + " for " + len + " bytes");
             }
             byte[] out = f.copyOut(w.dst, f.getInt(w.stream, TOTAL_OUT));
-            if (pool.size() < IDLE_PER_KIND) {
+            if (pool != null && pool.size() < IDLE_PER_SIZE) {
                 pool.offerFirst(w);
                 w = null;
             }
@@ -192,6 +202,11 @@ final class Igzip implements NativeDeflate {
         }
     }
 
+    /** The input buffer for {@code len} bytes: the power of two at or above it, at least {@link #MIN_BUFFER}. */
+    static long bufferSize(int len) {
+        return Math.max(MIN_BUFFER, Long.highestOneBit(Math.max(len, 1) - 1L) << 1);
+    }
+
     /** A stream state, hash table and input and output buffers, kept between answers: allocating them costs more. */
     private final class Worker {
         final Object arena;
@@ -202,9 +217,9 @@ final class Igzip implements NativeDeflate {
         final long srcSize;
         final long dstSize;
 
-        Worker(int len) throws ReflectiveOperationException {
+        Worker(long srcSize) throws ReflectiveOperationException {
             arena = f.sharedArena(); // one thread at a time uses it, not always the same one
-            srcSize = Math.max(PIECE_BUFFER, Long.highestOneBit(Math.max(len, 1) - 1L) << 1);
+            this.srcSize = srcSize;
             // stored blocks at worst: 5 bytes per 64 KB block, the zlib header and trailer, and igzip's end block
             dstSize = srcSize + (srcSize >> 12) + 1024;
             stream = f.allocate(arena, STREAM_BYTES);

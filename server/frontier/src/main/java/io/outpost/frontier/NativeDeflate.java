@@ -39,6 +39,11 @@ interface NativeDeflate {
      */
     Piece piece(byte[] in, int off, int len, int level, boolean last);
 
+    /** Whether a joinable piece costs no more than a final one (no walk to find where its last block ends). */
+    default boolean joinsFree() {
+        return false;
+    }
+
     /**
      * The library for answers at zlib's {@code level}, or empty (then java.util.zip): igzip for levels 1 to 5, zlib's
      * two fast classes, where it is 4 to 5 times as fast as libdeflate for output within 2 % of zlib's (docs/frontier.md,

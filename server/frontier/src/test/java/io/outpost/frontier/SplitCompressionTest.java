@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,6 +35,35 @@ class SplitCompressionTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"2, 5, 949000", "3, 1, 300001", "2, 4, 40000"})
+    void igzipPiecesSharedByThreadsJoinIntoOneStream(int n, int level, int len) throws Exception {
+        assumeTrue(Igzip.get().isPresent(), "libisal.so.2 not loadable here (not installed, or Java 21)");
+        byte[] in = records(len, n);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<byte[]> parts = SplitCompression.compress(Igzip.get().orElseThrow(), in, len, level, n, pool);
+            assertThat(parts.size() - 2).as("pieces").isEqualTo(
+                    Math.max(n, Math.min(n * SplitCompression.PIECES_PER_THREAD, len / (SplitCompression.MIN_PIECE / 4))));
+            assertThat(ZlibStreams.inflate(ZlibPieces.concat(parts), len)).isEqualTo(in);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void helpersThatStartOnlyAfterTheCallerFinishedFindNothingLeft() throws Exception {
+        assumeTrue(Igzip.get().isPresent(), "libisal.so.2 not loadable here (not installed, or Java 21)");
+        byte[] in = records(600_000, 9);
+        List<Runnable> late = new ArrayList<>();
+        List<byte[]> parts = SplitCompression.compress(Igzip.get().orElseThrow(), in, in.length, 5, 3, late::add);
+        byte[] before = in.clone();
+        assertThat(late).hasSize(2);
+        late.forEach(Runnable::run); // the helpers start now: every piece is taken, they return at once
+        assertThat(in).isEqualTo(before);
+        assertThat(ZlibStreams.inflate(ZlibPieces.concat(parts), in.length)).isEqualTo(in);
     }
 
     @Test
