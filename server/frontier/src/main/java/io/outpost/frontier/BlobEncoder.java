@@ -58,6 +58,8 @@ public final class BlobEncoder implements AutoCloseable {
      * and on a connection that stays open; a longer text streams on.
      */
     static final int TEXT_HOLD_LIMIT = 2 << 20;
+    /** Compressed answers from this size on are base64-encoded and digested in parallel when a core is free. */
+    static final int PARALLEL_TEXT_MIN = 64 << 10;
     /** Grown held buffers handed from one answer to the next: at most 2 MB each, a few per core, 16 MB in all. */
     static final HeldBuffers HELD = new HeldBuffers(Math.min(8, 2 * Runtime.getRuntime().availableProcessors()));
     /**
@@ -97,6 +99,8 @@ public final class BlobEncoder implements AutoCloseable {
     private final NativeDeflate pieces;
     /** Whether a held answer may be compressed in parallel pieces at close ({@link SplitCompression}). */
     private final boolean split;
+    /** Set at close when a core is left for this answer: its base64 text is then encoded beside its MD5. */
+    private boolean textInParallel;
     /** Adler-32 of the record bytes whose pieces are written so far (written in order, by the tail of pieces). */
     private long adler = 1;
     private boolean pieceHeaderSent;
@@ -462,11 +466,13 @@ public final class BlobEncoder implements AutoCloseable {
             // this answer's share of the cores, and no more than the machine leaves idle besides these answers
             int cores = "split".equals(System.getProperty(DEFLATE_PROPERTY)) ? Math.max(2, CORES / computing)
                     : Math.min(CORES / computing, IdleCores.besides(computing) / computing);
+            textInParallel = compressor != null && split && cores > 1;
             int n = compressor == null || !split ? 1 : SplitCompression.pieces(pos, cores);
             return n == 1 ? java.util.List.of(whole.zlibCompress(buf, pos, zipLevel))
                     : SplitCompression.compress(whole, buf, pos, zipLevel, n, compressor);
         } catch (RuntimeException e) {
-            LoggerFactory.getLogger(BlobEncoder.class).warn("libdeflate failed, answer compressed by zlib: {}", e.toString());
+            LoggerFactory.getLogger(BlobEncoder.class).warn("native deflate failed, answer compressed by zlib: {}",
+                    e.toString());
             return null;
         }
     }
@@ -585,11 +591,19 @@ public final class BlobEncoder implements AutoCloseable {
         buf = null;
     }
 
-    /** The base64 text of a zlib stream's parts, as the streaming path writes it; the MD5 is of the parts. */
+    /**
+     * The base64 text of a zlib stream's parts, as the streaming path writes it; the MD5 is of the parts. With a core
+     * to spare ({@link #compressHeld}) the text is encoded on the compression threads while this one digests.
+     */
     private byte[] wholeText(java.util.List<byte[]> parts) {
         byte[] zlib = parts.size() == 1 ? parts.get(0) : ZlibPieces.concat(parts);
+        if (!textInParallel || zlib.length < PARALLEL_TEXT_MIN) {
+            md5.update(zlib);
+            return MIME_TEXT.encode(zlib);
+        }
+        CompletableFuture<byte[]> text = CompletableFuture.supplyAsync(() -> MIME_TEXT.encode(zlib), compressor);
         md5.update(zlib);
-        return MIME_TEXT.encode(zlib);
+        return text.join();
     }
 
     /**
