@@ -147,7 +147,9 @@ final class RawHttp implements AutoCloseable {
     byte[] body(ByteArrayOutputStream sofar) throws IOException {
         String cl = header("Content-Length");
         if (cl != null && sofar.size() == 0) {
-            return in.readNBytes(Integer.parseInt(cl));
+            byte[] b = new byte[Integer.parseInt(cl)]; // read into place, as a client reading a known length would
+            int n = in.readNBytes(b, 0, b.length);
+            return n == b.length ? b : java.util.Arrays.copyOf(b, n);
         }
         if (cl != null) {
             int n = Integer.parseInt(cl);
