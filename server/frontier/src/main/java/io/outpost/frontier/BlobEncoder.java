@@ -28,13 +28,13 @@ import org.slf4j.LoggerFactory;
  * base64-encoded there, in order, while the caller goes on reading rows from the database (deflate is as costly
  * as the read itself); at most {@link #IN_FLIGHT} chunks wait, so memory stays bounded whatever the answer size.
  *
- * <p>With libdeflate ({@link LibDeflate}), records instead go into one buffer, doubled as needed, and are compressed
- * in one call once the answer is complete, which costs about half of zlib's time; an answer whose record stream
+ * <p>With a native deflate ({@link NativeDeflate}: igzip or libdeflate), records instead go into one buffer, doubled
+ * as needed, and are compressed in one call once the answer is complete, a fraction of zlib's time; an answer whose record stream
  * outgrows {@link #WHOLE_LIMIT} goes on through zlib as above, so memory stays bounded as well. A held answer's
  * text is written as one array ({@link SharedWrites}), so the response can send it with its length.
  *
  * <p>While few compressed answers are under way ({@link #PIECES_UP_TO}, or none other and the machine's load leaves
- * a core: {@link IdleCores}), libdeflate instead compresses the 64 KB
+ * a core: {@link IdleCores}), the native library instead compresses the 64 KB
  * chunks on the executor as they fill, in parallel with the read, and they are joined into one zlib stream
  * ({@link ZlibPieces}); at most {@link #IN_FLIGHT} chunks wait here too.
  *
@@ -49,7 +49,7 @@ public final class BlobEncoder implements AutoCloseable {
     private static final Base64.Encoder MIME_TEXT = Base64.getMimeEncoder(76, new byte[] {'\n'});
     static final int CHUNK = 64 * 1024;
     static final int IN_FLIGHT = 4;
-    /** Record bytes held for one libdeflate call; a bigger answer is streamed through zlib. */
+    /** Record bytes held for one native call; a bigger answer is streamed through zlib. */
     static final int WHOLE_LIMIT = 2 << 20;
     /** The held answer's first buffer, doubled as needed: most answers are small. */
     static final int HOLD_START = 16 << 10;
@@ -63,9 +63,9 @@ public final class BlobEncoder implements AutoCloseable {
     /** Grown held buffers handed from one answer to the next: at most 2 MB each, a few per core, 16 MB in all. */
     static final HeldBuffers HELD = new HeldBuffers(Math.min(8, 2 * Runtime.getRuntime().availableProcessors()));
     /**
-     * System property: {@code jdk} compresses answers with java.util.zip even where libdeflate is present;
-     * {@code whole} (one libdeflate call at close, never split), {@code split} (at close, split whatever the machine's
-     * load) and {@code pieces} fix libdeflate's way (by default
+     * System property: {@code jdk} compresses answers with java.util.zip even where a native library is present;
+     * {@code whole} (one native call at close, never split), {@code split} (at close, split whatever the machine's
+     * load) and {@code pieces} fix the native way (by default
      * pieces up to {@link #PIECES_UP_TO} answers, else held and compressed at close, split across the cores while
      * few answers are under way: {@link SplitCompression}).
      */
@@ -91,11 +91,11 @@ public final class BlobEncoder implements AutoCloseable {
     private final OutputStream digested;
     private final int zipLevel;
     /**
-     * Set while the answer is held for one libdeflate call (then {@link #buf} grows up to {@link #WHOLE_LIMIT});
+     * Set while the answer is held for one native call (then {@link #buf} grows up to {@link #WHOLE_LIMIT});
      * null once streaming through zlib in chunks.
      */
     private NativeDeflate whole;
-    /** Set when chunks are compressed in parallel by libdeflate as they fill ({@link ZlibPieces}). */
+    /** Set when chunks are compressed in parallel by the native library as they fill ({@link ZlibPieces}). */
     private final NativeDeflate pieces;
     /** Whether a held answer may be compressed in parallel pieces at close ({@link SplitCompression}). */
     private final boolean split;
@@ -137,7 +137,7 @@ public final class BlobEncoder implements AutoCloseable {
     }
 
     /**
-     * The encoder of a Frontier answer: compressed by libdeflate when it is present (unless the system property
+     * The encoder of a Frontier answer: compressed by a native library when one is present (unless the system property
      * {@value #DEFLATE_PROPERTY} is {@code jdk}), in pieces or whole, else by zlib on {@code compressor} while rows
      * are read.
      */
@@ -147,7 +147,7 @@ public final class BlobEncoder implements AutoCloseable {
 
     /**
      * As {@link #forAnswer(OutputStream, int, Executor)}, reusing and keeping compressed answers in {@code memo}
-     * (null: none) when libdeflate holds the answer.
+     * (null: none) when a native library holds the answer.
      */
     public static BlobEncoder forAnswer(OutputStream sink, int zipLevel, Executor compressor, EncodedRecords memo) {
         String choice = System.getProperty(DEFLATE_PROPERTY, "");
@@ -184,7 +184,7 @@ public final class BlobEncoder implements AutoCloseable {
     }
 
     /**
-     * @param lib      libdeflate, or null for zlib
+     * @param lib      the native deflate, or null for zlib
      * @param inPieces with {@code lib} and {@code compressor}: chunks compressed in parallel on {@code compressor}
      *                 while rows are read ({@link ZlibPieces}) instead of the whole answer at the end
      */
@@ -457,7 +457,7 @@ public final class BlobEncoder implements AutoCloseable {
     }
 
     /**
-     * The held answer compressed by libdeflate (the zlib stream's parts in order), or null if that failed (then zlib
+     * The held answer compressed by the native library (the zlib stream's parts in order), or null if that failed (then zlib
      * takes over). While few answers are under way it is split across the cores left to it ({@link SplitCompression}).
      */
     private java.util.List<byte[]> compressHeld() {
@@ -559,7 +559,7 @@ public final class BlobEncoder implements AutoCloseable {
                 return;
             }
             if (whole != null) {
-                spill(); // libdeflate failed: the same bytes through zlib
+                spill(); // the native call failed: the same bytes through zlib
             } else {
                 emit();
             }

@@ -63,14 +63,16 @@ class FrontierBenchmarkTest {
                 Callable<Long> viaFrontier = () -> {
                     return (long) connection(server.port()).get(target, FrontierDecoder.clientHeaders()).length;
                 };
-                // the same computed answer compressed by java.util.zip (streamed on a second thread), by libdeflate
-                // in pieces while the rows are read, and by libdeflate in one call at close, instead of the default
-                // (libdeflate at close, split across the cores while few answers are under way; pieces while few
+                // the same computed answer compressed by java.util.zip (streamed on a second thread), by the native
+                // library in pieces while the rows are read, and in one call at close, instead of the default
+                // (at close, split across the cores while few answers are under way; pieces while few
                 // answers are under way on 4 cores or more)
                 Callable<Long> viaZlib = withDeflate("jdk", viaFrontier);
                 Callable<Long> viaPieces = withDeflate("pieces", viaFrontier);
                 Callable<Long> viaWhole = withDeflate("whole", viaFrontier);
                 Callable<Long> viaSplit = withDeflate("split", viaFrontier);
+                // the default way with libdeflate at level 5 instead of igzip (NativeDeflate.forLevel)
+                Callable<Long> viaLibdeflate = new Deflating("", "libdeflate", viaFrontier);
                 String plainTarget = FrontierDecoder.path("Outpost", "BLOB", java.util.Map.of(), sql);
                 Callable<Long> viaPlain = () -> {
                     return (long) connection(server.port()).get(plainTarget, FrontierDecoder.clientHeaders()).length;
@@ -117,9 +119,10 @@ class FrontierBenchmarkTest {
                     run(viaSplit, threads, 1);
                     run(viaJdbcDistinct, threads, 1);
                     run(viaReused, threads, 1);
+                    run(viaLibdeflate, threads, 1);
                     // the six take turns, ROUNDS times: on a shared machine the median of each is compared
                     List<Callable<Long>> paths = List.of(viaJdbc, viaFrontier, viaZlib, viaKept, viaPlain, viaPieces, viaWhole, viaJdbcBatched, viaSplit,
-                            viaJdbcDistinct, viaReused);
+                            viaJdbcDistinct, viaReused, viaLibdeflate);
                     double[][] times = new double[paths.size()][ROUNDS];
                     double[][] cpu = new double[paths.size()][ROUNDS];
                     for (int round = 0; round < ROUNDS; round++) {
@@ -146,19 +149,19 @@ class FrontierBenchmarkTest {
                             + "%.2f, JVM CPU %.1f ms%n", b, threads, jdbc, FetchSizing.size(95), median(times[7]),
                             median(times[8]), median(times[8]) / jdbc, median(cpu[8]));
                     System.out.printf("BENCH %s likeLuis1iov %d conn: JDBC %.1f ms/fetch, Frontier BLOBzip5 computed %.1f "
-                            + "ms/fetch, ratio %.2f (target <= 1.3); kept answer %.1f ms/fetch, ratio %.2f; uncompressed BLOB "
+                            + "ms/fetch, ratio %.2f (target <= 1.3); with libdeflate %.1f ms/fetch, ratio %.2f; kept answer %.1f ms/fetch, ratio %.2f; uncompressed BLOB "
                             + "computed %.1f ms/fetch, ratio %.2f (response %d bytes base64); BLOBzip5 by %s; by java.util.zip "
-                            + "%.1f ms/fetch, ratio %.2f; by libdeflate in pieces %.1f ms/fetch, ratio %.2f; by libdeflate whole, never "
+                            + "%.1f ms/fetch, ratio %.2f; in pieces %.1f ms/fetch, ratio %.2f; whole, never "
                             + "split %.1f ms/fetch, ratio %.2f%n", b,
-                            threads, jdbc, frontier, frontier / jdbc, fromKept,
+                            threads, jdbc, frontier, frontier / jdbc, median(times[11]), median(times[11]) / jdbc, fromKept,
                             fromKept / jdbc, plain, plain / jdbc, viaFrontier.call(),
                             BlobEncoder.deflateLibrary(5), zlib,
                             zlib / jdbc, pieces, pieces / jdbc, wholeAnswer, wholeAnswer / jdbc);
                     // CPU time of this JVM per fetch (service, JDBC driver and HTTP client; SQLite runs in it too,
                     // PostgreSQL's backend does not): less moved by other work on the machine than wall time
-                    System.out.printf("BENCH %s likeLuis1iov %d conn, JVM CPU per fetch: JDBC %.1f ms; BLOBzip5 by "
-                            + "libdeflate %.1f ms (%.2f); by java.util.zip %.1f ms (%.2f); uncompressed BLOB %.1f ms (%.2f); "
-                            + "libdeflate in pieces %.1f ms (%.2f); whole, never split %.1f ms (%.2f)%n",
+                    System.out.printf("BENCH %s likeLuis1iov %d conn, JVM CPU per fetch: JDBC %.1f ms; BLOBzip5 "
+                            + "%.1f ms (%.2f); by java.util.zip %.1f ms (%.2f); uncompressed BLOB %.1f ms (%.2f); "
+                            + "in pieces %.1f ms (%.2f); whole, never split %.1f ms (%.2f)%n",
                             b, threads, median(cpu[0]), median(cpu[1]), median(cpu[1]) / median(cpu[0]), median(cpu[2]),
                             median(cpu[2]) / median(cpu[0]), median(cpu[4]), median(cpu[4]) / median(cpu[0]),
                             median(cpu[5]), median(cpu[5]) / median(cpu[0]), median(cpu[6]), median(cpu[6]) / median(cpu[0]));
@@ -202,8 +205,11 @@ class FrontierBenchmarkTest {
         };
     }
 
-    /** A fetch run with the deflate property set to {@code way} (for all its concurrent workers, by {@link #run}). */
-    private record Deflating(String way, Callable<Long> fetch) implements Callable<Long> {
+    /**
+     * A fetch run with the deflate properties set to {@code way} and {@code library} ("": unset) for all its
+     * concurrent workers, by {@link #run}.
+     */
+    private record Deflating(String way, String library, Callable<Long> fetch) implements Callable<Long> {
         @Override
         public Long call() throws Exception {
             return fetch.call();
@@ -211,7 +217,7 @@ class FrontierBenchmarkTest {
     }
 
     private static Callable<Long> withDeflate(String way, Callable<Long> fetch) {
-        return new Deflating(way, fetch);
+        return new Deflating(way, "", fetch);
     }
 
     private static long processCpuNanos() {
@@ -228,7 +234,12 @@ class FrontierBenchmarkTest {
     /** Mean wall time per fetch in ms over {@code threads} concurrent workers doing {@code per} fetches each. */
     private static double run(Callable<Long> fetch, int threads, int per) throws Exception {
         if (fetch instanceof Deflating d) {
-            System.setProperty(BlobEncoder.DEFLATE_PROPERTY, d.way());
+            if (!d.way().isEmpty()) {
+                System.setProperty(BlobEncoder.DEFLATE_PROPERTY, d.way());
+            }
+            if (!d.library().isEmpty()) {
+                System.setProperty(NativeDeflate.LIBRARY_PROPERTY, d.library());
+            }
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
@@ -254,6 +265,7 @@ class FrontierBenchmarkTest {
                 c.close();
             }
             System.clearProperty(BlobEncoder.DEFLATE_PROPERTY);
+            System.clearProperty(NativeDeflate.LIBRARY_PROPERTY);
         }
     }
 }
