@@ -17,9 +17,16 @@ final class TestServer implements AutoCloseable {
         tomcat = new Tomcat();
         this.base = TempDirs.create("frontier-tomcat");
         tomcat.setBaseDir(base.toString());
-        Connector connector = new Connector("HTTP/1.1");
+        // the connector and socket buffers the application runs with (server/app TomcatTuning): NIO2, and large
+        // answers written in 256 KB pieces rather than Tomcat's default 8 KB
+        Connector connector = new Connector("org.apache.coyote.http11.Http11Nio2Protocol");
         connector.setPort(0);
         connector.setProperty("address", "127.0.0.1");
+        connector.setProperty("socket.appWriteBufSize", "262144");
+        connector.setProperty("socket.txBufSize", "1048576");
+        connector.setProperty("socket.directBuffer", "true");
+        connector.setProperty("socket.appReadBufSize", "65536");
+        connector.setProperty("socket.rxBufSize", "1048576");
         // 16 KB request lines (the application sets the same through server.max-http-request-header-size).
         connector.setProperty("maxHttpRequestHeaderSize", "32768");
         tomcat.setConnector(connector);
