@@ -915,7 +915,7 @@ public class FrontierServlet extends HttpServlet {
                 if (eq >= 0) {
                     int end = cc.indexOf(',', eq);
                     String v = cc.substring(eq + 1, end < 0 ? cc.length() : end).trim();
-                    if (v.matches("[0-9]{1,10}")) {
+                    if (!v.isEmpty() && v.length() <= 10 && v.chars().allMatch(c -> c >= '0' && c <= '9')) {
                         resp.setHeader("Cache-Control", "max-age=" + age + ", stale-if-error=" + v);
                         return;
                     }
@@ -932,10 +932,21 @@ public class FrontierServlet extends HttpServlet {
     }
 
     static String httpDate(long millis) {
-        return DateTimeFormatter.RFC_1123_DATE_TIME.format(
-                java.time.Instant.ofEpochMilli(millis).atZone(java.time.ZoneOffset.UTC)).replace("+0000", "GMT")
-                .replaceFirst(", (\\d) ", ", 0$1 ");
+        long seconds = Math.floorDiv(millis, 1000);
+        HttpDate last = lastHttpDate;
+        if (last.seconds() != seconds) { // tables change rarely: the same Last-Modified is formatted once
+            last = new HttpDate(seconds, DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                    java.time.Instant.ofEpochSecond(seconds).atZone(java.time.ZoneOffset.UTC)).replace("+0000", "GMT")
+                    .replaceFirst(", (\\d) ", ", 0$1 "));
+            lastHttpDate = last;
+        }
+        return last.text();
     }
+
+    private record HttpDate(long seconds, String text) {
+    }
+
+    private static volatile HttpDate lastHttpDate = new HttpDate(Long.MIN_VALUE, "");
 
     /** Upstream xml_str: escapes &amp; ' " &gt; &lt;; other non-ASCII-printable characters become '?'. */
     static String xml(String s) {

@@ -39,5 +39,10 @@ class CachingRulesTest {
     void httpDatesAreRfc1123Gmt() {
         assertThat(FrontierServlet.httpDate(0)).isEqualTo("Thu, 01 Jan 1970 00:00:00 GMT");
         assertThat(FrontierServlet.httpDate(1_700_000_000_000L)).isEqualTo("Tue, 14 Nov 2023 22:13:20 GMT");
+        // the last date is remembered by its second: the same second again, then others in turn
+        assertThat(FrontierServlet.httpDate(1_700_000_000_999L)).isEqualTo("Tue, 14 Nov 2023 22:13:20 GMT");
+        assertThat(FrontierServlet.httpDate(1_700_000_001_000L)).isEqualTo("Tue, 14 Nov 2023 22:13:21 GMT");
+        assertThat(FrontierServlet.httpDate(-1)).isEqualTo("Wed, 31 Dec 1969 23:59:59 GMT");
+        assertThat(FrontierServlet.httpDate(0)).isEqualTo("Thu, 01 Jan 1970 00:00:00 GMT");
     }
 }
