@@ -120,13 +120,16 @@ class FrontierBenchmarkTest {
                     run(viaJdbcDistinct, threads, 1);
                     run(viaReused, threads, 1);
                     run(viaLibdeflate, threads, 1);
-                    // the six take turns, ROUNDS times: on a shared machine the median of each is compared
+                    // the paths take turns, ROUNDS times: on a shared machine the median of each is compared
                     List<Callable<Long>> paths = List.of(viaJdbc, viaFrontier, viaZlib, viaKept, viaPlain, viaPieces, viaWhole, viaJdbcBatched, viaSplit,
                             viaJdbcDistinct, viaReused, viaLibdeflate);
                     double[][] times = new double[paths.size()][ROUNDS];
                     double[][] cpu = new double[paths.size()][ROUNDS];
                     for (int round = 0; round < ROUNDS; round++) {
-                        for (int i = 0; i < paths.size(); i++) {
+                        for (int k = 0; k < paths.size(); k++) {
+                            // each round starts at another path: no path always follows the same one (the garbage and
+                            // cache state a path leaves behind land on the next)
+                            int i = (k + round * 5) % paths.size();
                             long cpu0 = processCpuNanos();
                             times[i][round] = run(paths.get(i), threads, per);
                             cpu[i][round] = (processCpuNanos() - cpu0) / 1e6 / (threads * per);
