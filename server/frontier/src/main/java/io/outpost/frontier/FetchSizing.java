@@ -6,12 +6,13 @@ import java.sql.SQLException;
 /**
  * Rows fetched per round trip, sized from the rows themselves: the first {@link #FIRST} rows come as before, then the
  * fetch size grows so that one fetch carries about {@link #BATCH_BYTES} of answer bytes (at most {@link #MOST} rows).
- * A 10,000-row answer of short rows then costs 4 round trips to PostgreSQL instead of 20; rows of a megabyte keep
- * the first size, so what the driver holds per request stays bounded.
+ * A 10,000-row answer of short rows then costs 3 round trips to PostgreSQL instead of 20 (each a wake-up of the
+ * database and of the reader: half a megabyte a fetch measured a little faster than a quarter, docs/benchmarks.md);
+ * rows of a kilobyte or more keep the first size, so what the driver holds per request stays bounded.
  */
 final class FetchSizing {
     static final int FIRST = 500;
-    static final long BATCH_BYTES = 256 << 10;
+    static final long BATCH_BYTES = 512 << 10;
     static final int MOST = 5_000;
 
     private FetchSizing() {

@@ -8,11 +8,13 @@ import org.junit.jupiter.api.Test;
 class FetchSizingTest {
 
     @Test
-    void batchesCarryAboutAQuarterMegabyteWithinBounds() {
-        assertThat(FetchSizing.size(95)).isEqualTo((int) (FetchSizing.BATCH_BYTES / 95)); // likeLuis1iov: ~2,700
+    void batchesCarryAboutHalfAMegabyteWithinBounds() {
+        assertThat(FetchSizing.size(95)).isEqualTo(FetchSizing.MOST); // likeLuis1iov: 5,000 a fetch, 3 fetches in all
+        assertThat(FetchSizing.size(200)).isEqualTo((int) (FetchSizing.BATCH_BYTES / 200));
         assertThat(FetchSizing.size(10)).isEqualTo(FetchSizing.MOST);
         assertThat(FetchSizing.size(0)).isEqualTo(FetchSizing.MOST);
-        assertThat(FetchSizing.size(1_000)).isEqualTo(FetchSizing.FIRST);
+        assertThat(FetchSizing.size(1_000)).isEqualTo((int) (FetchSizing.BATCH_BYTES / 1_000));
+        assertThat(FetchSizing.size(2_000)).isEqualTo(FetchSizing.FIRST);
         assertThat(FetchSizing.size(1 << 20)).isEqualTo(FetchSizing.FIRST);
     }
 }
