@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The base64 text of one streamed answer on its way to the response stream. The JDK's MIME encoder writes each
- * 76-character line and its newline apart; gathered here, they reach the servlet's stream in 32 KB writes instead
- * of two calls per line (an eighth of a computed answer's CPU went to those calls). {@link #close} passes on what
+ * The base64 text of one streamed answer on its way to the response stream. It comes in runs of lines and single
+ * newlines ({@link MimeLines}; the JDK's MIME stream, used before, wrote each 76-character line and its newline
+ * apart); gathered here, it reaches the servlet's stream in 32 KB writes instead of many small calls. {@link #close} passes on what
  * is left and leaves the response stream open.
  *
  * <p>With a holding limit, the whole text is held instead and passed on at close by reference ({@link SharedWrites}:

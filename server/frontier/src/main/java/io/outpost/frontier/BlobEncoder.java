@@ -46,7 +46,7 @@ public final class BlobEncoder implements AutoCloseable {
     public static final byte EOR = 0x07;
     public static final byte NULL_ARRAY_BYTE = (byte) 0x86;
     /** Frontier's base64: lines of 76 characters, each but the last ended by a newline. */
-    private static final Base64.Encoder MIME_TEXT = Base64.getMimeEncoder(76, new byte[] {'\n'});
+    private static final Base64.Encoder MIME_TEXT = MimeLines.MIME;
     static final int CHUNK = 64 * 1024;
     static final int IN_FLIGHT = 4;
     /** Record bytes held for one native call; a bigger answer is streamed through zlib. */
@@ -219,7 +219,7 @@ public final class BlobEncoder implements AutoCloseable {
             throw new IllegalStateException(e);
         }
         text = new AnswerText(sink, TEXT_HOLD_LIMIT);
-        base64 = MIME_TEXT.wrap(text);
+        base64 = new MimeLines(text);
         digested = new DigestOutputStream(base64, md5);
         if (zipLevel < 0) {
             raw = digested;
