@@ -49,6 +49,18 @@ final class ForeignFunctions {
         symbols = lookup.getMethod("libraryLookup", String.class, arena).invoke(null, library, global);
     }
 
+    /** What to throw for {@code e} from a native call: itself if unchecked, else an IllegalStateException naming it. */
+    static RuntimeException failure(String library, Throwable e) {
+        if (e instanceof RuntimeException r) {
+            return r;
+        }
+        if (e instanceof Error error) {
+            throw error;
+        }
+        Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ite ? ite.getCause() : e;
+        return new IllegalStateException(library + " call failed", cause);
+    }
+
     /** A method handle calling the library's {@code name}; {@code result} null for a void function. */
     MethodHandle downcall(String name, Object result, Object... args) throws ReflectiveOperationException {
         Optional<?> symbol = (Optional<?>) lookup.getMethod("find", String.class).invoke(symbols, name);

@@ -189,12 +189,8 @@ final class Igzip implements NativeDeflate {
                 w = null;
             }
             return out;
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("igzip call failed", e.getCause());
         } catch (Throwable e) {
-            throw new IllegalStateException("igzip call failed", e);
+            throw ForeignFunctions.failure("igzip", e);
         } finally {
             if (w != null) {
                 w.free();

@@ -135,12 +135,8 @@ final class LibDeflate implements NativeDeflate {
                 w = null;
             }
             return out;
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("libdeflate call failed", e.getCause());
         } catch (Throwable e) {
-            throw new IllegalStateException("libdeflate call failed", e);
+            throw ForeignFunctions.failure("libdeflate", e);
         } finally {
             if (w != null) {
                 w.free();
