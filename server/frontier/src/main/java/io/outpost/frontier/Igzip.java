@@ -141,12 +141,7 @@ final class Igzip implements NativeDeflate {
         return true;
     }
 
-    /** igzip ends a fully flushed, unfinished stream exactly so: no walk of its blocks needed. */
-    @Override
-    public byte[] joinableDeflate(byte[] in, int off, int len, int level) {
-        return compress(in, off, len, RAW_DEFLATE, FULL_FLUSH, false, null);
-    }
-
+    /** A piece not last is fully flushed: igzip then ends it with an empty stored block, no walk needed to join it. */
     @Override
     public Piece piece(byte[] in, int off, int len, int level, boolean last) {
         long[] adler = new long[1];

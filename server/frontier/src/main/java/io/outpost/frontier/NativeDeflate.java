@@ -20,14 +20,6 @@ interface NativeDeflate {
     /** The raw deflate stream (no header, no checksum; its last block marked final) of {@code in[off, off + len)}. */
     byte[] deflateCompress(byte[] in, int off, int len, int level);
 
-    /**
-     * The raw deflate stream of {@code in[off, off + len)} as a piece to be followed by others ({@link ZlibPieces}):
-     * no block marked final, ending with an empty stored block on a byte boundary.
-     */
-    default byte[] joinableDeflate(byte[] in, int off, int len, int level) {
-        return ZlibPieces.joinable(deflateCompress(in, off, len, level));
-    }
-
     /** A piece of a zlib stream: its deflate data and the Adler-32 of its input alone. */
     record Piece(byte[] deflate, long adler32) {
     }
