@@ -2,7 +2,7 @@ package io.outpost.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.outpost.frontier.P1Codec;
+import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.server.support.RunningService;
 import io.outpost.store.testing.PostgresServer;
 import io.outpost.store.testing.TcpProxy;

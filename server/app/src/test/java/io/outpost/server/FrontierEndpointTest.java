@@ -25,7 +25,7 @@ class FrontierEndpointTest {
 
     /** The Frontier client's encoding of p1 (zlib, URL-safe base64 variant), as the servlet's own codec writes it. */
     private static String p1(String sql) {
-        return io.outpost.frontier.P1Codec.encode(sql);
+        return io.outpost.frontier.protocol.P1Codec.encode(sql);
     }
 
     @Test

@@ -235,7 +235,7 @@ class HttpFrontTest {
     @Test
     void largeFrontierAnswersAreSentByTheFrontFromWhereTheServletLeftThem() throws Exception {
         String table = svc.bean(io.outpost.store.IovStore.class).folder("/DEMO/Calo/Pedestals").iovTable();
-        String big = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1=" + io.outpost.frontier.P1Codec
+        String big = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1=" + io.outpost.frontier.protocol.P1Codec
                 .encode("SELECT OBJECT_ID, CHANNEL_ID, IOV_SINCE, IOV_UNTIL, SYS_INSTIME FROM " + table
                         + " ORDER BY OBJECT_ID");
         double before = svc.metric("outpost_front_handed_bodies_total");
@@ -250,7 +250,7 @@ class HttpFrontTest {
 
         assertThat(onTomcatsPort(big).body()).isEqualTo(viaFront.body());
 
-        String small = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1=" + io.outpost.frontier.P1Codec
+        String small = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1=" + io.outpost.frontier.protocol.P1Codec
                 .encode("SELECT NODE_FULLPATH FROM OUTPOST_NODES WHERE NODE_ISLEAF = 1 ORDER BY NODE_FULLPATH");
         assertThat(new String(svc.get(small, "X-Frontier-Id", "front-test").body(), StandardCharsets.US_ASCII))
                 .contains("<quality error=\"0\"");

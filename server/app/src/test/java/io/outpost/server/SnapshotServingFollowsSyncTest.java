@@ -107,7 +107,7 @@ class SnapshotServingFollowsSyncTest {
     /** The raw Frontier answer to {@code sql}, which always comes with 200 (errors are payload errors). */
     private static String frontier(RunningService svc, String sql) throws Exception {
         HttpResponse<byte[]> r = svc.get("/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1="
-                + io.outpost.frontier.P1Codec.encode(sql), "X-Frontier-Id", "outpost-test 1.0");
+                + io.outpost.frontier.protocol.P1Codec.encode(sql), "X-Frontier-Id", "outpost-test 1.0");
         assertThat(r.statusCode()).isEqualTo(200);
         return new String(r.body(), StandardCharsets.ISO_8859_1);
     }

@@ -111,7 +111,7 @@ class SnapshotServingTest {
         String sql = "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL FROM " + iovs + " WHERE IOV_SINCE <= " + t
                 + " AND IOV_UNTIL > " + t + " ORDER BY CHANNEL_ID";
         HttpResponse<byte[]> r = svc.get("/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1="
-                + io.outpost.frontier.P1Codec.encode(sql), "X-Frontier-Id", "outpost-test 1.0");
+                + io.outpost.frontier.protocol.P1Codec.encode(sql), "X-Frontier-Id", "outpost-test 1.0");
         assertThat(r.statusCode()).isEqualTo(200);
         return new String(r.body(), StandardCharsets.ISO_8859_1);
     }

@@ -1,5 +1,6 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.answers.EncodedRecords;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;

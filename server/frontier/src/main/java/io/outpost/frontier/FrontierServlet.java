@@ -1,5 +1,13 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.answers.FrontierAnswers;
+import io.outpost.frontier.answers.PostgresPrelude;
+import io.outpost.frontier.answers.TableTimes;
+import io.outpost.frontier.cost.ClientConcurrencyLimit;
+import io.outpost.frontier.cost.QueryCostGuard;
+import io.outpost.frontier.cost.QueryCostLimits;
+import io.outpost.frontier.protocol.FrontierCommand;
+import io.outpost.frontier.protocol.P1Codec;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -501,14 +509,14 @@ public class FrontierServlet extends HttpServlet {
                 } finally {
                     ka.stop();
                 }
-                if (flight.ready != null) {
-                    out.writeShared(flight.ready.body());
-                    return finishPayload(req, resp, out, r, p, flight.ready.rows(), flight.ready.md5(),
-                            flight.ready.fullSize());
+                if (flight.ready() != null) {
+                    out.writeShared(flight.ready().body());
+                    return finishPayload(req, resp, out, r, p, flight.ready().rows(), flight.ready().md5(),
+                            flight.ready().fullSize());
                 }
             }
         }
-        FrontierAnswers.Tee tee = flight != null && flight.mine != null ? answers.tee(out) : null;
+        AnswerTee tee = flight != null && flight.publishes() ? new AnswerTee(out, answers.maxEntryBytes()) : null;
         FrontierAnswers.Encoded published = null;
         try {
             // only a query that is about to run is costed: answers from the cache above are not
@@ -550,13 +558,13 @@ public class FrontierServlet extends HttpServlet {
                 throw e;
             }
             byte[] body = tee == null ? null : tee.copy(enc.encodedText());
-            if (body != null && rows > 0 && flight.stamp != null) {
+            if (body != null && rows > 0 && flight.stamp() != null) {
                 try {
                     // kept only if nothing was written to the tables while the query ran (after a prelude the query
                     // read the stamp's own snapshot)
-                    if (prelude != null || stampWithQuery != null || flight.stamp.equals(
+                    if (prelude != null || stampWithQuery != null || flight.stamp().equals(
                             FrontierAnswers.stamp(conn[0], stampTables, config.statementTimeoutSeconds()))) {
-                        published = new FrontierAnswers.Encoded(flight.stamp, body, enc.md5Hex(), rows, enc.fullSize());
+                        published = new FrontierAnswers.Encoded(flight.stamp(), body, enc.md5Hex(), rows, enc.fullSize());
                     }
                 } catch (SQLException e) {
                     LOG.debug("stamp re-read failed, answer not kept: {}", e.toString());

@@ -3,6 +3,7 @@ package io.outpost.frontier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.outpost.frontier.answers.EncodedRecords;
 import java.io.ByteArrayOutputStream;
 import java.security.MessageDigest;
 import java.util.Base64;

@@ -1,5 +1,6 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.protocol.P1Codec;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -25,7 +26,7 @@ import org.xml.sax.InputSource;
  * newline, md5 over the decoded (compressed) bytes, zlib format, full_size, record structure and record count.
  * Throws AssertionError naming the broken rule.
  */
-final class FrontierDecoder {
+public final class FrontierDecoder {
     static final String HEAD = "<?xml version=\"1.0\" encoding=\"US-ASCII\"?>\n"
             + "<!DOCTYPE frontier SYSTEM \"http://frontier.fnal.gov/frontier.dtd\">\n"
             + "<frontier version=\"3.42\" xmlversion=\"1.0\">\n";
@@ -36,10 +37,10 @@ final class FrontierDecoder {
                     + "(?:md5=\"([0-9a-f]{32})\" )?(?:records=\"([0-9]+)\" )?full_size=\"([0-9]+)\"/>\n  </payload>\n");
     private static final Pattern GLOBAL = Pattern.compile("\n  <global_error msg=\"([^\"]*)\"/>\n");
 
-    record Payload(String type, String version, String encoding, int keepalives, boolean error, String message,
+    public record Payload(String type, String version, String encoding, int keepalives, boolean error, String message,
                    long maxAge, String md5, long records, long fullSize, byte[] binary, List<List<String>> rows) {
         /** Column names from the metadata record. */
-        List<String> columns() {
+        public List<String> columns() {
             List<String> c = new ArrayList<>();
             for (int i = 0; i < rows.get(0).size(); i += 2) {
                 c.add(rows.get(0).get(i));
@@ -47,7 +48,7 @@ final class FrontierDecoder {
             return c;
         }
 
-        List<String> types() {
+        public List<String> types() {
             List<String> c = new ArrayList<>();
             for (int i = 1; i < rows.get(0).size(); i += 2) {
                 c.add(rows.get(0).get(i));
@@ -55,13 +56,13 @@ final class FrontierDecoder {
             return c;
         }
 
-        List<List<String>> data() {
+        public List<List<String>> data() {
             return rows.subList(1, rows.size());
         }
     }
 
-    record Response(List<Payload> payloads, int declaredPayloads, String globalError) {
-        Payload only() {
+    public record Response(List<Payload> payloads, int declaredPayloads, String globalError) {
+        public Payload only() {
             if (payloads.size() != 1) {
                 throw new AssertionError("expected one payload, got " + payloads.size());
             }
@@ -69,7 +70,7 @@ final class FrontierDecoder {
         }
     }
 
-    static Response decode(byte[] bytes) {
+    public static Response decode(byte[] bytes) {
         for (byte b : bytes) {
             check(b >= 0, "body must be US-ASCII");
         }
@@ -157,7 +158,7 @@ final class FrontierDecoder {
     }
 
     /** Parses the record stream: only 0x06 strings, 0x86 NULLs, 0x07 end of record; ends right after an EOR. */
-    static List<List<String>> records(byte[] plain) {
+    public static List<List<String>> records(byte[] plain) {
         List<List<String>> rows = new ArrayList<>();
         List<String> cur = new ArrayList<>();
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(plain))) {
@@ -192,7 +193,7 @@ final class FrontierDecoder {
         return rows;
     }
 
-    static byte[] inflate(byte[] z) {
+    public static byte[] inflate(byte[] z) {
         Inflater inf = new Inflater();
         try {
             inf.setInput(z);
@@ -214,7 +215,7 @@ final class FrontierDecoder {
         }
     }
 
-    static String md5(byte[] b) {
+    public static String md5(byte[] b) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(b));
         } catch (java.security.NoSuchAlgorithmException e) {
@@ -233,14 +234,14 @@ final class FrontierDecoder {
         }
     }
 
-    static void check(boolean ok, String rule) {
+    public static void check(boolean ok, String rule) {
         if (!ok) {
             throw new AssertionError("Frontier rule broken: " + rule);
         }
     }
 
     /** Builds the request path exactly as frontier_client does. */
-    static String path(String context, String encoding, Map<String, String> extra, String... sqls) {
+    public static String path(String context, String encoding, Map<String, String> extra, String... sqls) {
         StringBuilder b = new StringBuilder("/" + context + "/Frontier/");
         for (int i = 0; i < sqls.length; i++) {
             if (i > 0) {
@@ -253,7 +254,7 @@ final class FrontierDecoder {
         return b.toString();
     }
 
-    static Map<String, String> clientHeaders() {
+    public static Map<String, String> clientHeaders() {
         Map<String, String> h = new LinkedHashMap<>();
         h.put("X-Frontier-Id", "client 2.10.2 7288 root(0) root");
         h.put("Cache-Control", "max-stale=1");

@@ -3,6 +3,8 @@ package io.outpost.frontier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.outpost.frontier.protocol.FrontierCommand;
+import io.outpost.frontier.protocol.P1Codec;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

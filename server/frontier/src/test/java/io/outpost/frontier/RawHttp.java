@@ -15,11 +15,11 @@ import java.util.Map;
  * A minimal HTTP client speaking exactly like frontier_client (HTTP/1.0 request line, CRLF headers), reading the
  * response as raw bytes so the tests see the exact framing (no chunking, Content-Length or close-delimited).
  */
-final class RawHttp implements AutoCloseable {
-    final Socket socket;
-    final InputStream in;
-    int status;
-    final Map<String, String> headers = new LinkedHashMap<>();
+public final class RawHttp implements AutoCloseable {
+    public final Socket socket;
+    public final InputStream in;
+    public int status;
+    public final Map<String, String> headers = new LinkedHashMap<>();
     String protocol;
 
     private RawHttp(Socket s, InputStream in) {
@@ -28,7 +28,7 @@ final class RawHttp implements AutoCloseable {
     }
 
     /** Sends the request and reads the status line and headers. */
-    static RawHttp send(int port, String target, String version, Map<String, String> headers) throws IOException {
+    public static RawHttp send(int port, String target, String version, Map<String, String> headers) throws IOException {
         Socket s = open(port);
         // as a real client reads: not a byte a call
         return sendOn(s, new BufferedInputStream(s.getInputStream(), 64 << 10), target, version, headers);
@@ -57,18 +57,18 @@ final class RawHttp implements AutoCloseable {
      * One connection used for request after request, as frontier_client uses it (HTTP/1.0 with {@code Connection:
      * keep-alive}); opened again after an answer that the server ends by closing.
      */
-    static final class Persistent implements AutoCloseable {
+    public static final class Persistent implements AutoCloseable {
         private final int port;
         private Socket socket;
         private InputStream in;
         private int opened;
 
-        Persistent(int port) {
+        public Persistent(int port) {
             this.port = port;
         }
 
         /** The body of a GET of {@code target}. */
-        byte[] get(String target, Map<String, String> headers) throws IOException {
+        public byte[] get(String target, Map<String, String> headers) throws IOException {
             if (socket == null) {
                 socket = open(port);
                 in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
@@ -84,12 +84,12 @@ final class RawHttp implements AutoCloseable {
             return body;
         }
 
-        int port() {
+        public int port() {
             return port;
         }
 
         /** Connections opened so far. */
-        int opened() {
+        public int opened() {
             return opened;
         }
 
@@ -125,12 +125,12 @@ final class RawHttp implements AutoCloseable {
         }
     }
 
-    String header(String name) {
+    public String header(String name) {
         return headers.get(name.toLowerCase(Locale.ROOT));
     }
 
     /** Reads until {@code marker} has been seen; returns everything read so far. */
-    byte[] readUntil(String marker, ByteArrayOutputStream sofar) throws IOException {
+    public byte[] readUntil(String marker, ByteArrayOutputStream sofar) throws IOException {
         byte[] m = marker.getBytes(StandardCharsets.US_ASCII);
         int c;
         while ((c = in.read()) >= 0) {
@@ -144,7 +144,7 @@ final class RawHttp implements AutoCloseable {
     }
 
     /** The body: exactly Content-Length bytes if given, else everything up to the connection close. */
-    byte[] body(ByteArrayOutputStream sofar) throws IOException {
+    public byte[] body(ByteArrayOutputStream sofar) throws IOException {
         String cl = header("Content-Length");
         if (cl != null && sofar.size() == 0) {
             byte[] b = new byte[Integer.parseInt(cl)]; // read into place, as a client reading a known length would
@@ -161,7 +161,7 @@ final class RawHttp implements AutoCloseable {
         return sofar.toByteArray();
     }
 
-    byte[] body() throws IOException {
+    public byte[] body() throws IOException {
         return body(new ByteArrayOutputStream());
     }
 

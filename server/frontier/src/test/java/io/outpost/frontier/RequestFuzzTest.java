@@ -3,6 +3,8 @@ package io.outpost.frontier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.outpost.frontier.protocol.FrontierCommand;
+import io.outpost.frontier.protocol.P1Codec;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -8,12 +8,12 @@ import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
 
 /** Embedded Tomcat on 127.0.0.1 with one FrontierServlet per context, mapped as the application maps it. */
-final class TestServer implements AutoCloseable {
+public final class TestServer implements AutoCloseable {
     private final Tomcat tomcat;
     private final int port;
     private final Path base;
 
-    TestServer(FrontierServlet... servlets) throws Exception {
+    public TestServer(FrontierServlet... servlets) throws Exception {
         tomcat = new Tomcat();
         this.base = TempDirs.create("frontier-tomcat");
         tomcat.setBaseDir(base.toString());
@@ -41,11 +41,11 @@ final class TestServer implements AutoCloseable {
         port = connector.getLocalPort();
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    String base(String context) {
+    public String base(String context) {
         return "http://127.0.0.1:" + port + "/" + context + "/Frontier";
     }
 

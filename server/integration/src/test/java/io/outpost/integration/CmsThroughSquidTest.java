@@ -2,7 +2,7 @@ package io.outpost.integration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.outpost.frontier.P1Codec;
+import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.store.testing.PostgresServer;
 import java.net.URI;
 import java.net.http.HttpClient;

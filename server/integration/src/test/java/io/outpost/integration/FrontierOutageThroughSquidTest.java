@@ -2,7 +2,7 @@ package io.outpost.integration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.outpost.frontier.P1Codec;
+import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.testing.PostgresServer;

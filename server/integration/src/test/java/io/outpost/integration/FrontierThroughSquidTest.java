@@ -44,7 +44,7 @@ class FrontierThroughSquidTest {
 
     /** The Frontier client's encoding of p1 (zlib, URL-safe base64 variant), as the servlet's own codec writes it. */
     private static String p1(String sql) {
-        return io.outpost.frontier.P1Codec.encode(sql);
+        return io.outpost.frontier.protocol.P1Codec.encode(sql);
     }
 
     private HttpResponse<String> get(String path) throws Exception {

@@ -5,8 +5,8 @@ import io.outpost.frontier.FrontierConfig;
 import io.outpost.frontier.FrontierContext;
 import io.outpost.frontier.FrontierServlet;
 import io.outpost.frontier.MicrometerFrontierMetrics;
-import io.outpost.frontier.QueryCostLimits;
 import io.outpost.frontier.TablePolicy;
+import io.outpost.frontier.cost.QueryCostLimits;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.Database;
 import io.outpost.store.db.DatabaseConfig;
@@ -40,7 +40,7 @@ public class FrontierConfiguration {
 
         /** The context's answer cache budget (settings key {@code AnswerCacheBytes}; 0 keeps no answers). */
         public long answerCacheBytes(String context) {
-            return answerCacheBytes.getOrDefault(context, io.outpost.frontier.FrontierAnswers.DEFAULT_MAX_BYTES);
+            return answerCacheBytes.getOrDefault(context, io.outpost.frontier.answers.FrontierAnswers.DEFAULT_MAX_BYTES);
         }
 
         @Override
@@ -103,19 +103,19 @@ public class FrontierConfiguration {
     }
 
     /** The answer cache's counters as {@code outpost.frontier.answers.{hits,loads,joins,reused}{context}}. */
-    private static void countAnswers(MeterRegistry registry, String context, io.outpost.frontier.FrontierAnswers a) {
+    private static void countAnswers(MeterRegistry registry, String context, io.outpost.frontier.answers.FrontierAnswers a) {
         io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.hits", a,
-                io.outpost.frontier.FrontierAnswers::hits).tag("context", context)
+                io.outpost.frontier.answers.FrontierAnswers::hits).tag("context", context)
                 .description("Frontier payloads served from the answer cache").register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.loads", a,
-                io.outpost.frontier.FrontierAnswers::loads).tag("context", context)
+                io.outpost.frontier.answers.FrontierAnswers::loads).tag("context", context)
                 .description("database runs of Frontier queries the answer cache could keep").register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.joins", a,
-                io.outpost.frontier.FrontierAnswers::joins).tag("context", context)
+                io.outpost.frontier.answers.FrontierAnswers::joins).tag("context", context)
                 .description("Frontier requests that waited for an identical request's query").register(registry);
         if (a.byContent() != null) {
             io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.reused", a.byContent(),
-                    io.outpost.frontier.EncodedRecords::reused).tag("context", context)
+                    io.outpost.frontier.answers.EncodedRecords::reused).tag("context", context)
                     .description("Frontier answers whose rows matched an earlier answer's: its compressed text was reused")
                     .register(registry);
         }

@@ -148,7 +148,7 @@ class ServiceBenchmarks {
             };
             for (String[] r : requests) {
                 String path = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1="
-                        + io.outpost.frontier.P1Codec.encode(r[1]);
+                        + io.outpost.frontier.protocol.P1Codec.encode(r[1]);
                 assertThat(new String(front.get(path, "X-Frontier-Id", ID).body())).contains("<quality error=\"0\"");
                 FrontAndTomcat rounds = new FrontAndTomcat();
                 for (int round = 0; round < 5; round++) {

@@ -1,10 +1,7 @@
-package io.outpost.frontier;
+package io.outpost.frontier.answers;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,19 +29,19 @@ import java.util.regex.Pattern;
  */
 public final class FrontierAnswers {
     /** The normalised request. */
-    record Key(String sql, List<String> binds, int level) {
+    public record Key(String sql, List<String> binds, int level) {
     }
 
     /** One finished payload body (base64 text as sent), valid at {@code stamp}. */
-    record Encoded(String stamp, byte[] body, String md5, int rows, long fullSize) {
+    public record Encoded(String stamp, byte[] body, String md5, int rows, long fullSize) {
     }
 
     /** What a request is to do: serve {@code ready}, or compute (and, if {@code mine} is set, publish it). */
-    static final class Flight {
-        final Key key;
-        final String stamp;
-        final Encoded ready;
-        final CompletableFuture<Encoded> mine;
+    public static final class Flight {
+        private final Key key;
+        private final String stamp;
+        private final Encoded ready;
+        private final CompletableFuture<Encoded> mine;
 
         private Flight(Key key, String stamp, Encoded ready, CompletableFuture<Encoded> mine) {
             this.key = key;
@@ -54,8 +51,23 @@ public final class FrontierAnswers {
         }
 
         /** This claimed flight once its stamp has been read with its query ({@link #claim}). */
-        Flight at(String stamp) {
+        public Flight at(String stamp) {
             return new Flight(key, stamp, null, mine);
+        }
+
+        /** The stamp the answer is read at (null while a claimed flight's stamp is not yet known). */
+        public String stamp() {
+            return stamp;
+        }
+
+        /** An answer to serve as it is, or null when this request computes. */
+        public Encoded ready() {
+            return ready;
+        }
+
+        /** True if this request computes the answer for the identical requests that wait for it. */
+        public boolean publishes() {
+            return mine != null;
         }
     }
 
@@ -86,7 +98,7 @@ public final class FrontierAnswers {
     }
 
     /** The sequence tables whose stamps cover {@code tables}, or null when the query cannot be kept. */
-    Set<String> stampTables(Set<String> tables) {
+    public Set<String> stampTables(Set<String> tables) {
         if (maxEntryBytes == 0 || tables == null || tables.isEmpty()) {
             return null;
         }
@@ -102,7 +114,7 @@ public final class FrontierAnswers {
     }
 
     /** The tables' current stamp, read on {@code c}; null if a table has no sequence row. */
-    static String stamp(Connection c, Set<String> seqTables, int timeoutSeconds) throws SQLException {
+    public static String stamp(Connection c, Set<String> seqTables, int timeoutSeconds) throws SQLException {
         StringBuilder b = new StringBuilder();
         for (String seq : seqTables) {
             try (PreparedStatement ps = c.prepareStatement("SELECT CURRENT_VALUE, LASTMOD_DATE FROM " + seq)) {
@@ -124,7 +136,7 @@ public final class FrontierAnswers {
      * Looks the request up at {@code stamp}: a kept answer, an identical request's answer (waiting at most
      * {@code maxWaitMillis} for it), or the duty to compute.
      */
-    Flight begin(Key key, String stamp, long maxWaitMillis) {
+    public Flight begin(Key key, String stamp, long maxWaitMillis) {
         for (int attempt = 0; attempt < 3; attempt++) {
             CompletableFuture<Encoded> existing = cache.asMap().get(key);
             if (existing == null) {
@@ -160,7 +172,7 @@ public final class FrontierAnswers {
      * requests arriving meanwhile wait for it through {@link #begin} and compare its stamp with theirs, as they would
      * with any flight.
      */
-    Flight claim(Key key) {
+    public Flight claim(Key key) {
         if (cache.asMap().containsKey(key)) {
             return null;
         }
@@ -174,13 +186,13 @@ public final class FrontierAnswers {
     }
 
     /** The answer kept for {@code key} at whatever stamp it was read, or null; for when no stamp can be read. */
-    Encoded kept(Key key) {
+    public Encoded kept(Key key) {
         CompletableFuture<Encoded> f = cache.getIfPresent(key);
         return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
     }
 
     /** Publishes the computed answer (null: failed, too big, or the data changed while it was read). */
-    void finish(Flight f, Encoded e) {
+    public void finish(Flight f, Encoded e) {
         if (f.mine == null) {
             return;
         }
@@ -204,79 +216,9 @@ public final class FrontierAnswers {
         }
     }
 
-    /** A sink that forwards every byte to the response and keeps a copy up to the per-answer limit. */
-    /**
-     * The response stream, remembering what the encoder writes to it (up to the entry limit). An answer written as
-     * one shared array (the encoder's whole text) is remembered by reference, not copied.
-     */
-    final class Tee extends OutputStream implements SharedWrites {
-        private final OutputStream out;
-        private ByteArrayOutputStream copy = new ByteArrayOutputStream();
-        /** The only thing written so far, when it came by reference. */
-        private byte[] shared;
-
-        private Tee(OutputStream out) {
-            this.out = out;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-            remember(b, off, len);
-        }
-
-        @Override
-        public void writeShared(byte[] b) throws IOException {
-            SharedWrites.write(out, b);
-            if (copy != null && copy.size() == 0 && shared == null && b.length <= maxEntryBytes) {
-                shared = b;
-            } else {
-                remember(b, 0, b.length);
-            }
-        }
-
-        private void remember(byte[] b, int off, int len) {
-            if (shared != null) {
-                byte[] first = shared;
-                shared = null;
-                remember(first, 0, first.length);
-            }
-            if (copy != null) {
-                if (copy.size() + (long) len > maxEntryBytes) {
-                    copy = null; // too big to keep: still sent, just not remembered
-                } else {
-                    copy.write(b, off, len);
-                }
-            }
-        }
-
-        /** The bytes written, or null if they exceeded the limit. */
-        byte[] copy() {
-            if (shared != null) {
-                return shared;
-            }
-            return copy == null ? null : copy.toByteArray();
-        }
-
-        /**
-         * As {@link #copy}, but {@code written} (null: unknown), when it is what was written, is kept instead of a
-         * second copy: a compressed text already kept by record content is then held once.
-         */
-        byte[] copy(byte[] written) {
-            if (written != null && (shared == written || shared == null && copy != null && copy.size() == written.length)) {
-                return written;
-            }
-            return copy();
-        }
-    }
-
-    Tee tee(OutputStream out) {
-        return new Tee(out);
+    /** The largest answer kept (an eighth of the budget). */
+    public long maxEntryBytes() {
+        return maxEntryBytes;
     }
 
     /** Answers served from memory (kept or joined). */
@@ -286,7 +228,7 @@ public final class FrontierAnswers {
 
     /** Database runs of queries that could be kept (computed and published, or computed alone). */
     /** Computations claimed before their stamp was known (their prelude went with the query). */
-    long claims() {
+    public long claims() {
         return claims.get();
     }
 

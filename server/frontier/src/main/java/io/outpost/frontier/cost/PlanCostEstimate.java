@@ -1,5 +1,6 @@
-package io.outpost.frontier;
+package io.outpost.frontier.cost;
 
+import io.outpost.frontier.SqlGuard;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,7 +17,7 @@ import java.util.regex.Pattern;
  * The database's own estimate of what a query will cost, before it runs: the top plan node's total cost from
  * EXPLAIN on PostgreSQL, and from EXPLAIN PLAN / PLAN_TABLE on Oracle. SQLite gives no cost, so it is empty there.
  */
-final class PlanCostEstimate {
+public final class PlanCostEstimate {
     private static final Pattern TOTAL_COST = Pattern.compile("\"Total Cost\"\\s*:\\s*([0-9.eE+-]+)");
     private static final AtomicLong IDS = new AtomicLong();
 
@@ -54,7 +55,7 @@ final class PlanCostEstimate {
     }
 
     /** The top plan node's total cost from PostgreSQL's {@code EXPLAIN (FORMAT JSON)}. */
-    static OptionalDouble totalCost(String jsonPlan) {
+    public static OptionalDouble totalCost(String jsonPlan) {
         Matcher m = TOTAL_COST.matcher(jsonPlan);
         return m.find() ? OptionalDouble.of(Double.parseDouble(m.group(1))) : OptionalDouble.empty();
     }

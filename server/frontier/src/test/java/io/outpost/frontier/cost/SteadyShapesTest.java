@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.cost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,8 @@
-package io.outpost.frontier;
+package io.outpost.frontier.cost;
 
+import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.JoinShapeCheck;
+import io.outpost.frontier.SqlGuard;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -48,13 +51,13 @@ public final class QueryCostGuard {
     }
 
     /** Whether {@code sql} with {@code binds} must be costed before it runs. */
-    boolean wantsEstimate(String sql, List<String> binds) {
+    public boolean wantsEstimate(String sql, List<String> binds) {
         return limits.maxEstimatedCost() > 0 && !admitted.recentlyAdmitted(sql, binds)
                 && !steady.vouchFor(sql, binds);
     }
 
     /** Admits or refuses a statement by an estimate already made (empty: the database could not tell). */
-    void check(String sql, List<String> binds, OptionalDouble cost) throws FrontierException {
+    public void check(String sql, List<String> binds, OptionalDouble cost) throws FrontierException {
         steady.estimated(sql, binds, cost.orElse(Double.NaN), limits.maxEstimatedCost());
         if (cost.isEmpty() || cost.getAsDouble() <= limits.maxEstimatedCost()) {
             admitted.admit(sql, binds);
@@ -66,11 +69,11 @@ public final class QueryCostGuard {
         }
     }
 
-    boolean tryAcquireClient(String client) {
+    public boolean tryAcquireClient(String client) {
         return clients.tryAcquire(client);
     }
 
-    void releaseClient(String client) {
+    public void releaseClient(String client) {
         clients.release(client);
     }
 }

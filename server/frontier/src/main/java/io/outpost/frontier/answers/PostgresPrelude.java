@@ -1,5 +1,6 @@
-package io.outpost.frontier;
+package io.outpost.frontier.answers;
 
+import io.outpost.frontier.cost.PlanCostEstimate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,12 +21,12 @@ import java.util.Set;
  * round trip ({@link #withQuery}). Only for a transaction in which nothing has run yet: PostgreSQL refuses SET
  * TRANSACTION after the first query.
  */
-final class PostgresPrelude {
+public final class PostgresPrelude {
     /**
      * @param stamp the tables' stamp, null if a table has no sequence row
      * @param cost  null when not asked for; empty when the planner gave none
      */
-    record Result(String stamp, OptionalDouble cost) {
+    public record Result(String stamp, OptionalDouble cost) {
     }
 
     private PostgresPrelude() {
@@ -38,11 +39,11 @@ final class PostgresPrelude {
      *
      * @param stamp as in {@link Result}
      */
-    record WithQuery(String stamp, PreparedStatement statement, ResultSet rows) {
+    public record WithQuery(String stamp, PreparedStatement statement, ResultSet rows) {
     }
 
     /** Runs the prelude and then the query ({@code sql}, a single checked SELECT, with {@code binds}). */
-    static WithQuery withQuery(Connection c, Set<String> seqTables, String sql, List<String> binds,
+    public static WithQuery withQuery(Connection c, Set<String> seqTables, String sql, List<String> binds,
                                int timeoutSeconds, int fetchSize) throws SQLException {
         PreparedStatement ps = c.prepareStatement(text(seqTables, timeoutSeconds) + "; " + sql);
         try {
@@ -103,7 +104,7 @@ final class PostgresPrelude {
     }
 
     /** Runs the prelude; {@code explainSql} null leaves the estimate out. */
-    static Result run(Connection c, Set<String> seqTables, String explainSql, List<String> binds, int timeoutSeconds)
+    public static Result run(Connection c, Set<String> seqTables, String explainSql, List<String> binds, int timeoutSeconds)
             throws SQLException {
         StringBuilder sql = new StringBuilder(text(seqTables, timeoutSeconds));
         if (explainSql != null) {

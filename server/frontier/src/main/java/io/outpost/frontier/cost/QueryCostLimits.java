@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.cost;
 
 import java.util.Map;
 

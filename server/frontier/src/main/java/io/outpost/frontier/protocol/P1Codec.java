@@ -1,5 +1,6 @@
-package io.outpost.frontier;
+package io.outpost.frontier.protocol;
 
+import io.outpost.frontier.FrontierException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

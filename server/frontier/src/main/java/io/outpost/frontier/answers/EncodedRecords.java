@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.answers;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -16,13 +16,13 @@ import java.util.zip.CRC32C;
  */
 public final class EncodedRecords {
     /** Smaller record streams compress in well under a millisecond: not worth their memory. */
-    static final int MIN_BYTES = 16 << 10;
+    public static final int MIN_BYTES = 16 << 10;
 
-    record Key(int level, int length, int crc) {
+    public record Key(int level, int length, int crc) {
     }
 
     /** The records ({@code length} bytes of {@code records}) and their encoded form at the key's level. */
-    record Entry(byte[] records, int length, byte[] base64, String md5) {
+    public record Entry(byte[] records, int length, byte[] base64, String md5) {
     }
 
     private final Cache<Key, Entry> cache;
@@ -35,14 +35,14 @@ public final class EncodedRecords {
                 .build();
     }
 
-    static Key key(int level, byte[] records, int length) {
+    public static Key key(int level, byte[] records, int length) {
         CRC32C crc = new CRC32C();
         crc.update(records, 0, length);
         return new Key(level, length, (int) crc.getValue());
     }
 
     /** The entry holding exactly these records at the key's level, or null. */
-    Entry find(Key key, byte[] records, int length) {
+    public Entry find(Key key, byte[] records, int length) {
         Entry e = cache.getIfPresent(key);
         if (e == null || e.length() != length || !Arrays.equals(e.records(), 0, length, records, 0, length)) {
             return null;
@@ -52,7 +52,7 @@ public final class EncodedRecords {
     }
 
     /** Keeps an encoded answer; the records array is kept as is and must not change afterwards. */
-    void keep(Key key, byte[] records, int length, byte[] base64, String md5) {
+    public void keep(Key key, byte[] records, int length, byte[] base64, String md5) {
         cache.put(key, new Entry(records, length, base64, md5));
     }
 

@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.cost;
 
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * connections. A client is its X-Frontier-Id together with the address it comes from (the first
  * X-Forwarded-For entry when a proxy such as Squid forwards the request).
  */
-final class ClientConcurrencyLimit {
+public final class ClientConcurrencyLimit {
     private final int max;
     private final ConcurrentHashMap<String, Integer> running = new ConcurrentHashMap<>();
 
@@ -15,7 +15,7 @@ final class ClientConcurrencyLimit {
         this.max = max;
     }
 
-    static String clientKey(String frontierId, String forwardedFor, String remoteAddress) {
+    public static String clientKey(String frontierId, String forwardedFor, String remoteAddress) {
         String origin = remoteAddress;
         if (forwardedFor != null && !forwardedFor.isBlank()) {
             int comma = forwardedFor.indexOf(',');

@@ -1,7 +1,8 @@
-package io.outpost.frontier;
+package io.outpost.frontier.cost;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.outpost.frontier.IntegerLiterals;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,8 +21,8 @@ import java.util.List;
  * instances runs without being estimated (unless it is one of those re-estimated). The statement timeout still bounds
  * it, as it bounds any query whose estimate was wrong.
  */
-final class SteadyShapes {
-    static final int EARNED_AFTER = 4;
+public final class SteadyShapes {
+    public static final int EARNED_AFTER = 4;
     static final int RECOST_EVERY = 16;
     static final double MARGIN = 10;
     static final Duration FOR = AdmittedEstimates.FOR;

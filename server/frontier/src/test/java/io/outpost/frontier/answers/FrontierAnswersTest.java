@@ -1,8 +1,16 @@
-package io.outpost.frontier;
+package io.outpost.frontier.answers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.outpost.frontier.BlobEncoder;
+import io.outpost.frontier.FrontierConfig;
+import io.outpost.frontier.FrontierContext;
+import io.outpost.frontier.FrontierDecoder;
+import io.outpost.frontier.FrontierServlet;
+import io.outpost.frontier.RawHttp;
+import io.outpost.frontier.TestServer;
+import io.outpost.frontier.cost.SteadyShapes;
 import io.outpost.store.IovStore;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
@@ -322,7 +330,7 @@ class FrontierAnswersTest {
         FrontierAnswers answers = new FrontierAnswers("OUTPOST_", 1 << 20);
         FrontierAnswers.Key key = new FrontierAnswers.Key("SELECT 1", List.of(), 5);
         FrontierAnswers.Flight first = answers.begin(key, "s1", 1000);
-        assertThat(first.mine).isNotNull();
+        assertThat(first.publishes()).isTrue();
         int waiters = 5;
         ExecutorService pool = Executors.newFixedThreadPool(waiters);
         try {
@@ -338,18 +346,18 @@ class FrontierAnswersTest {
             FrontierAnswers.Encoded e = new FrontierAnswers.Encoded("s1", new byte[] {1, 2, 3}, "md5", 1, 3);
             answers.finish(first, e);
             for (Future<FrontierAnswers.Flight> j : joined) {
-                assertThat(j.get(30, TimeUnit.SECONDS).ready).isSameAs(e);
+                assertThat(j.get(30, TimeUnit.SECONDS).ready()).isSameAs(e);
             }
         } finally {
             pool.shutdownNow();
         }
         FrontierAnswers.Flight later = answers.begin(key, "s2", 1000);
-        assertThat(later.ready).as("never served at another stamp").isNull();
-        assertThat(later.mine).isNotNull();
+        assertThat(later.ready()).as("never served at another stamp").isNull();
+        assertThat(later.publishes()).isTrue();
         // a loader whose data changed while it read publishes nothing
         answers.finish(later, new FrontierAnswers.Encoded("s3", new byte[] {9}, "md5", 1, 1));
         FrontierAnswers.Flight again = answers.begin(key, "s3", 1000);
-        assertThat(again.ready).isNull();
+        assertThat(again.ready()).isNull();
         assertThat(answers.loads()).isEqualTo(3);
     }
 }

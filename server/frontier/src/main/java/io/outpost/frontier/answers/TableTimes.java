@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.answers;
 
 import io.outpost.store.db.SysTime;
 import java.sql.Connection;
@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * have no known change time. Times are truncated to whole seconds (HTTP dates) and cached per table set for
  * {@code ValidateLastModifiedSeconds}.
  */
-final class TableTimes {
+public final class TableTimes {
     private record Entry(long lastModified, long fetchedNanos) {
     }
 
@@ -28,14 +28,14 @@ final class TableTimes {
     private final long validityNanos;
     private final Map<Set<String>, Entry> cache = new ConcurrentHashMap<>();
 
-    TableTimes(String prefix, int validateSeconds) {
+    public TableTimes(String prefix, int validateSeconds) {
         this.folderTable = Pattern.compile("(" + Pattern.quote(prefix.toUpperCase(Locale.ROOT))
                 + "F[0-9]{4})_(IOVS|CHANNELS|IOVS_SEQ|IOV2TAG|PAYLOAD)");
         this.validityNanos = validateSeconds * 1_000_000_000L;
     }
 
     /** The sequence tables whose LASTMOD_DATE covers {@code tables}, or null if some table has none. */
-    Set<String> sources(Set<String> tables) {
+    public Set<String> sources(Set<String> tables) {
         if (validityNanos <= 0 || tables == null || tables.isEmpty()) {
             return null;
         }
@@ -51,7 +51,7 @@ final class TableTimes {
     }
 
     /** -1: no timestamp possible; 0: not cached (or expired); else the cached time in ms. */
-    long cached(Set<String> sources) {
+    public long cached(Set<String> sources) {
         if (sources == null) {
             return -1;
         }
@@ -63,7 +63,7 @@ final class TableTimes {
     }
 
     /** Reads the times from the database and caches them; -1 if a time is missing or unreadable. */
-    long fetch(Connection c, Set<String> sources, int timeoutSeconds) throws SQLException {
+    public long fetch(Connection c, Set<String> sources, int timeoutSeconds) throws SQLException {
         long max = 0;
         for (String seq : sources) {
             try (PreparedStatement ps = c.prepareStatement("SELECT LASTMOD_DATE FROM " + seq)) {
