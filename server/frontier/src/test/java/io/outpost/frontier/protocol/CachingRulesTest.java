@@ -1,7 +1,8 @@
-package io.outpost.frontier;
+package io.outpost.frontier.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.frontier.FrontierConfig;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Map;
@@ -11,9 +12,9 @@ class CachingRulesTest {
     @Test
     void hourOfDayCutsToTheNextOccurrence() {
         ZonedDateTime t = ZonedDateTime.of(2025, 3, 1, 10, 30, 0, 0, ZoneOffset.UTC);
-        assertThat(FrontierServlet.secondsUntilHour(t, 12)).isEqualTo(5400);
-        assertThat(FrontierServlet.secondsUntilHour(t, 10)).isEqualTo(23 * 3600 + 1800);
-        assertThat(FrontierServlet.secondsUntilHour(t, 3)).isEqualTo(16 * 3600 + 1800);
+        assertThat(CacheTtl.secondsUntilHour(t, 12)).isEqualTo(5400);
+        assertThat(CacheTtl.secondsUntilHour(t, 10)).isEqualTo(23 * 3600 + 1800);
+        assertThat(CacheTtl.secondsUntilHour(t, 3)).isEqualTo(16 * 3600 + 1800);
     }
 
     @Test
@@ -37,12 +38,12 @@ class CachingRulesTest {
 
     @Test
     void httpDatesAreRfc1123Gmt() {
-        assertThat(FrontierServlet.httpDate(0)).isEqualTo("Thu, 01 Jan 1970 00:00:00 GMT");
-        assertThat(FrontierServlet.httpDate(1_700_000_000_000L)).isEqualTo("Tue, 14 Nov 2023 22:13:20 GMT");
+        assertThat(CacheHeaders.httpDate(0)).isEqualTo("Thu, 01 Jan 1970 00:00:00 GMT");
+        assertThat(CacheHeaders.httpDate(1_700_000_000_000L)).isEqualTo("Tue, 14 Nov 2023 22:13:20 GMT");
         // the last date is remembered by its second: the same second again, then others in turn
-        assertThat(FrontierServlet.httpDate(1_700_000_000_999L)).isEqualTo("Tue, 14 Nov 2023 22:13:20 GMT");
-        assertThat(FrontierServlet.httpDate(1_700_000_001_000L)).isEqualTo("Tue, 14 Nov 2023 22:13:21 GMT");
-        assertThat(FrontierServlet.httpDate(-1)).isEqualTo("Wed, 31 Dec 1969 23:59:59 GMT");
-        assertThat(FrontierServlet.httpDate(0)).isEqualTo("Thu, 01 Jan 1970 00:00:00 GMT");
+        assertThat(CacheHeaders.httpDate(1_700_000_000_999L)).isEqualTo("Tue, 14 Nov 2023 22:13:20 GMT");
+        assertThat(CacheHeaders.httpDate(1_700_000_001_000L)).isEqualTo("Tue, 14 Nov 2023 22:13:21 GMT");
+        assertThat(CacheHeaders.httpDate(-1)).isEqualTo("Wed, 31 Dec 1969 23:59:59 GMT");
+        assertThat(CacheHeaders.httpDate(0)).isEqualTo("Thu, 01 Jan 1970 00:00:00 GMT");
     }
 }

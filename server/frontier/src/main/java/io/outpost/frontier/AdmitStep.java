@@ -1,0 +1,52 @@
+package io.outpost.frontier;
+
+import io.outpost.frontier.cost.ClientConcurrencyLimit;
+import io.outpost.frontier.cost.QueryCostGuard;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Admits the request within the context's MaxThreads and the client's MaxRequestsPerClient, or answers 503; what it
+ * takes is given back when the request ends.
+ */
+final class AdmitStep implements StepChain.Step<FrontierExchange, Void> {
+    private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
+    private final String contextName;
+    private final Semaphore threads;
+    private final QueryCostGuard cost;
+
+    AdmitStep(FrontierContext context, QueryCostGuard cost) {
+        this.contextName = context.name();
+        this.threads = new Semaphore(context.config().maxThreads(), true);
+        this.cost = cost;
+    }
+
+    @Override
+    public Void handle(FrontierExchange x, StepChain<FrontierExchange, Void> next) throws IOException {
+        if (!threads.tryAcquire()) {
+            x.response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            x.setAge(x.config().errorMaxAge());
+            x.outcome(RequestOutcome.BUSY);
+            LOG.warn("{} id={} rejecting because servlet too busy", contextName, x.id);
+            return null;
+        }
+        x.onEnd(threads::release);
+        String client = ClientConcurrencyLimit.clientKey(x.request.getHeader("X-Frontier-Id"),
+                x.request.getHeader("X-Forwarded-For"), x.request.getRemoteAddr());
+        if (!cost.tryAcquireClient(client)) {
+            // this client's own limit: never cached, as other clients asking the same URL are not refused
+            x.response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            x.response.setHeader("Cache-Control", "no-store");
+            x.response.setHeader("Retry-After", "1");
+            x.outcome(RequestOutcome.CLIENT_BUSY);
+            LOG.warn("{} id={} rejecting: client {} has {} requests running (MaxRequestsPerClient)", contextName,
+                    x.id, client, cost.limits().maxRequestsPerClient());
+            return null;
+        }
+        x.onEnd(() -> cost.releaseClient(client));
+        return next.proceed(x);
+    }
+}

@@ -1,0 +1,198 @@
+package io.outpost.frontier;
+
+import io.outpost.frontier.answers.PostgresPrelude;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Types;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The database work of a payload: waiting for a read-only connection, running the checked query (with keepalives
+ * while it starts) and streaming its column header and rows into the encoder, then ending the transaction.
+ */
+final class DatabaseReads {
+    private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
+
+    /** The rows a query gave, and the tables' stamp read in its snapshot (null if a table has no sequence row). */
+    record StampedRows(int rows, String stamp) {
+    }
+
+    private final FrontierContext context;
+    private final FrontierConfig config;
+    private final Keepalives keepalives;
+    private final boolean postgres;
+    private final boolean oracle;
+
+    DatabaseReads(FrontierContext context, SqlGuard.Target target, Keepalives keepalives) {
+        this.context = context;
+        this.config = context.config();
+        this.keepalives = keepalives;
+        this.postgres = target == SqlGuard.Target.POSTGRESQL;
+        this.oracle = target == SqlGuard.Target.ORACLE;
+    }
+
+    /** Waits for a read-only connection, sending keepalives, for at most MaxDbAcquireSeconds. */
+    Connection acquire(ResponseOutput out) throws FrontierException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(config.maxDbAcquireSeconds());
+        try (Keepalives.Keepalive ka = keepalives.start(out, config.maxDbAcquireSeconds())) {
+            while (true) {
+                try {
+                    Connection c = context.database().readPool().getConnection();
+                    if (!c.isReadOnly() && !context.database().dialect().name().equals("sqlite")) {
+                        c.setReadOnly(true);
+                    }
+                    return c;
+                } catch (SQLTransientConnectionException e) {
+                    if (e.getCause() != null) {
+                        // the pool could not connect at all (database down or unreachable): waiting longer for a
+                        // free connection cannot help, so the client hears it now and can try another server
+                        throw new DatabaseUnavailable("Error acquiring DB connection: database unreachable: "
+                                + PayloadEnds.oneLine(e.getCause().getMessage()), e);
+                    }
+                    if (System.nanoTime() >= deadline) {
+                        throw new DatabaseUnavailable("Timed out waiting to acquire DB connection", e);
+                    }
+                } catch (SQLException e) {
+                    String msg = "Error acquiring DB connection: " + PayloadEnds.oneLine(e.getMessage());
+                    throw DatabaseUnavailable.isOutage(e) ? new DatabaseUnavailable(msg, e) : new FrontierException(msg);
+                }
+            }
+        }
+    }
+
+    /**
+     * Runs the payload's query into {@code enc}.
+     *
+     * @param timedByPrelude the transaction's statement timeout was set by {@link PostgresPrelude}
+     */
+    int query(Connection c, Payload p, BlobEncoder enc, ResponseOutput out, boolean timedByPrelude)
+            throws SQLException, IOException {
+        if (!p.dictionary()) {
+            return runQuery(c, p, enc, out, postgres, timedByPrelude);
+        }
+        // Oracle data-dictionary views: answered from a snapshot of this database's catalog
+        try (Connection snapshot = DataDictionary.snapshot(c, context.tables(), context.dictionaryOwner())) {
+            return runQuery(snapshot, p, enc, out, false, false);
+        } finally {
+            rollback(c);
+        }
+    }
+
+    private int runQuery(Connection c, Payload p, BlobEncoder enc, ResponseOutput out, boolean untypedBinds,
+                         boolean timedByPrelude) throws SQLException, IOException {
+        ResultSet rs;
+        PreparedStatement ps;
+        try (Keepalives.Keepalive ka = keepalives.start(out, config.maxDbExecuteSeconds())) {
+            ps = c.prepareStatement(p.sql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+            try {
+                ps.setFetchSize(FetchSizing.FIRST);
+                if (config.statementTimeoutSeconds() > 0 && !timedByPrelude) { // a JDBC timeout costs a timer task
+                    ps.setQueryTimeout(config.statementTimeoutSeconds());
+                }
+                for (int i = 0; i < p.binds().size(); i++) {
+                    if (untypedBinds) {
+                        ps.setObject(i + 1, p.binds().get(i), Types.OTHER);
+                    } else {
+                        ps.setString(i + 1, p.binds().get(i));
+                    }
+                }
+                rs = ps.executeQuery();
+            } catch (SQLException | RuntimeException e) {
+                ps.close();
+                throw e;
+            }
+        }
+        return readRows(c, ps, rs, enc, untypedBinds);
+    }
+
+    /** A PostgreSQL query sent together with its prelude ({@link PostgresPrelude#withQuery}): one round trip. */
+    StampedRows queryWithPrelude(Connection c, Payload p, BlobEncoder enc, ResponseOutput out, Set<String> seqTables)
+            throws SQLException, IOException {
+        PostgresPrelude.WithQuery q;
+        try (Keepalives.Keepalive ka = keepalives.start(out, config.maxDbExecuteSeconds())) {
+            q = PostgresPrelude.withQuery(c, seqTables, p.sql(), p.binds(), config.statementTimeoutSeconds(),
+                    FetchSizing.FIRST);
+        }
+        return new StampedRows(readRows(c, q.statement(), q.rows(), enc, true), q.stamp());
+    }
+
+    /** The column header and rows of {@code rs} into {@code enc}; closes both and rolls the transaction back. */
+    private int readRows(Connection c, PreparedStatement ps, ResultSet rs, BlobEncoder enc, boolean untypedBinds)
+            throws SQLException, IOException {
+        try (ps; rs) {
+            ResultSetMetaData md = rs.getMetaData();
+            int n = md.getColumnCount();
+            boolean[] binary = new boolean[n + 1];
+            for (int i = 1; i <= n; i++) {
+                String name;
+                String type;
+                if (oracle) {
+                    name = md.getColumnName(i);
+                    type = md.getColumnTypeName(i);
+                    if ("NUMBER".equals(type) && md.getPrecision(i) != 0) {
+                        type = type + "(" + md.getPrecision(i) + ")";
+                    }
+                    binary[i] = "BLOB".equals(md.getColumnTypeName(i));
+                } else {
+                    name = md.getColumnLabel(i);
+                    if (name != null && name.equals(name.toLowerCase(Locale.ROOT))) {
+                        name = name.toUpperCase(Locale.ROOT);
+                    }
+                    type = oracleTypeName(md.getColumnType(i), md.getPrecision(i), md.getColumnTypeName(i));
+                    binary[i] = type.equals("BLOB");
+                }
+                enc.writeString(name);
+                enc.writeString(type);
+            }
+            enc.writeEOR();
+            int rows = 0;
+            ColumnValues values = ColumnValues.of(rs, binary);
+            while (rs.next()) {
+                rows++;
+                values.writeRow(rs, enc);
+                enc.writeEOR();
+                if (untypedBinds) { // PostgreSQL: fewer round trips for short rows
+                    FetchSizing.afterRow(rs, rows, enc.fullSize());
+                }
+            }
+            return rows;
+        } finally {
+            rollback(c);
+        }
+    }
+
+    static void rollback(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            LOG.debug("rollback failed: {}", e.toString());
+        }
+    }
+
+    /** Oracle-style type names for PostgreSQL/SQLite columns, so clients converting by type name keep working. */
+    static String oracleTypeName(int jdbcType, int precision, String nativeName) {
+        return switch (jdbcType) {
+            case Types.BIGINT -> "NUMBER(20)";
+            case Types.INTEGER, Types.SMALLINT, Types.TINYINT -> "NUMBER(10)";
+            case Types.BIT, Types.BOOLEAN -> "NUMBER(1)";
+            case Types.NUMERIC, Types.DECIMAL -> precision > 0 && precision <= 38 ? "NUMBER(" + precision + ")" : "NUMBER";
+            case Types.REAL -> "BINARY_FLOAT";
+            case Types.FLOAT, Types.DOUBLE -> "BINARY_DOUBLE";
+            case Types.CHAR, Types.NCHAR -> "CHAR";
+            case Types.VARCHAR, Types.NVARCHAR, Types.LONGVARCHAR, Types.LONGNVARCHAR, Types.CLOB, Types.NCLOB -> "VARCHAR2";
+            case Types.BLOB, Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY -> "BLOB";
+            case Types.DATE -> "DATE";
+            case Types.TIMESTAMP, Types.TIMESTAMP_WITH_TIMEZONE -> "TIMESTAMP";
+            default -> nativeName == null ? "VARCHAR2" : nativeName.toUpperCase(Locale.ROOT);
+        };
+    }
+}

@@ -1,0 +1,68 @@
+package io.outpost.frontier;
+
+import io.outpost.frontier.answers.TableTimes;
+import io.outpost.frontier.protocol.CacheHeaders;
+import io.outpost.frontier.protocol.Envelope;
+import io.outpost.frontier.protocol.FrontierCommand;
+import io.outpost.frontier.protocol.FrontierRequest;
+import io.outpost.frontier.protocol.PayloadSql;
+import java.io.IOException;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the request's payloads and checks their SQL. A request that is not a Frontier request at all is answered
+ * with a global error; a payload whose SQL is refused carries its error to its turn.
+ */
+final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
+    private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
+    private final FrontierContext context;
+    private final StatementChecks checks;
+    private final TableTimes times;
+
+    ParseStep(FrontierContext context, StatementChecks checks, TableTimes times) {
+        this.context = context;
+        this.checks = checks;
+        this.times = times;
+    }
+
+    @Override
+    public Void handle(FrontierExchange x, StepChain<FrontierExchange, Void> next) throws IOException {
+        FrontierRequest request;
+        try {
+            request = FrontierRequest.parse(x.request);
+        } catch (FrontierException e) {
+            LOG.info("{} id={} request error: {}", context.name(), x.id, e.getMessage());
+            x.setAge(FrontierConfig.ERROR_DEFAULT_MAX_AGE);
+            x.response.setHeader("Last-Modified", CacheHeaders.EPOCH);
+            x.out.print(Envelope.PROLOGUE);
+            x.globalError("Error: " + e.getMessage());
+            return null;
+        }
+        LOG.debug("{} query {} raddr {} frontier-id: {} via: {} x-forwarded-for: {}", context.name(),
+                FrontierRequest.commandText(x.request), x.request.getRemoteAddr(),
+                x.request.getHeader("X-Frontier-Id"), x.request.getHeader("Via"),
+                x.request.getHeader("X-Forwarded-For"));
+        List<Payload> payloads = new ArrayList<>();
+        for (FrontierCommand c : request.commands()) {
+            payloads.add(check(c));
+        }
+        x.parsed(payloads, request.ttl().maxAgeSeconds(x.config(), ZonedDateTime.now(x.config().zone())));
+        return next.proceed(x);
+    }
+
+    /** Decodes p1, applies the bind-variable rule and checks/translates the SQL; failures become payload errors. */
+    private Payload check(FrontierCommand cmd) {
+        try {
+            PayloadSql sql = PayloadSql.of(cmd);
+            SqlGuard.Checked checked = checks.check(sql.statement(), sql.binds());
+            return new Payload(cmd, checked.sql(), sql.binds(), checked.tables(),
+                    checked.dictionary() ? null : times.sources(checked.tables()), checked.dictionary(), null);
+        } catch (FrontierException e) {
+            return Payload.failed(cmd, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.outpost.frontier;
+
+import io.outpost.frontier.cost.QueryCostGuard;
+import java.util.List;
+
+/**
+ * The checks a payload's SQL passes before it may run, built in this one place: the allow-list guard (with its
+ * COOL-SQL translation), the join shape limits, the cache of statements already checked, and, on a context that
+ * serves an offline snapshot, what the snapshot holds.
+ */
+final class StatementChecks {
+    private final FrontierContext context;
+    private final CheckedStatements checked;
+    private volatile SnapshotQueryCoverage snapshotCoverage;
+
+    StatementChecks(FrontierContext context, SqlGuard.Target target, QueryCostGuard cost) {
+        this.context = context;
+        SqlGuard guard = new SqlGuard(context.database().prefix(), context.config().schemaName(), target,
+                context.tables());
+        this.checked = new CheckedStatements(statement -> {
+            SqlGuard.Checked c = guard.check(statement);
+            cost.checkShape(c.sql());
+            return c;
+        });
+        this.snapshotCoverage = SnapshotQueryCoverage.load(context.database());
+    }
+
+    /** The statement as it is to run, with the tables it reads; refused with a message for the client. */
+    SqlGuard.Checked check(String statement, List<String> binds) throws FrontierException {
+        SqlGuard.Checked c = checked.check(statement);
+        snapshotCoverage.check(c, binds); // an offline snapshot answers only what it holds exactly
+        return c;
+    }
+
+    /** Re-reads what an offline snapshot holds after a sync changed it; nothing to do on an ordinary database. */
+    void reloadSnapshotCoverage() {
+        if (snapshotCoverage.isSnapshot()) {
+            SnapshotQueryCoverage now = SnapshotQueryCoverage.load(context.database());
+            if (now.isSnapshot()) {
+                snapshotCoverage = now;
+            }
+        }
+    }
+}
