@@ -10,9 +10,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,51 +27,62 @@ public class FrontierServlet extends HttpServlet {
     public static final String FRONTIER_VERSION = Envelope.FRONTIER_VERSION;
     public static final String XML_VERSION = Envelope.XML_VERSION;
     private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
-    private static final ScheduledExecutorService TIMER = Executors.newScheduledThreadPool(1, r -> {
-        Thread t = new Thread(r, "frontier-keepalive");
-        t.setDaemon(true);
-        return t;
-    });
-    /** Deflates payload chunks while the request thread reads the next rows (BlobEncoder). */
-    private static final ExecutorService DEFLATE = Executors.newFixedThreadPool(
-            Runtime.getRuntime().availableProcessors(), r -> {
-                Thread t = new Thread(r, "frontier-deflate");
-                t.setDaemon(true);
-                return t;
-            });
     private static final AtomicLong IDS = new AtomicLong();
 
     private final transient FrontierContext context;
+    private final transient FrontierRuntime runtime;
+    /** The runtime was made by this servlet, which closes it when destroyed. */
+    private final boolean ownsRuntime;
     private final transient FrontierAnswers answers;
     private final transient StatementChecks checks;
     private final transient StepChain<FrontierExchange, Void> steps;
 
+    /** A servlet with its own {@link FrontierRuntime}, closed when the servlet is destroyed. */
     public FrontierServlet(FrontierContext context) {
         this(context, FrontierAnswers.DEFAULT_MAX_BYTES, QueryCostLimits.defaults());
     }
 
-    /** @param answerCacheBytes bytes of encoded answers kept (0: none) */
+    /**
+     * A servlet with its own {@link FrontierRuntime}, closed when the servlet is destroyed.
+     *
+     * @param answerCacheBytes bytes of encoded answers kept (0: none)
+     */
     public FrontierServlet(FrontierContext context, long answerCacheBytes) {
         this(context, answerCacheBytes, QueryCostLimits.defaults());
     }
 
+    /** A servlet with its own {@link FrontierRuntime}, closed when the servlet is destroyed. */
     public FrontierServlet(FrontierContext context, QueryCostLimits costLimits) {
         this(context, FrontierAnswers.DEFAULT_MAX_BYTES, costLimits);
     }
 
+    /** A servlet with its own {@link FrontierRuntime}, closed when the servlet is destroyed. */
+    public FrontierServlet(FrontierContext context, long answerCacheBytes, QueryCostLimits costLimits) {
+        this(context, new FrontierRuntime(), true, answerCacheBytes, costLimits);
+    }
+
     /**
+     * @param runtime          the keepalive timer and compression pool, owned (and closed) by the caller
      * @param answerCacheBytes bytes of encoded answers kept (0: none)
      * @param costLimits       what one request may cost the database (see {@link QueryCostGuard})
      */
-    public FrontierServlet(FrontierContext context, long answerCacheBytes, QueryCostLimits costLimits) {
+    public FrontierServlet(FrontierContext context, FrontierRuntime runtime, long answerCacheBytes,
+                           QueryCostLimits costLimits) {
+        this(context, runtime, false, answerCacheBytes, costLimits);
+    }
+
+    private FrontierServlet(FrontierContext context, FrontierRuntime runtime, boolean ownsRuntime,
+                            long answerCacheBytes, QueryCostLimits costLimits) {
         this.context = context;
+        this.runtime = runtime;
+        this.ownsRuntime = ownsRuntime;
         FrontierConfig config = context.config();
         this.answers = new FrontierAnswers(context.database().prefix(), answerCacheBytes);
         SqlGuard.Target target = SqlGuard.targetFor(context.database().dialect().name());
         QueryCostGuard cost = new QueryCostGuard(costLimits, target);
         TableTimes times = new TableTimes(context.database().prefix(), config.validateLastModifiedSeconds());
         this.checks = new StatementChecks(context, target, cost);
-        Keepalives keepalives = new Keepalives(TIMER, config, context.metrics());
+        Keepalives keepalives = new Keepalives(runtime.keepaliveTimer(), config, context.metrics());
         DatabaseReads reads = new DatabaseReads(context, target, keepalives);
         PayloadEnds ends = new PayloadEnds(context, answers);
         StepChain<PayloadWork, PayloadOutcome> payloadSteps = new StepChain<>(List.of(
@@ -83,7 +91,7 @@ public class FrontierServlet extends HttpServlet {
                 new StampStep(answers, cost, ends, target, config),
                 new SingleFlightStep(answers, keepalives, ends, config),
                 new CostStep(cost, ends, context),
-                new EncodeStep(answers, DEFLATE),
+                new EncodeStep(answers, runtime.compressor()),
                 new ExecuteStep(reads, ends),
                 new PublishStep(ends, config)));
         this.steps = new StepChain<>(List.of(
@@ -105,9 +113,21 @@ public class FrontierServlet extends HttpServlet {
         checks.reloadSnapshotCoverage();
     }
 
+    FrontierRuntime runtime() {
+        return runtime;
+    }
+
     /** The context's answer cache (its counters show hits, loads and joins). */
     public FrontierAnswers answers() {
         return answers;
+    }
+
+    @Override
+    public void destroy() {
+        if (ownsRuntime) {
+            runtime.close();
+        }
+        super.destroy();
     }
 
     @Override

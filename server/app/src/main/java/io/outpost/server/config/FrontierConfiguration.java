@@ -3,6 +3,7 @@ package io.outpost.server.config;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.frontier.FrontierConfig;
 import io.outpost.frontier.FrontierContext;
+import io.outpost.frontier.FrontierRuntime;
 import io.outpost.frontier.FrontierServlet;
 import io.outpost.frontier.MicrometerFrontierMetrics;
 import io.outpost.frontier.TablePolicy;
@@ -82,14 +83,21 @@ public class FrontierConfiguration {
         return out;
     }
 
+    /** The keepalive timer and compression pool all Frontier servlets share, stopped with the application. */
+    @Bean(destroyMethod = "close")
+    public FrontierRuntime frontierRuntime() {
+        return new FrontierRuntime();
+    }
+
     /** Registers the servlets: their number is known only from the configuration. */
     @Bean
     public org.springframework.boot.web.servlet.ServletContextInitializer frontierServlets(FrontierDatabases dbs,
+                                                                                          FrontierRuntime runtime,
                                                                                           MeterRegistry registry,
                                                                                           io.outpost.server.cache.Catalog catalog) {
         return servletContext -> {
             for (FrontierContext ctx : dbs.contexts()) {
-                FrontierServlet servlet = new FrontierServlet(ctx, dbs.answerCacheBytes(ctx.name()),
+                FrontierServlet servlet = new FrontierServlet(ctx, runtime, dbs.answerCacheBytes(ctx.name()),
                         dbs.costLimits.getOrDefault(ctx.name(), QueryCostLimits.defaults()));
                 countAnswers(registry, ctx.name(), servlet.answers());
                 // a served snapshot's sync changes the catalog: the servlet then re-reads what the snapshot covers
