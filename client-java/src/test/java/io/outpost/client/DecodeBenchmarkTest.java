@@ -2,9 +2,11 @@ package io.outpost.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.outpost.client.internal.AnswerDecoder;
-import io.outpost.client.testing.WireEncoder;
 import com.github.luben.zstd.ZstdDecompressCtx;
+import io.outpost.client.testing.WireEncoder;
+import io.outpost.wire.AnswerDecoder;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

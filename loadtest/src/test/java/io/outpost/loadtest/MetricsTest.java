@@ -77,7 +77,7 @@ class MetricsTest {
         byte[] flipped = answer.clone();
         flipped[answer.length / 2] ^= 0x40;
         assertThatThrownBy(() -> HttpTarget.decodeAll(new java.io.ByteArrayInputStream(flipped), answer.length))
-                .isInstanceOf(io.outpost.client.internal.CorruptAnswerException.class);
+                .isInstanceOf(io.outpost.wire.CorruptAnswerException.class);
     }
 
     private static java.nio.file.Path testdata(String name) {

@@ -1,4 +1,4 @@
-package io.outpost.client.internal;
+package io.outpost.wire;
 
 import java.io.IOException;
 

@@ -1,7 +1,6 @@
-package io.outpost.server.encode;
+package io.outpost.wire;
 
-import io.outpost.client.AnswerKind;
-import io.outpost.store.model.StorageType;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.zip.CRC32;
@@ -11,27 +10,9 @@ import java.util.zip.CRC32;
  * and the CRC-32 of the uncompressed content. Rows are encoded into a chunk buffer that is checksummed and
  * compressed every {@value #CHUNK} bytes, so a large answer is held once, compressed.
  */
-public final class BinaryEncoder implements TableEncoder {
-    public static final String CONTENT_TYPE = "application/vnd.outpost.table";
-    static final byte[] MAGIC = "OUTP".getBytes(StandardCharsets.US_ASCII);
-    static final byte[] END_MAGIC = "PTUO".getBytes(StandardCharsets.US_ASCII);
-    static final int HEADER = 16;
+public final class AnswerEncoder implements TableEncoder {
+    public static final String CONTENT_TYPE = WireFormat.CONTENT_TYPE;
     static final int CHUNK = 128 * 1024;
-
-    /** The compression of the body, as the header's codec byte. */
-    public enum Codec {
-        NONE(0), ZLIB(1), ZSTD(2);
-
-        final int code;
-
-        Codec(int code) {
-            this.code = code;
-        }
-
-        public static Codec parse(String s) {
-            return valueOf(s.toUpperCase(java.util.Locale.ROOT));
-        }
-    }
 
     private final Codec codec;
     private final int level;
@@ -40,19 +21,19 @@ public final class BinaryEncoder implements TableEncoder {
     private final CRC32 crc = new CRC32();
     /** Taken at the first chunk, so that an answer that fails before any output holds no native resources. */
     private BodyCompressor compressor;
-    private StorageType[] types;
+    private ColumnType[] types;
     private long rows;
 
-    public BinaryEncoder(Codec codec, int level) {
+    public AnswerEncoder(Codec codec, int level) {
         this.codec = codec;
         this.level = level;
-        answer.size(HEADER);
+        answer.size(WireFormat.HEADER_LENGTH);
     }
 
     @Override
     public void begin(AnswerKind kind, String folder, String tag, long validSince, long validUntil,
                       List<Column> columns) {
-        types = new StorageType[columns.size()];
+        types = new ColumnType[columns.size()];
         content.u8(kind.code());
         string(folder);
         string(tag);
@@ -63,7 +44,7 @@ public final class BinaryEncoder implements TableEncoder {
             Column c = columns.get(i);
             types[i] = c.type();
             string(c.name());
-            content.u8(c.type().ordinal());
+            content.u8(c.type().code());
         }
     }
 
@@ -91,7 +72,7 @@ public final class BinaryEncoder implements TableEncoder {
         }
     }
 
-    private void value(StorageType type, Object v) {
+    private void value(ColumnType type, Object v) {
         switch (type) {
             case BOOL -> content.u8((Boolean) v ? 1 : 0);
             case UCHAR -> content.u8(((Number) v).intValue());
@@ -137,15 +118,16 @@ public final class BinaryEncoder implements TableEncoder {
                 compressor = null;
             }
         }
-        long bodyLength = answer.size() - HEADER;
+        long bodyLength = answer.size() - WireFormat.HEADER_LENGTH;
         answer.i64(rows);
         answer.i32((int) crc.getValue());
-        answer.bytes(END_MAGIC);
+        answer.i32(WireFormat.TRAILER_MAGIC);
         byte[] all = answer.toArray();
-        System.arraycopy(MAGIC, 0, all, 0, 4);
-        all[4] = 1;
-        all[5] = (byte) codec.code;
-        java.nio.ByteBuffer.wrap(all).putLong(8, bodyLength);
+        ByteBuffer header = ByteBuffer.wrap(all);
+        header.putInt(0, WireFormat.MAGIC);
+        header.put(4, (byte) WireFormat.VERSION);
+        header.put(5, (byte) codec.code());
+        header.putLong(8, bodyLength);
         return all;
     }
 

@@ -1,4 +1,4 @@
-package io.outpost.client.internal;
+package io.outpost.wire;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;

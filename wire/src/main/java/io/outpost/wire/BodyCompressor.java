@@ -1,4 +1,4 @@
-package io.outpost.server.encode;
+package io.outpost.wire;
 
 import com.github.luben.zstd.EndDirective;
 import com.github.luben.zstd.Zstd;
@@ -21,7 +21,7 @@ sealed interface BodyCompressor {
     /** Frees or returns native resources; {@code completed} says whether the stream was ended normally. */
     void release(boolean completed);
 
-    static BodyCompressor of(BinaryEncoder.Codec codec, int level) {
+    static BodyCompressor of(Codec codec, int level) {
         return switch (codec) {
             case NONE -> new Stored();
             case ZLIB -> new Zlib(level);

@@ -1,5 +1,6 @@
-package io.outpost.server.encode;
+package io.outpost.server.answer;
 
+import io.outpost.wire.TableEncoder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;

@@ -1,4 +1,4 @@
-package io.outpost.server.encode;
+package io.outpost.wire;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

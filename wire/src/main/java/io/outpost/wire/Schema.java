@@ -1,4 +1,4 @@
-package io.outpost.client;
+package io.outpost.wire;
 
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,8 @@
-package io.outpost.server.encode;
+package io.outpost.server.answer;
 
-import io.outpost.client.AnswerKind;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Column;
+import io.outpost.wire.TableEncoder;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
 import tools.jackson.core.JsonGenerator;
@@ -32,7 +34,7 @@ public final class JsonEncoder implements TableEncoder {
         for (Column c : columns) {
             gen.writeStartObject();
             gen.writeStringProperty("name", c.name());
-            gen.writeStringProperty("type", c.type().coolName());
+            gen.writeStringProperty("type", c.type().wireName());
             gen.writeEndObject();
         }
         gen.writeEndArray();

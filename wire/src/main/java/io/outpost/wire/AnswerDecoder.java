@@ -1,9 +1,5 @@
-package io.outpost.client.internal;
+package io.outpost.wire;
 
-import io.outpost.client.AnswerKind;
-import io.outpost.client.Column;
-import io.outpost.client.ColumnType;
-import io.outpost.client.Schema;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
@@ -29,15 +25,6 @@ import java.util.zip.ZipException;
  * answer.
  */
 public final class AnswerDecoder implements Closeable {
-    public static final int HEADER_LENGTH = 16;
-    public static final int TRAILER_LENGTH = 16;
-    static final int MAGIC = 0x4F555450; // "OUTP"
-    static final int TRAILER_MAGIC = 0x5054554F; // "PTUO"
-    static final int VERSION = 1;
-    static final int CODEC_NONE = 0;
-    static final int CODEC_ZLIB = 1;
-    static final int CODEC_ZSTD = 2;
-
     private static final int BUFFER = 1 << 16;
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -75,30 +62,30 @@ public final class AnswerDecoder implements Closeable {
         if (header != null) {
             return header;
         }
-        byte[] h = readRaw(HEADER_LENGTH, "header");
-        if ((int) INT.get(h, 0) != MAGIC) {
+        byte[] h = readRaw(WireFormat.HEADER_LENGTH, "header");
+        if ((int) INT.get(h, 0) != WireFormat.MAGIC) {
             throw new CorruptAnswerException("bad magic: not an Outpost answer");
         }
-        if (h[4] != VERSION) {
+        if (h[4] != WireFormat.VERSION) {
             throw new CorruptAnswerException("unsupported wire format version " + (h[4] & 0xFF));
         }
-        int codec = h[5] & 0xFF;
-        if (codec != CODEC_NONE && codec != CODEC_ZLIB && codec != CODEC_ZSTD) {
-            throw new CorruptAnswerException("unsupported codec " + codec);
+        Codec codec = Codec.ofCode(h[5] & 0xFF);
+        if (codec == null) {
+            throw new CorruptAnswerException("unsupported codec " + (h[5] & 0xFF));
         }
         long bodyLength = (long) LONG.get(h, 8);
         if (bodyLength < 0) {
             throw new CorruptAnswerException("negative body length " + bodyLength);
         }
-        if (contentLength >= 0 && contentLength != HEADER_LENGTH + bodyLength + TRAILER_LENGTH) {
+        if (contentLength >= 0 && contentLength != WireFormat.HEADER_LENGTH + bodyLength + WireFormat.TRAILER_LENGTH) {
             throw new CorruptAnswerException("Content-Length is " + contentLength + " but the header announces "
-                    + (HEADER_LENGTH + bodyLength + TRAILER_LENGTH) + " bytes");
+                    + (WireFormat.HEADER_LENGTH + bodyLength + WireFormat.TRAILER_LENGTH) + " bytes");
         }
         body = new BodyInput(raw, bodyLength);
-        if (codec == CODEC_ZLIB) {
+        if (codec == Codec.ZLIB) {
             inflater = new Inflater();
             content = new InflaterInputStream(body, inflater, BUFFER);
-        } else if (codec == CODEC_ZSTD) {
+        } else if (codec == Codec.ZSTD) {
             zstd = new ZstdFrameInput(body);
             content = zstd;
         } else {
@@ -332,8 +319,8 @@ public final class AnswerDecoder implements Closeable {
             throw new CorruptAnswerException("the zstd frame ends " + (zstd.leftover() + body.remaining())
                     + " bytes before body_len");
         }
-        byte[] t = readRaw(TRAILER_LENGTH, "trailer");
-        if ((int) INT.get(t, 12) != TRAILER_MAGIC) {
+        byte[] t = readRaw(WireFormat.TRAILER_LENGTH, "trailer");
+        if ((int) INT.get(t, 12) != WireFormat.TRAILER_MAGIC) {
             throw new CorruptAnswerException("bad trailer magic");
         }
         long rowCount = (long) LONG.get(t, 0);

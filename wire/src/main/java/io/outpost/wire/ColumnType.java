@@ -1,4 +1,4 @@
-package io.outpost.client;
+package io.outpost.wire;
 
 /**
  * Column types of the wire format (docs/wire-format.md, "Type codes and value encodings") and the Java type each

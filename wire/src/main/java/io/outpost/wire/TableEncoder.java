@@ -1,11 +1,10 @@
-package io.outpost.server.encode;
+package io.outpost.wire;
 
-import io.outpost.client.AnswerKind;
 import java.util.List;
 
 /**
  * Writes one answer table: a header, rows one at a time (streamed, never all held), then the finished bytes.
- * Implementations: {@link BinaryEncoder} and {@link JsonEncoder}.
+ * Implementations: {@link AnswerEncoder} here and the service's JSON form.
  */
 public interface TableEncoder {
 

@@ -1,4 +1,4 @@
-package io.outpost.client;
+package io.outpost.wire;
 
 /** What an answer holds (the {@code kind} byte of the content, docs/wire-format.md). */
 public enum AnswerKind {
