@@ -7,9 +7,9 @@ module io.outpost.client {
 
     // Only for the outpost-client command line (package cli); an optional dependency of the library.
     requires static info.picocli;
-    // Only for offline mode (a server URL sqlite:FILE): the store is an optional dependency, loaded by name by
-    // internal.OfflineQueries. On the module path, an application using offline mode adds it (--add-modules).
-    requires static io.outpost.store;
+    // Offline mode (a server URL sqlite:FILE, package offline, loaded by name by internal.OfflineQueries) reads the
+    // snapshot with the store, an optional dependency that is not a module: it is compiled against the class path
+    // (--add-reads io.outpost.client=ALL-UNNAMED in the pom) and works where the store is on the class path.
 
     exports io.outpost.client;
 
