@@ -11,7 +11,6 @@ import java.util.zip.CRC32;
  * compressed every {@value #CHUNK} bytes, so a large answer is held once, compressed.
  */
 public final class AnswerEncoder implements TableEncoder {
-    public static final String CONTENT_TYPE = WireFormat.CONTENT_TYPE;
     static final int CHUNK = 128 * 1024;
 
     private final Codec codec;
@@ -146,6 +145,6 @@ public final class AnswerEncoder implements TableEncoder {
 
     @Override
     public String contentType() {
-        return CONTENT_TYPE;
+        return WireFormat.CONTENT_TYPE;
     }
 }

@@ -13,6 +13,7 @@ import io.outpost.wire.AnswerKind;
 import io.outpost.wire.Codec;
 import io.outpost.wire.Column;
 import io.outpost.wire.ColumnType;
+import io.outpost.wire.WireFormat;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -236,7 +237,7 @@ class WriteApiTest {
     }
 
     private HttpResponse<String> binary(String folder, byte[] body) throws Exception {
-        return client.send("POST", "/write/v1/iovs" + folder, calo, AnswerEncoder.CONTENT_TYPE, body);
+        return client.send("POST", "/write/v1/iovs" + folder, calo, WireFormat.CONTENT_TYPE, body);
     }
 
     @Test
@@ -314,7 +315,7 @@ class WriteApiTest {
             assertThat(paths.has("/write/v1/" + p)).as(p).isTrue();
         }
         assertThat(paths.get("/write/v1/iovs/{folder}").get("post").get("requestBody").get("content")
-                .has(AnswerEncoder.CONTENT_TYPE)).isTrue();
+                .has(WireFormat.CONTENT_TYPE)).isTrue();
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.outpost.wire.AnswerKind;
 import io.outpost.wire.Codec;
 import io.outpost.wire.Column;
 import io.outpost.wire.ColumnType;
+import io.outpost.wire.WireFormat;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -102,7 +103,7 @@ final class HttpWriter implements ConditionsWriter {
                 StandardCharsets.UTF_8) + (first.userTagOnly() ? "&userTagOnly=true" : "");
         List<NewIov> mine = List.copyOf(batch);
         finishUpload();
-        inFlight = uploader.submit(() -> post("POST", "/write/v1/iovs" + folder + query, AnswerEncoder.CONTENT_TYPE,
+        inFlight = uploader.submit(() -> post("POST", "/write/v1/iovs" + folder + query, WireFormat.CONTENT_TYPE,
                 iovTable(folder, mine, spec)));
     }
 
