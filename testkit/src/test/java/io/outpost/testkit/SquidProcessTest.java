@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -56,6 +57,7 @@ class SquidProcessTest {
         SquidProcess squid = SquidProcess.start(STATE.resolve("site"), script, "kit-site", "--outpost", originUrl());
         try (squid) {
             assertAnsweredThenCached(squid, "/site");
+            assertWorkersUnprivileged(squid);
         }
         assertLoggedMissThenHit(squid, "/site");
     }
@@ -65,6 +67,7 @@ class SquidProcessTest {
         SquidProcess squid = SquidProcess.startStandalone(STATE.resolve("standalone"), "kit-standalone", 16);
         try (squid) {
             assertAnsweredThenCached(squid, "/standalone");
+            assertWorkersUnprivileged(squid);
         }
         assertLoggedMissThenHit(squid, "/standalone");
     }
@@ -77,6 +80,17 @@ class SquidProcessTest {
             assertThat(r.body()).isEqualTo("answer for " + path);
         }
         assertThat(originRequests).as("the second request is answered by Squid").hasValue(1);
+    }
+
+    /** Started by root, Squid's master keeps root to manage its kids; the kids that serve requests run as proxy. */
+    private static void assertWorkersUnprivileged(SquidProcess squid) throws Exception {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return; // not root: every process of it runs as this user anyway
+        }
+        long master = Long.parseLong(Files.readString(squid.dir().resolve("squid.pid")).trim());
+        List<ProcessHandle> kids = ProcessHandle.of(master).orElseThrow().children().toList();
+        assertThat(kids).as("Squid's kid processes").isNotEmpty()
+                .allSatisfy(k -> assertThat(k.info().user()).hasValue("proxy"));
     }
 
     /** Squid writes its access log buffered; once it has exited (close waits for that) every line is there. */
