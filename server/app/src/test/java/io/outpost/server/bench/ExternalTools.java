@@ -1,6 +1,6 @@
 package io.outpost.server.bench;
 
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;

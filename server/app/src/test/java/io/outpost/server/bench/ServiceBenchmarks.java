@@ -12,8 +12,8 @@ import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.IovReader;
-import io.outpost.store.testing.TempDirs;
 import io.outpost.store.workload.Workload;
+import io.outpost.testkit.TempDirs;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -339,7 +339,7 @@ class ServiceBenchmarks {
     @Test
     void coldPathPostgresAgainstJdbc() throws Exception {
         assumeTrue(ExternalTools.available("wrk"), "wrk is not installed (./outpost bench installs it)");
-        String url = io.outpost.store.testing.PostgresServer.shared().createDatabase("bench_cold");
+        String url = io.outpost.testkit.PostgresServer.shared().createDatabase("bench_cold");
         try (IovStore loader = IovStore.open(io.outpost.store.db.DatabaseConfig.of(url, "postgres", ""))) {
             BenchData.load(loader, false);
         }

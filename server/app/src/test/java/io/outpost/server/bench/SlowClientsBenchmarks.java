@@ -3,7 +3,7 @@ package io.outpost.server.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -3,16 +3,16 @@ package io.outpost.server.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.server.support.RunningService;
-import io.outpost.server.support.TokenIssuer;
 import io.outpost.store.IovStore;
 import io.outpost.store.cli.LoaderCli;
 import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.ValidityKey;
-import io.outpost.store.testing.PostgresServer;
 import io.outpost.store.workload.Workload;
 import io.outpost.store.workload.WorkloadGenerator;
+import io.outpost.testkit.PostgresServer;
+import io.outpost.testkit.TokenIssuer;
 import java.util.Locale;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
