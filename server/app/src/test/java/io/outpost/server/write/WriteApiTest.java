@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.server.support.DatabaseDump;
 import io.outpost.server.support.RunningService;
-import io.outpost.server.support.TokenIssuer;
 import io.outpost.server.support.WriteClient;
 import io.outpost.store.IovStore;
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
+import io.outpost.testkit.TokenIssuer;
 import io.outpost.wire.AnswerEncoder;
 import io.outpost.wire.AnswerKind;
 import io.outpost.wire.Codec;
