@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.outpost.frontier.cost.QueryCostLimits;
 import io.outpost.store.IovStore;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.RawHttp;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
