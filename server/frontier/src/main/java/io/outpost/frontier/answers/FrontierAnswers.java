@@ -226,12 +226,12 @@ public final class FrontierAnswers {
         return hits.get();
     }
 
-    /** Database runs of queries that could be kept (computed and published, or computed alone). */
     /** Computations claimed before their stamp was known (their prelude went with the query). */
     public long claims() {
         return claims.get();
     }
 
+    /** Database runs of queries that could be kept (computed and published, or computed alone). */
     public long loads() {
         return loads.get();
     }
