@@ -1,5 +1,9 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.sql.CheckedStatements;
+import io.outpost.frontier.sql.DataDictionary;
+import io.outpost.frontier.sql.SnapshotQueryCoverage;
+import io.outpost.frontier.sql.SqlGuard;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -1,5 +1,6 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.sql.SqlGuard;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

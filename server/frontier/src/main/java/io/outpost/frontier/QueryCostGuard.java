@@ -1,5 +1,7 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.sql.JoinShapeCheck;
+import io.outpost.frontier.sql.SqlGuard;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;

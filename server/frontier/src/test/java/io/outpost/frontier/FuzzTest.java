@@ -2,6 +2,7 @@ package io.outpost.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.frontier.sql.SqlGuard;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

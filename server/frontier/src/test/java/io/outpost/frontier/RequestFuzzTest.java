@@ -3,6 +3,10 @@ package io.outpost.frontier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.outpost.frontier.sql.CheckedStatements;
+import io.outpost.frontier.sql.JoinShapeCheck;
+import io.outpost.frontier.sql.IntegerLiteralsTest;
+import io.outpost.frontier.sql.SqlGuard;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -6,7 +6,7 @@ import io.outpost.frontier.FrontierContext;
 import io.outpost.frontier.FrontierServlet;
 import io.outpost.frontier.MicrometerFrontierMetrics;
 import io.outpost.frontier.QueryCostLimits;
-import io.outpost.frontier.TablePolicy;
+import io.outpost.frontier.sql.TablePolicy;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.Database;
 import io.outpost.store.db.DatabaseConfig;

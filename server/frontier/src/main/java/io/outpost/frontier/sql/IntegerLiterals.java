@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +12,7 @@ import java.util.List;
  * decimals and exponents are not integer literals. A statement that already holds a run of 18 digits or more anywhere,
  * even in a string, is not masked at all: {@link #restore} takes every such run for a sentinel.
  */
-final class IntegerLiterals {
+public final class IntegerLiterals {
     private static final int MAX_DIGITS = 17;
     private static final String PREFIX = "917";
     private static final int SENTINEL_DIGITS = 19;
@@ -37,7 +37,7 @@ final class IntegerLiterals {
      * as a key of its shape only: never restored, so look-alikes do not matter. Null when it holds no integer
      * literal or does not lex.
      */
-    static String shapeKey(String sql) {
+    public static String shapeKey(String sql) {
         Masked m = maskAll(sql);
         return m == null ? null : m.shape();
     }

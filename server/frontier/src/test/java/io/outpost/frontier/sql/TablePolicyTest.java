@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

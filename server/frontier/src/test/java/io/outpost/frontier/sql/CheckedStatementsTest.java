@@ -1,8 +1,9 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.outpost.frontier.FrontierException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
