@@ -4,6 +4,7 @@ import io.outpost.frontier.sql.CheckedStatements;
 import io.outpost.frontier.sql.DataDictionary;
 import io.outpost.frontier.sql.SnapshotQueryCoverage;
 import io.outpost.frontier.sql.SqlGuard;
+import io.outpost.frontier.sql.SqlParser;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -57,6 +58,9 @@ public class FrontierServlet extends HttpServlet {
 
     private final transient FrontierContext context;
     private final transient FrontierConfig config;
+    /** Where the SQL guard parses statements; this servlet's own, shut down in {@link #destroy()}. */
+    private final transient java.util.concurrent.ExecutorService parserThreads = SqlParser.newThreads();
+    private final transient SqlParser parser = new SqlParser(parserThreads);
     private final transient SqlGuard guard;
     private final transient CheckedStatements checkedStatements;
     private final transient TableTimes times;
@@ -92,16 +96,18 @@ public class FrontierServlet extends HttpServlet {
         SqlGuard.Target target = SqlGuard.targetFor(dialect);
         this.postgres = target == SqlGuard.Target.POSTGRESQL;
         this.oracle = target == SqlGuard.Target.ORACLE;
-        this.guard = new SqlGuard(context.database().prefix(), config.schemaName(), target, context.tables());
+        this.guard = new SqlGuard(config.schemaName(), target, context.tables(), parser);
         this.times = new TableTimes(context.database().prefix(), config.validateLastModifiedSeconds());
         this.threads = new Semaphore(config.maxThreads(), true);
         this.cost = new QueryCostGuard(costLimits, target);
         this.snapshotCoverage = SnapshotQueryCoverage.load(context.database());
-        this.checkedStatements = new CheckedStatements(statement -> {
-            SqlGuard.Checked checked = guard.check(statement);
-            cost.checkShape(checked.sql());
-            return checked;
-        });
+        this.checkedStatements = new CheckedStatements(statement -> guard.check(statement, cost::checkShape));
+    }
+
+    @Override
+    public void destroy() {
+        parserThreads.shutdownNow();
+        super.destroy();
     }
 
     public FrontierContext context() {
@@ -357,7 +363,7 @@ public class FrontierServlet extends HttpServlet {
                 binds = List.of(tokens).subList(1, tokens.length);
             }
             SqlGuard.Checked checked = checkedStatements.check(statement);
-            snapshotCoverage.check(checked, binds); // an offline snapshot answers only what it holds exactly
+            snapshotCoverage.check(checked, binds, parser); // an offline snapshot answers only what it holds exactly
             p.sql = checked.sql();
             p.binds = binds;
             p.tables = checked.tables();

@@ -10,9 +10,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +23,10 @@ import org.junit.jupiter.api.Test;
  * lexing corner cases and the SQL fuzz corpus, on all three targets.
  */
 public class IntegerLiteralsTest {
+    /** Parses on threads of this test class, shut down after it. */
+    @AutoClose
+    private static final ExecutorService THREADS = SqlParser.newThreads();
+    private static final SqlParser PARSER = new SqlParser(THREADS);
     private static final String[] STATEMENTS = {
         "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM OUTPOST_F0001_IOVS WHERE IOV_SINCE <= 1234 AND IOV_UNTIL > 1234 ORDER BY CHANNEL_ID",
         "select * from OUTPOST_F0002_IOVS where CHANNEL_ID in (1, 2, 3) and IOV_SINCE<=7 and IOV_UNTIL>7",
@@ -60,9 +66,9 @@ public class IntegerLiteralsTest {
     };
 
     private static final SqlGuard[] GUARDS = {
-        new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.POSTGRESQL),
-        new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.ORACLE),
-        new SqlGuard("OUTPOST_", null, SqlGuard.Target.SQLITE),
+        new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.POSTGRESQL, PARSER),
+        new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.ORACLE, PARSER),
+        new SqlGuard("OUTPOST_", null, SqlGuard.Target.SQLITE, PARSER),
     };
 
     private static final Pattern INTEGER = Pattern.compile("(?<![\\w.$#])\\d{1,9}(?![\\w.])");
