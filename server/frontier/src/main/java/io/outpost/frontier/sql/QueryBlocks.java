@@ -2,6 +2,7 @@ package io.outpost.frontier.sql;
 
 import java.util.ArrayList;
 import java.util.List;
+import net.sf.jsqlparser.expression.AnyComparisonExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.schema.Column;
@@ -25,7 +26,13 @@ final class QueryBlocks {
     /** Every PlainSelect of {@code root}, the root's first, in the order the visitors meet them. */
     static List<PlainSelect> of(Select root) {
         List<PlainSelect> out = new ArrayList<>();
-        ExpressionVisitorAdapter<Void> expressions = new ExpressionVisitorAdapter<>();
+        ExpressionVisitorAdapter<Void> expressions = new ExpressionVisitorAdapter<>() {
+            // JSqlParser 5.4's adapter does not look into the sub-select of {@code = ANY (SELECT ...)}
+            @Override
+            public <S> Void visit(AnyComparisonExpression any, S context) {
+                return any.getSelect().accept(getSelectVisitor(), context);
+            }
+        };
         FromItemVisitorAdapter<Void> fromItems = new FromItemVisitorAdapter<>(expressions) {
             // JSqlParser 5.4's adapter takes every parenthesised FROM select for a PlainSelect (a UNION fails a cast)
             @Override

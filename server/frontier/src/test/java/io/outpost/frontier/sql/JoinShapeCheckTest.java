@@ -50,6 +50,10 @@ class JoinShapeCheckTest {
             "SELECT * FROM OUTPOST_F0001_IOVS a, OUTPOST_F0001_IOVS b, OUTPOST_F0001_IOVS c WHERE a.X = b.X",
             "SELECT 1 FROM DUAL WHERE EXISTS (SELECT 1 FROM OUTPOST_NODES n, OUTPOST_TAGS t WHERE n.NODE_ID = 1)",
             "SELECT 1 FROM DUAL UNION ALL SELECT 1 FROM OUTPOST_NODES n, OUTPOST_TAGS t",
+            // in clauses JSqlParser 5.4's visitor adapters do not reach by themselves
+            "SELECT 1 FROM DUAL WHERE 1 = ANY (SELECT n.NODE_ID FROM OUTPOST_NODES n, OUTPOST_TAGS t)",
+            "SELECT u.X FROM (SELECT 1 AS X FROM DUAL UNION SELECT n.NODE_ID FROM OUTPOST_NODES n, OUTPOST_TAGS t) u",
+            "SELECT 1 FROM DUAL LIMIT (SELECT COUNT(*) FROM OUTPOST_NODES n, OUTPOST_TAGS t)",
     })
     void rejectsCartesianProducts(String sql) {
         assertThatThrownBy(() -> check.check(PARSER.parseSelect(sql))).isInstanceOf(FrontierException.class)
