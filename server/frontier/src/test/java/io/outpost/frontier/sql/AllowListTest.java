@@ -35,7 +35,7 @@ class AllowListTest {
             "select 1 from dual union (select NODE_ID from OUTPOST_NODES for update) | FOR UPDATE is not allowed",
             "select NODE_ID from OUTPOST_NODES for xml path('') | FOR clauses are not allowed",
             "select NODE_ID from OUTPOST_NODES for browse | FOR clauses are not allowed",
-            "select NODE_ID from OUTPOST_NODES into outfile '/tmp/x' | SELECT INTO is not allowed",
+            "select NODE_ID from OUTPOST_NODES into outfile 'rows.txt' | SELECT INTO is not allowed",
             "select * into newtable from OUTPOST_NODES | SELECT INTO is not allowed",
             "with u as (select 1 from dual) select * from u | WITH clauses are not supported",
             "select n.NODE_ID from OUTPOST_NODES n where n.NODE_ID in (with u as (select 1 from dual) select * from u)"
