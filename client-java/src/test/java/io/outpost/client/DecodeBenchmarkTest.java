@@ -41,10 +41,11 @@ class DecodeBenchmarkTest {
         long bestDecode = Long.MAX_VALUE;
         for (int round = 0; round < ROUNDS; round++) {
             long t0 = System.nanoTime();
-            decompressOnly(answer);
+            long decompressed = decompressOnly(answer);
             long t1 = System.nanoTime();
             long rows = decode(answer);
             long t2 = System.nanoTime();
+            assertThat(decompressed).isEqualTo(contentBytes);
             assertThat(rows).isEqualTo(ROWS);
             bestDecompress = Math.min(bestDecompress, t1 - t0);
             bestDecode = Math.min(bestDecode, t2 - t1);

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.outpost.server.front.HttpFront;
 import io.outpost.server.support.AccessLogCapture;
-import io.outpost.server.support.RawHttp;
 import io.outpost.server.support.RunningService;
 import io.outpost.store.demo.DemoData;
+import io.outpost.testkit.RawHttp;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -23,7 +23,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -97,15 +97,15 @@ class ServerChoiceBenchmarks {
                     double[][] cpu = new double[bare.size()][2];
                     for (Bare s : bare) {
                         assertThat(fetch(s.port())).as("served bytes").isEqualTo(body);
-                        ExternalTools.wrk(url(s), 16, 2, null);
+                        ExternalTools.wrk(url(s), 16, 2, null, ExternalTools.Expected.body(body.length));
                     }
                     for (int round = 0; round < 5; round++) {
                         for (int i = 0; i < bare.size(); i++) {
                             long cpu0 = processCpuNanos();
-                            double rate = ExternalTools.wrk(url(bare.get(i)), 16, 3, null);
+                            double rate = ExternalTools.wrk(url(bare.get(i)), 16, 3, null, ExternalTools.Expected.body(body.length));
                             cpu[i][0] += processCpuNanos() - cpu0;
                             cpu[i][1] += rate * 3;
-                            ratios[i][round] = rate / ExternalTools.wrk(nginxUrl, 16, 3, null);
+                            ratios[i][round] = rate / ExternalTools.wrk(nginxUrl, 16, 3, null, ExternalTools.Expected.body(body.length));
                         }
                     }
                     for (int i = 0; i < bare.size(); i++) {

@@ -1,4 +1,4 @@
-package io.outpost.store.testing;
+package io.outpost.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.outpost.server.support;
+package io.outpost.testkit;
 
 import java.net.InetAddress;
 import java.util.Map;
