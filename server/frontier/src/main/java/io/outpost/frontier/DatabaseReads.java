@@ -1,5 +1,7 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.sql.DataDictionary;
+import io.outpost.frontier.sql.SqlGuard;
 import io.outpost.frontier.answers.PostgresPrelude;
 import java.io.IOException;
 import java.sql.Connection;

@@ -1,5 +1,6 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.sql.SqlGuard;
 import io.outpost.frontier.answers.FrontierAnswers;
 import io.outpost.frontier.answers.TableTimes;
 import io.outpost.frontier.cost.QueryCostGuard;
@@ -81,7 +82,7 @@ public class FrontierServlet extends HttpServlet {
         SqlGuard.Target target = SqlGuard.targetFor(context.database().dialect().name());
         QueryCostGuard cost = new QueryCostGuard(costLimits, target);
         TableTimes times = new TableTimes(context.database().prefix(), config.validateLastModifiedSeconds());
-        this.checks = new StatementChecks(context, target, cost);
+        this.checks = new StatementChecks(context, target, cost, runtime.parser());
         Keepalives keepalives = new Keepalives(runtime.keepaliveTimer(), config, context.metrics());
         DatabaseReads reads = new DatabaseReads(context, target, keepalives);
         PayloadEnds ends = new PayloadEnds(context, answers);

@@ -1,5 +1,6 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.sql.SqlGuard;
 import io.outpost.frontier.answers.TableTimes;
 import io.outpost.frontier.protocol.CacheHeaders;
 import io.outpost.frontier.protocol.Envelope;

@@ -1,5 +1,6 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.sql.SqlGuard;
 import io.outpost.frontier.answers.FrontierAnswers;
 import io.outpost.frontier.answers.PostgresPrelude;
 import io.outpost.frontier.cost.QueryCostGuard;

@@ -1,6 +1,10 @@
 package io.outpost.frontier;
 
 import io.outpost.frontier.cost.QueryCostGuard;
+import io.outpost.frontier.sql.CheckedStatements;
+import io.outpost.frontier.sql.SnapshotQueryCoverage;
+import io.outpost.frontier.sql.SqlGuard;
+import io.outpost.frontier.sql.SqlParser;
 import java.util.List;
 
 /**
@@ -11,24 +15,22 @@ import java.util.List;
 final class StatementChecks {
     private final FrontierContext context;
     private final CheckedStatements checked;
+    private final SqlParser parser;
     private volatile SnapshotQueryCoverage snapshotCoverage;
 
-    StatementChecks(FrontierContext context, SqlGuard.Target target, QueryCostGuard cost) {
+    StatementChecks(FrontierContext context, SqlGuard.Target target, QueryCostGuard cost, SqlParser parser) {
         this.context = context;
-        SqlGuard guard = new SqlGuard(context.database().prefix(), context.config().schemaName(), target,
-                context.tables());
-        this.checked = new CheckedStatements(statement -> {
-            SqlGuard.Checked c = guard.check(statement);
-            cost.checkShape(c.sql());
-            return c;
-        });
+        this.parser = parser;
+        SqlGuard guard = new SqlGuard(context.config().schemaName(), target, context.tables(), parser);
+        // one parse: the join shape is checked on the tree the guard parsed
+        this.checked = new CheckedStatements(statement -> guard.check(statement, cost::checkShape));
         this.snapshotCoverage = SnapshotQueryCoverage.load(context.database());
     }
 
     /** The statement as it is to run, with the tables it reads; refused with a message for the client. */
     SqlGuard.Checked check(String statement, List<String> binds) throws FrontierException {
         SqlGuard.Checked c = checked.check(statement);
-        snapshotCoverage.check(c, binds); // an offline snapshot answers only what it holds exactly
+        snapshotCoverage.check(c, binds, parser); // an offline snapshot answers only what it holds exactly
         return c;
     }
 

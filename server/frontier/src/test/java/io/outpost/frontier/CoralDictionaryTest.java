@@ -2,6 +2,8 @@ package io.outpost.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.frontier.sql.DataDictionary;
+import io.outpost.frontier.sql.TablePolicy;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.Database;
 import io.outpost.store.model.KeyType;

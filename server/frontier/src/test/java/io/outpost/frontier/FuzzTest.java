@@ -3,8 +3,12 @@ package io.outpost.frontier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.frontier.protocol.P1Codec;
+import io.outpost.frontier.sql.SqlGuard;
+import io.outpost.frontier.sql.SqlParser;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,6 +16,10 @@ import org.junit.jupiter.api.Test;
  * either may report is a FrontierException with a message; nothing else may escape.
  */
 class FuzzTest {
+    /** Parses on threads of this test class, shut down after it. */
+    @AutoClose
+    private static final ExecutorService THREADS = SqlParser.newThreads();
+    private static final SqlParser PARSER = new SqlParser(THREADS);
     private static final List<String> SEEDS = List.of(
             "select 1 from dual",
             "SELECT /*+ QB_NAME(MAIN) */ \"I3\".\"CHANNEL_ID\" FROM OUTPOST_F0001_IOVS \"I3\" WHERE I3.IOV_SINCE <= 5 ORDER BY 1",
@@ -23,8 +31,8 @@ class FuzzTest {
     @Test
     void validatorNeverThrowsAnythingElse() {
         Random r = new Random(42);
-        SqlGuard[] guards = {new SqlGuard("OUTPOST_", null, SqlGuard.Target.POSTGRESQL),
-                new SqlGuard("OUTPOST_", null, SqlGuard.Target.SQLITE), new SqlGuard("OUTPOST_", null, SqlGuard.Target.ORACLE)};
+        SqlGuard[] guards = {new SqlGuard("OUTPOST_", null, SqlGuard.Target.POSTGRESQL, PARSER),
+                new SqlGuard("OUTPOST_", null, SqlGuard.Target.SQLITE, PARSER), new SqlGuard("OUTPOST_", null, SqlGuard.Target.ORACLE, PARSER)};
         int accepted = 0;
         int rejected = 0;
         for (int i = 0; i < 600; i++) {

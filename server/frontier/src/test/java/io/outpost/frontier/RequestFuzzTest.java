@@ -5,7 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.outpost.frontier.protocol.FrontierCommand;
 import io.outpost.frontier.protocol.P1Codec;
+import io.outpost.frontier.sql.CheckedStatements;
+import io.outpost.frontier.sql.IntegerLiteralsTest;
+import io.outpost.frontier.sql.JoinShapeCheck;
+import io.outpost.frontier.sql.SqlGuard;
+import io.outpost.frontier.sql.SqlParser;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import org.junit.jupiter.api.AutoClose;
 
 /**
  * Jazzer fuzz targets for what a Frontier request carries: the query string, p1 and the SQL. The only failure any of
@@ -16,8 +23,12 @@ import java.nio.charset.StandardCharsets;
  * with {@code JAZZER_FUZZ=1} and {@code -Dtest=RequestFuzzTest#<target>}; new findings land in that folder.
  */
 class RequestFuzzTest {
-    private static final SqlGuard POSTGRES = new SqlGuard("OUTPOST_", null, SqlGuard.Target.POSTGRESQL);
-    private static final SqlGuard ORACLE = new SqlGuard("OUTPOST_", "COOLOWNER", SqlGuard.Target.ORACLE);
+    /** Parses on threads of this test class, shut down after it. */
+    @AutoClose
+    private static final ExecutorService THREADS = SqlParser.newThreads();
+    private static final SqlParser PARSER = new SqlParser(THREADS);
+    private static final SqlGuard POSTGRES = new SqlGuard("OUTPOST_", null, SqlGuard.Target.POSTGRESQL, PARSER);
+    private static final SqlGuard ORACLE = new SqlGuard("OUTPOST_", "COOLOWNER", SqlGuard.Target.ORACLE, PARSER);
     private static final JoinShapeCheck SHAPE = new JoinShapeCheck(4, true);
 
     @FuzzTest(maxDuration = "30s")
@@ -50,9 +61,8 @@ class RequestFuzzTest {
         String sql = new String(input, StandardCharsets.UTF_8);
         for (SqlGuard guard : new SqlGuard[] {POSTGRES, ORACLE}) {
             try {
-                SqlGuard.Checked checked = guard.check(sql);
+                SqlGuard.Checked checked = guard.check(sql, SHAPE::check);
                 assertThat(checked.sql()).isNotBlank();
-                SHAPE.check(checked.sql());
             } catch (FrontierException e) {
                 assertThat(e.getMessage()).matches("(?s)(SQL|Query) rejected: .+");
             }

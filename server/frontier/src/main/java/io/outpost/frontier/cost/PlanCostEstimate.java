@@ -1,6 +1,6 @@
 package io.outpost.frontier.cost;
 
-import io.outpost.frontier.SqlGuard;
+import io.outpost.frontier.sql.SqlGuard;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,13 +1,14 @@
 package io.outpost.frontier.cost;
 
 import io.outpost.frontier.FrontierException;
-import io.outpost.frontier.JoinShapeCheck;
-import io.outpost.frontier.SqlGuard;
+import io.outpost.frontier.sql.JoinShapeCheck;
+import io.outpost.frontier.sql.SqlGuard;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
+import net.sf.jsqlparser.statement.select.Select;
 
 /**
  * The Frontier endpoint's bound on what a request may cost: the shape of its SQL (tables per SELECT, no cartesian
@@ -33,9 +34,9 @@ public final class QueryCostGuard {
         return limits;
     }
 
-    /** Checks SQL that SqlGuard accepted, before any database work. */
-    public void checkShape(String sql) throws FrontierException {
-        shape.check(sql);
+    /** Checks the tree of a statement that SqlGuard admitted, before any database work. */
+    public void checkShape(Select statement) throws FrontierException {
+        shape.check(statement);
     }
 
     /**

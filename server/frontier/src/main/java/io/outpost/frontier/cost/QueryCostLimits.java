@@ -1,5 +1,6 @@
 package io.outpost.frontier.cost;
 
+import io.outpost.frontier.sql.SqlGuard;
 import java.util.Map;
 
 /**

@@ -2,7 +2,7 @@ package io.outpost.frontier.cost;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.outpost.frontier.IntegerLiterals;
+import io.outpost.frontier.sql.IntegerLiterals;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

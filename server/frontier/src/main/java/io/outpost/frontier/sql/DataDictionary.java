@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -18,7 +18,7 @@ import java.util.Set;
  * context's {@link TablePolicy} admits, and puts them in Oracle's shape (upper-case names, Oracle type names, owner =
  * the context's schema name) into an in-memory SQLite database, where the statement then runs as written.
  */
-final class DataDictionary {
+public final class DataDictionary {
     /** The views answered, with their columns (SQLite DDL). */
     static final Map<String, String> DDL = new LinkedHashMap<>();
 
@@ -43,7 +43,7 @@ final class DataDictionary {
     static final Set<String> VIEWS = Set.copyOf(DDL.keySet());
 
     /** Oracle puts every table in a tablespace; ours are all reported in this one. */
-    static final String TABLESPACE = "OUTPOST_DATA";
+    public static final String TABLESPACE = "OUTPOST_DATA";
 
     private DataDictionary() {
     }
@@ -52,8 +52,8 @@ final class DataDictionary {
      * An in-memory SQLite database holding the dictionary views for the tables of {@code source} that {@code policy}
      * admits, owned by {@code owner}. The caller closes it.
      */
-    static Connection snapshot(Connection source, TablePolicy policy, String owner) throws SQLException {
-        Catalog catalog = Catalog.read(source, policy);
+    public static Connection snapshot(Connection source, TablePolicy policy, String owner) throws SQLException {
+        AdmittedSchema schema = AdmittedSchema.read(source, policy);
         Connection mem = DriverManager.getConnection("jdbc:sqlite::memory:");
         try {
             try (Statement st = mem.createStatement()) {
@@ -62,7 +62,7 @@ final class DataDictionary {
                 }
             }
             mem.setAutoCommit(false);
-            write(catalog, mem, owner);
+            write(schema, mem, owner);
             mem.commit();
             return mem;
         } catch (SQLException | RuntimeException e) {
@@ -72,9 +72,9 @@ final class DataDictionary {
     }
 
     /** Fills the views with the catalog, in Oracle's shape. */
-    static void write(Catalog catalog, Connection mem, String owner) throws SQLException {
+    static void write(AdmittedSchema schema, Connection mem, String owner) throws SQLException {
         Map<String, String> pkNames = new HashMap<>();
-        for (Catalog.TableInfo t : catalog.tables()) {
+        for (AdmittedSchema.TableInfo t : schema.tables()) {
             if (t.pkName() != null) {
                 pkNames.put(t.name(), t.pkName());
             }
@@ -87,14 +87,14 @@ final class DataDictionary {
              PreparedStatement consCols = mem.prepareStatement("INSERT INTO ALL_CONS_COLUMNS VALUES (?,?,?,?,?)");
              PreparedStatement idx = mem.prepareStatement("INSERT INTO ALL_INDEXES VALUES (?,?,?,?,?,?)");
              PreparedStatement idxCols = mem.prepareStatement("INSERT INTO ALL_IND_COLUMNS VALUES (?,?,?,?,?,?)")) {
-            for (Catalog.TableInfo t : catalog.tables()) {
+            for (AdmittedSchema.TableInfo t : schema.tables()) {
                 exec(objs, owner, t.name(), t.view() ? "VIEW" : "TABLE");
                 if (t.view()) {
                     exec(vws, owner, t.name(), t.viewText());
                 } else {
                     exec(tabs, owner, t.name(), TABLESPACE);
                 }
-                for (Catalog.ColumnInfo c : t.columns()) {
+                for (AdmittedSchema.ColumnInfo c : t.columns()) {
                     OracleType o = c.type();
                     exec(cols, owner, t.name(), c.name(), c.position(), c.nullable() ? "Y" : "N", o.name(),
                             o.length(), o.precision(), o.scale(), o.charLength());
@@ -103,13 +103,13 @@ final class DataDictionary {
                     exec(cons, owner, t.pkName(), "P", t.name(), null, null, t.pkName());
                     position(consCols, owner, t.pkName(), t.name(), t.pkColumns());
                 }
-                for (Catalog.IndexInfo i : t.indexes()) {
+                for (AdmittedSchema.IndexInfo i : t.indexes()) {
                     exec(idx, owner, i.name(), owner, t.name(), i.unique() ? "UNIQUE" : "NONUNIQUE", TABLESPACE);
                     for (int k = 0; k < i.columns().size(); k++) {
                         exec(idxCols, owner, i.name(), owner, t.name(), i.columns().get(k), k + 1);
                     }
                 }
-                for (Catalog.ForeignKey f : t.foreignKeys()) {
+                for (AdmittedSchema.ForeignKey f : t.foreignKeys()) {
                     exec(cons, owner, f.name(), "R", t.name(), owner, pkNames.get(f.refTable()), null);
                     position(consCols, owner, f.name(), t.name(), f.columns());
                 }

@@ -1,15 +1,21 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 class IovTableReadsTest {
+    /** Parses on threads of this test class, shut down after it. */
+    @AutoClose
+    private static final ExecutorService THREADS = SqlParser.newThreads();
+    private static final SqlParser PARSER = new SqlParser(THREADS);
     private static final String T = "OUTPOST_F0001_IOVS";
 
     private static IovTableReads.Read only(String sql, String... binds) throws Exception {
-        List<IovTableReads.Read> reads = IovTableReads.of(sql, List.of(binds));
+        List<IovTableReads.Read> reads = IovTableReads.of(PARSER.parseSelect(sql), List.of(binds));
         assertThat(reads).hasSize(1);
         return reads.get(0);
     }
@@ -49,9 +55,9 @@ class IovTableReadsTest {
 
     @Test
     void coolsMaxProbeIsRecognisedOnlyNested() throws Exception {
-        List<IovTableReads.Read> reads = IovTableReads.of("SELECT I3.IOV_SINCE FROM " + T + " I3 WHERE I3.IOV_SINCE >= "
-                + "COALESCE((SELECT MAX(I1.IOV_SINCE) FROM " + T + " I1 WHERE I1.CHANNEL_ID = I3.CHANNEL_ID AND "
-                + "I1.IOV_SINCE <= 10), 10) AND I3.IOV_SINCE <= 20 AND I3.IOV_UNTIL > 10", List.of());
+        List<IovTableReads.Read> reads = IovTableReads.of(PARSER.parseSelect("SELECT I3.IOV_SINCE FROM " + T + " I3 WHERE "
+                + "I3.IOV_SINCE >= COALESCE((SELECT MAX(I1.IOV_SINCE) FROM " + T + " I1 WHERE I1.CHANNEL_ID = I3.CHANNEL_ID"
+                + " AND I1.IOV_SINCE <= 10), 10) AND I3.IOV_SINCE <= 20 AND I3.IOV_UNTIL > 10"), List.of());
         assertThat(reads).extracting(IovTableReads.Read::sinceProbe).containsExactly(false, true);
         assertThat(reads.get(1).to()).isEqualTo(10);
         assertThat(only("SELECT MAX(IOV_SINCE) FROM " + T + " WHERE IOV_SINCE <= 10").sinceProbe()).isFalse();

@@ -1,15 +1,22 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.outpost.frontier.FrontierException;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 class SqlGuardTest {
-    private final SqlGuard pg = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.POSTGRESQL);
-    private final SqlGuard sqlite = new SqlGuard("OUTPOST_", null, SqlGuard.Target.SQLITE);
-    private final SqlGuard oracle = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.ORACLE);
+    /** Parses on threads of this test class, shut down after it. */
+    @AutoClose
+    private static final ExecutorService THREADS = SqlParser.newThreads();
+    private static final SqlParser PARSER = new SqlParser(THREADS);
+    private final SqlGuard pg = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.POSTGRESQL, PARSER);
+    private final SqlGuard sqlite = new SqlGuard("OUTPOST_", null, SqlGuard.Target.SQLITE, PARSER);
+    private final SqlGuard oracle = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.ORACLE, PARSER);
 
     @Test
     void acceptsCoolSelectsOnContextTables() throws Exception {

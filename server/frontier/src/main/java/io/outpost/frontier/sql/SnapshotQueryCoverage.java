@@ -1,5 +1,6 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
+import io.outpost.frontier.FrontierException;
 import io.outpost.store.db.Database;
 import io.outpost.store.export.CoverageRow;
 import io.outpost.store.export.SnapshotCoverage;
@@ -83,13 +84,17 @@ public final class SnapshotQueryCoverage {
         return folderTable != null;
     }
 
-    /** Fails unless the snapshot answers {@code checked} exactly as its source would. */
-    public void check(SqlGuard.Checked checked, List<String> binds) throws FrontierException {
+    /**
+     * Fails unless the snapshot answers {@code checked} exactly as its source would. The statement is parsed again
+     * (with {@code parser}) only on a snapshot, and only when it reads IOV tables: the admitted statement is kept as
+     * text, its literals restored ({@link CheckedStatements}), so its first tree does not hold them.
+     */
+    public void check(SqlGuard.Checked checked, List<String> binds, SqlParser parser) throws FrontierException {
         if (folderTable == null || checked.dictionary()
                 || checked.tables().stream().noneMatch(IovTableReads::isIovTable)) {
             return;
         }
-        for (IovTableReads.Read r : IovTableReads.of(checked.sql(), binds)) {
+        for (IovTableReads.Read r : IovTableReads.of(parser.parseSelect(checked.sql()), binds)) {
             check(r);
         }
     }

@@ -1,7 +1,8 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.outpost.frontier.FrontierException;
 
 /**
  * The SQL guard's verdict (and the join-shape check's) per statement text, remembered: both are pure functions of
@@ -13,10 +14,10 @@ import com.github.benmanes.caffeine.cache.Caffeine;
  * <p>A statement seen for the first time is checked through its shape, its integer literals masked, when the shape
  * passes: the checks do not depend on a number's value, and COOL writes the time it asks for into the SQL.
  */
-final class CheckedStatements {
+public final class CheckedStatements {
     /** What a check may throw, with its message. */
     @FunctionalInterface
-    interface Check {
+    public interface Check {
         SqlGuard.Checked apply(String statement) throws FrontierException;
     }
 
@@ -31,11 +32,11 @@ final class CheckedStatements {
             .weigher((String statement, SqlGuard.Checked c) -> statement.length() + c.sql().length())
             .build();
 
-    CheckedStatements(Check check) {
+    public CheckedStatements(Check check) {
         this.check = check;
     }
 
-    SqlGuard.Checked check(String statement) throws FrontierException {
+    public SqlGuard.Checked check(String statement) throws FrontierException {
         if (statement.length() > MAX_STATEMENT_CHARS) {
             return check.apply(statement);
         }
@@ -78,7 +79,7 @@ final class CheckedStatements {
     }
 
     /** Statements admitted through their shape's verdict. */
-    long byShapes() {
+    public long byShapes() {
         return shapes.get();
     }
 }

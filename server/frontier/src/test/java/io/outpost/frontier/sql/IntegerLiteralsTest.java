@@ -1,7 +1,8 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.frontier.FrontierException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,9 +10,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +22,11 @@ import org.junit.jupiter.api.Test;
  * whatever other statement of the same shape was checked first: a differential test over COOL's query shapes,
  * lexing corner cases and the SQL fuzz corpus, on all three targets.
  */
-class IntegerLiteralsTest {
+public class IntegerLiteralsTest {
+    /** Parses on threads of this test class, shut down after it. */
+    @AutoClose
+    private static final ExecutorService THREADS = SqlParser.newThreads();
+    private static final SqlParser PARSER = new SqlParser(THREADS);
     private static final String[] STATEMENTS = {
         "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM OUTPOST_F0001_IOVS WHERE IOV_SINCE <= 1234 AND IOV_UNTIL > 1234 ORDER BY CHANNEL_ID",
         "select * from OUTPOST_F0002_IOVS where CHANNEL_ID in (1, 2, 3) and IOV_SINCE<=7 and IOV_UNTIL>7",
@@ -59,9 +66,9 @@ class IntegerLiteralsTest {
     };
 
     private static final SqlGuard[] GUARDS = {
-        new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.POSTGRESQL),
-        new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.ORACLE),
-        new SqlGuard("OUTPOST_", null, SqlGuard.Target.SQLITE),
+        new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.POSTGRESQL, PARSER),
+        new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.ORACLE, PARSER),
+        new SqlGuard("OUTPOST_", null, SqlGuard.Target.SQLITE, PARSER),
     };
 
     private static final Pattern INTEGER = Pattern.compile("(?<![\\w.$#])\\d{1,9}(?![\\w.])");
@@ -119,7 +126,7 @@ class IntegerLiteralsTest {
     }
 
     /** {@code sql} with its short integer literals replaced by other random numbers: another statement of its shape. */
-    static String renumbered(String sql, Random random) {
+    public static String renumbered(String sql, Random random) {
         Matcher m = INTEGER.matcher(sql);
         StringBuilder b = new StringBuilder();
         while (m.find()) {
@@ -129,7 +136,7 @@ class IntegerLiteralsTest {
         return b.toString();
     }
 
-    static String verdict(SqlGuard guard, String sql) {
+    public static String verdict(SqlGuard guard, String sql) {
         try {
             SqlGuard.Checked c = guard.check(sql);
             return "admitted " + c.sql() + " " + c.tables() + " " + c.dictionary();
@@ -138,7 +145,7 @@ class IntegerLiteralsTest {
         }
     }
 
-    static String verdict(CheckedStatements statements, String sql) {
+    public static String verdict(CheckedStatements statements, String sql) {
         try {
             SqlGuard.Checked c = statements.check(sql);
             return "admitted " + c.sql() + " " + c.tables() + " " + c.dictionary();

@@ -1,16 +1,12 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
+import io.outpost.frontier.FrontierException;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
@@ -21,13 +17,12 @@ import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.operators.relational.Between;
 import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
-import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 
 /**
@@ -62,19 +57,11 @@ final class IovTableReads {
         return upperName.endsWith("_IOVS") || upperName.endsWith("_IOV2TAG");
     }
 
-    /** The reads of {@code sql} (already accepted by {@link SqlGuard}), with {@code binds} for its {@code ?}s. */
-    static List<Read> of(String sql, List<String> binds) throws FrontierException {
-        Statement st;
-        try {
-            st = CCJSqlParserUtil.parse(sql);
-        } catch (JSQLParserException e) {
-            throw new FrontierException("SQL rejected: cannot analyse statement for the snapshot's coverage");
-        }
-        List<PlainSelect> blocks = new ArrayList<>();
-        collect(st, blocks, Collections.newSetFromMap(new IdentityHashMap<>()));
+    /** The reads of {@code statement} (already admitted by {@link AllowList}), with {@code binds} for its {@code ?}s. */
+    static List<Read> of(Select statement, List<String> binds) {
         List<Read> out = new ArrayList<>();
-        for (PlainSelect b : blocks) {
-            new Block(b, b != st, binds).reads(out);
+        for (PlainSelect b : QueryBlocks.of(statement)) {
+            new Block(b, b != statement, binds).reads(out);
         }
         return out;
     }
@@ -291,50 +278,5 @@ final class IovTableReads {
             s = s.substring(1, s.length() - 1);
         }
         return s.toUpperCase(Locale.ROOT);
-    }
-
-    /** Every query block of the tree, found by walking all fields (no visitor can skip a clause). */
-    private static void collect(Object node, List<PlainSelect> out, Set<Object> seen) {
-        if (node == null || !seen.add(node)) {
-            return;
-        }
-        if (node instanceof PlainSelect p) {
-            out.add(p);
-        }
-        if (node instanceof List<?> list) {
-            for (Object o : list) {
-                if (o != null && isNode(o)) {
-                    collect(o, out, seen);
-                }
-            }
-        }
-        for (Class<?> x = node.getClass(); x != null && x.getName().startsWith("net.sf.jsqlparser."); x = x.getSuperclass()) {
-            for (Field f : x.getDeclaredFields()) {
-                if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive() || f.getType() == String.class) {
-                    continue;
-                }
-                Object v;
-                try {
-                    f.setAccessible(true);
-                    v = f.get(node);
-                } catch (ReflectiveOperationException | RuntimeException e) {
-                    continue;
-                }
-                if (v instanceof List<?> list) {
-                    for (Object o : list) {
-                        if (o != null && isNode(o)) {
-                            collect(o, out, seen);
-                        }
-                    }
-                } else if (v != null && isNode(v)) {
-                    collect(v, out, seen);
-                }
-            }
-        }
-    }
-
-    private static boolean isNode(Object v) {
-        String n = v.getClass().getName();
-        return n.startsWith("net.sf.jsqlparser.") && !n.startsWith("net.sf.jsqlparser.parser.") && !(v instanceof Enum<?>);
     }
 }

@@ -1,15 +1,22 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.outpost.frontier.cost.QueryCostLimits;
+import io.outpost.frontier.FrontierException;
+import java.util.concurrent.ExecutorService;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class JoinShapeCheckTest {
+    /** Parses on threads of this test class, shut down after it. */
+    @AutoClose
+    private static final ExecutorService THREADS = SqlParser.newThreads();
+    private static final SqlParser PARSER = new SqlParser(THREADS);
     private final JoinShapeCheck check = new JoinShapeCheck(4, true);
 
     @ParameterizedTest
@@ -30,7 +37,7 @@ class JoinShapeCheckTest {
                     + "WHERE d.CHANNEL_ID = c.CHANNEL_ID",
     })
     void acceptsJoinedQueries(String sql) {
-        assertThatCode(() -> check.check(sql)).doesNotThrowAnyException();
+        assertThatCode(() -> check.check(PARSER.parseSelect(sql))).doesNotThrowAnyException();
     }
 
     @ParameterizedTest
@@ -44,9 +51,13 @@ class JoinShapeCheckTest {
             "SELECT * FROM OUTPOST_F0001_IOVS a, OUTPOST_F0001_IOVS b, OUTPOST_F0001_IOVS c WHERE a.X = b.X",
             "SELECT 1 FROM DUAL WHERE EXISTS (SELECT 1 FROM OUTPOST_NODES n, OUTPOST_TAGS t WHERE n.NODE_ID = 1)",
             "SELECT 1 FROM DUAL UNION ALL SELECT 1 FROM OUTPOST_NODES n, OUTPOST_TAGS t",
+            // in clauses JSqlParser 5.4's visitor adapters do not reach by themselves
+            "SELECT 1 FROM DUAL WHERE 1 = ANY (SELECT n.NODE_ID FROM OUTPOST_NODES n, OUTPOST_TAGS t)",
+            "SELECT u.X FROM (SELECT 1 AS X FROM DUAL UNION SELECT n.NODE_ID FROM OUTPOST_NODES n, OUTPOST_TAGS t) u",
+            "SELECT 1 FROM DUAL LIMIT (SELECT COUNT(*) FROM OUTPOST_NODES n, OUTPOST_TAGS t)",
     })
     void rejectsCartesianProducts(String sql) {
-        assertThatThrownBy(() -> check.check(sql)).isInstanceOf(FrontierException.class)
+        assertThatThrownBy(() -> check.check(PARSER.parseSelect(sql))).isInstanceOf(FrontierException.class)
                 .hasMessageStartingWith("SQL rejected: cartesian product: ").hasMessageContaining("is not joined to");
     }
 
@@ -54,14 +65,14 @@ class JoinShapeCheckTest {
     void rejectsMoreTablesThanConfigured() {
         String five = "SELECT * FROM OUTPOST_NODES a, OUTPOST_NODES b, OUTPOST_NODES c, OUTPOST_NODES d, OUTPOST_NODES e"
                 + " WHERE a.NODE_ID = b.NODE_ID AND b.NODE_ID = c.NODE_ID AND c.NODE_ID = d.NODE_ID AND d.NODE_ID = e.NODE_ID";
-        assertThatThrownBy(() -> check.check(five)).isInstanceOf(FrontierException.class)
+        assertThatThrownBy(() -> check.check(PARSER.parseSelect(five))).isInstanceOf(FrontierException.class)
                 .hasMessage("SQL rejected: a SELECT may read at most 4 tables (MaxJoinTables), this one reads 5");
-        assertThatCode(() -> new JoinShapeCheck(5, true).check(five)).doesNotThrowAnyException();
+        assertThatCode(() -> new JoinShapeCheck(5, true).check(PARSER.parseSelect(five))).doesNotThrowAnyException();
     }
 
     @Test
     void disabledChecksAcceptEverything() throws Exception {
-        new JoinShapeCheck(0, false).check("SELECT * FROM A a, B b, C c, D d, E e, F f");
-        assertThat(QueryCostLimits.none().rejectCartesian()).isFalse();
+        assertThatCode(() -> new JoinShapeCheck(0, false).check(PARSER.parseSelect("SELECT * FROM A a, B b, C c, D d, E e, F f")))
+                .doesNotThrowAnyException();
     }
 }

@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** The admitted tables and views of a database, as JDBC metadata describes them, names upper-cased. */
-record Catalog(List<TableInfo> tables) {
+record AdmittedSchema(List<TableInfo> tables) {
     record ColumnInfo(String name, int position, boolean nullable, OracleType type) {
     }
 
@@ -28,7 +28,7 @@ record Catalog(List<TableInfo> tables) {
                      List<IndexInfo> indexes, List<ForeignKey> foreignKeys, String viewText) {
     }
 
-    static Catalog read(Connection c, TablePolicy policy) throws SQLException {
+    static AdmittedSchema read(Connection c, TablePolicy policy) throws SQLException {
         DatabaseMetaData md = c.getMetaData();
         String schema = c.getSchema();
         Map<String, String> names = new TreeMap<>(); // upper -> name as stored
@@ -97,7 +97,7 @@ record Catalog(List<TableInfo> tables) {
         for (TableInfo t : out) {
             foreignKeys(t, importedKeys.getOrDefault(t.name(), List.of()), pkNames);
         }
-        return new Catalog(out);
+        return new AdmittedSchema(out);
     }
 
     /** View definitions (the SELECT), by upper-case name; JDBC metadata does not carry them. */

@@ -1,13 +1,20 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.outpost.frontier.FrontierException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 class CheckedStatementsTest {
-    private final SqlGuard guard = new SqlGuard("COOL_", "OUTPOST", SqlGuard.Target.SQLITE);
+    /** Parses on threads of this test class, shut down after it. */
+    @AutoClose
+    private static final ExecutorService THREADS = SqlParser.newThreads();
+    private static final SqlParser PARSER = new SqlParser(THREADS);
+    private final SqlGuard guard = new SqlGuard("COOL_", "OUTPOST", SqlGuard.Target.SQLITE, PARSER);
     private final AtomicInteger parses = new AtomicInteger();
     private final CheckedStatements statements = new CheckedStatements(s -> {
         parses.incrementAndGet();

@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.sql;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,0 +1,88 @@
+package io.outpost.frontier.sql;
+
+import io.outpost.frontier.FrontierException;
+import java.util.Locale;
+import java.util.Set;
+import net.sf.jsqlparser.statement.select.Select;
+
+/**
+ * The SQL checks of one Frontier context, over a single parse of each statement: {@link AllowList} decides what may
+ * run (a single SELECT of the context's tables, see {@link TablePolicy}, or on PostgreSQL and SQLite contexts of
+ * Oracle data-dictionary views answered by {@link DataDictionary}), {@link CoolSqlTranslation} rewrites COOL's Oracle
+ * SQL for PostgreSQL and SQLite, and further checks of the caller (the join shape) see the same tree.
+ */
+public final class SqlGuard {
+
+    /**
+     * The outcome: SQL to execute, and the tables read (upper-case, unqualified, without {@code DUAL}). With
+     * {@code dictionary}, the tables are Oracle data-dictionary views and the SQL is SQLite's, to run on
+     * {@link DataDictionary}'s snapshot of the catalog.
+     */
+    public record Checked(String sql, Set<String> tables, boolean dictionary) {
+        public Checked(String sql, Set<String> tables) {
+            this(sql, tables, false);
+        }
+    }
+
+    public enum Target { ORACLE, POSTGRESQL, SQLITE }
+
+    /** A further check of an admitted statement's tree, as it will run (translated). */
+    @FunctionalInterface
+    public interface TreeCheck {
+        void check(Select statement) throws FrontierException;
+    }
+
+    private final SqlParser parser;
+    private final Target target;
+    private final AllowList allowList;
+    private final CoolSqlTranslation translation;
+    /** Dictionary views are answered from an in-memory SQLite snapshot of the catalog, whatever the target. */
+    private final CoolSqlTranslation dictionaryTranslation;
+
+    /** A guard admitting COOL's tables with this prefix (the default policy). */
+    public SqlGuard(String prefix, String schemaName, Target target, SqlParser parser) {
+        this(schemaName, target, TablePolicy.cool(prefix), parser);
+    }
+
+    public SqlGuard(String schemaName, Target target, TablePolicy policy, SqlParser parser) {
+        String schema = schemaName == null ? null : schemaName.toUpperCase(Locale.ROOT);
+        this.parser = parser;
+        this.target = target;
+        this.allowList = new AllowList(schema, target == Target.ORACLE, policy);
+        this.translation = target == Target.ORACLE ? null : new CoolSqlTranslation(schema, target);
+        this.dictionaryTranslation = new CoolSqlTranslation(schema, Target.SQLITE);
+    }
+
+    public static Target targetFor(String dialectName) {
+        return switch (dialectName) {
+            case "oracle" -> Target.ORACLE;
+            case "postgresql" -> Target.POSTGRESQL;
+            default -> Target.SQLITE;
+        };
+    }
+
+    /** Validates (and for PostgreSQL/SQLite translates) one statement. Never throws anything but FrontierException. */
+    public Checked check(String sql) throws FrontierException {
+        return check(sql, statement -> { });
+    }
+
+    /** As {@link #check(String)}, then runs {@code more} on the admitted statement's translated tree. */
+    public Checked check(String sql, TreeCheck more) throws FrontierException {
+        Select select = parser.parseSelect(sql);
+        try {
+            AllowList.Reads reads = allowList.check(select);
+            Checked checked;
+            if (reads.dictionary()) {
+                checked = new Checked(dictionaryTranslation.translate(select), reads.dictionaryViews(), true);
+            } else if (translation == null) {
+                checked = new Checked(sql, reads.tables()); // Oracle runs the statement as sent
+            } else {
+                checked = new Checked(translation.translate(select), reads.tables());
+            }
+            more.check(select);
+            return checked;
+        } catch (RuntimeException | StackOverflowError e) {
+            throw new FrontierException("SQL rejected: cannot analyse statement (" + e.getClass().getSimpleName() + ")", e);
+        }
+    }
+}
