@@ -16,7 +16,6 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -60,46 +59,38 @@ class FrontierBenchmarkTest {
             try (TestServer server = new TestServer(servlet, kept)) {
                 String target = FrontierDecoder.path("Outpost", "BLOBzip5", java.util.Map.of(), sql);
                 String keptTarget = FrontierDecoder.path("Kept", "BLOBzip5", java.util.Map.of(), sql);
-                Callable<Long> viaFrontier = () -> {
-                    return (long) connection(server.port()).get(target, FrontierDecoder.clientHeaders()).length;
-                };
+                Fetch viaFrontier = http(server.port(), target, CHANNELS);
                 // the same computed answer compressed by java.util.zip (streamed on a second thread), by the native
                 // library in pieces while the rows are read, and in one call at close, instead of the default
                 // (at close, split across the cores while few answers are under way; pieces while few
                 // answers are under way on 4 cores or more)
-                Callable<Long> viaZlib = withDeflate("jdk", viaFrontier);
-                Callable<Long> viaPieces = withDeflate("pieces", viaFrontier);
-                Callable<Long> viaWhole = withDeflate("whole", viaFrontier);
-                Callable<Long> viaSplit = withDeflate("split", viaFrontier);
+                Fetch viaZlib = withDeflate("jdk", viaFrontier);
+                Fetch viaPieces = withDeflate("pieces", viaFrontier);
+                Fetch viaWhole = withDeflate("whole", viaFrontier);
+                Fetch viaSplit = withDeflate("split", viaFrontier);
                 // the default way with libdeflate at level 5 instead of igzip (NativeDeflate.forLevel)
-                Callable<Long> viaLibdeflate = new Deflating("", "libdeflate", viaFrontier);
+                Fetch viaLibdeflate = new Deflating("", "libdeflate", viaFrontier);
                 String plainTarget = FrontierDecoder.path("Outpost", "BLOB", java.util.Map.of(), sql);
-                Callable<Long> viaPlain = () -> {
-                    return (long) connection(server.port()).get(plainTarget, FrontierDecoder.clientHeaders()).length;
-                };
-                Callable<Long> viaKept = () -> {
-                    return (long) connection(server.port()).get(keptTarget, FrontierDecoder.clientHeaders()).length;
-                };
+                Fetch viaPlain = http(server.port(), plainTarget, CHANNELS);
+                Fetch viaKept = http(server.port(), keptTarget, CHANNELS);
                 // jobs asking at different times inside the IOV: a distinct query each fetch, the same rows (the
                 // answer cache misses; the compressed text is reused by record content: EncodedRecords)
                 java.util.concurrent.atomic.AtomicLong time = new java.util.concurrent.atomic.AtomicLong(1000);
                 java.util.function.LongFunction<String> at = t -> "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM "
                         + f.iovTable() + " WHERE IOV_SINCE <= " + t + " AND IOV_UNTIL > " + t + " ORDER BY CHANNEL_ID";
-                Callable<Long> viaReused = () -> {
-                    String distinct = FrontierDecoder.path("Kept", "BLOBzip5", java.util.Map.of(),
-                            at.apply(time.incrementAndGet()));
-                    return (long) connection(server.port()).get(distinct, FrontierDecoder.clientHeaders()).length;
-                };
-                Callable<Long> viaJdbcDistinct = () -> jdbc(store, at.apply(time.incrementAndGet()), 500).call();
-                Callable<Long> viaJdbc = jdbc(store, sql, 500);
+                Fetch viaReused = () -> http(server.port(), FrontierDecoder.path("Kept", "BLOBzip5", java.util.Map.of(),
+                        at.apply(time.incrementAndGet())), CHANNELS).call();
+                Fetch viaJdbcDistinct = () -> jdbc(store, at.apply(time.incrementAndGet()), 500).call();
+                Fetch viaJdbc = jdbc(store, sql, 500);
                 // the same with the fetch size the service moves to after 500 such rows (FetchSizing)
-                Callable<Long> viaJdbcBatched = jdbc(store, sql, FetchSizing.size(95));
+                Fetch viaJdbcBatched = jdbc(store, sql, FetchSizing.size(95));
                 // correctness of what is being timed
-                FrontierDecoder.Payload p;
+                int answerBytes;
                 try (RawHttp h = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
-                    p = FrontierDecoder.decode(h.body()).only();
+                    byte[] body = h.body();
+                    answerBytes = body.length;
+                    checkAnswer(h.status, body, CHANNELS);
                 }
-                assertThat(p.records()).isEqualTo(CHANNELS);
                 try (RawHttp.Persistent one = new RawHttp.Persistent(server.port())) {
                     for (int i = 0; i < 3; i++) {
                         one.get(keptTarget, FrontierDecoder.clientHeaders());
@@ -121,7 +112,7 @@ class FrontierBenchmarkTest {
                     run(viaReused, threads, 1);
                     run(viaLibdeflate, threads, 1);
                     // the paths take turns, ROUNDS times: on a shared machine the median of each is compared
-                    List<Callable<Long>> paths = List.of(viaJdbc, viaFrontier, viaZlib, viaKept, viaPlain, viaPieces, viaWhole, viaJdbcBatched, viaSplit,
+                    List<Fetch> paths = List.of(viaJdbc, viaFrontier, viaZlib, viaKept, viaPlain, viaPieces, viaWhole, viaJdbcBatched, viaSplit,
                             viaJdbcDistinct, viaReused, viaLibdeflate);
                     double[][] times = new double[paths.size()][ROUNDS];
                     double[][] cpu = new double[paths.size()][ROUNDS];
@@ -157,7 +148,7 @@ class FrontierBenchmarkTest {
                             + "%.1f ms/fetch, ratio %.2f; in pieces %.1f ms/fetch, ratio %.2f; whole, never "
                             + "split %.1f ms/fetch, ratio %.2f%n", b,
                             threads, jdbc, frontier, frontier / jdbc, median(times[11]), median(times[11]) / jdbc, fromKept,
-                            fromKept / jdbc, plain, plain / jdbc, viaFrontier.call(),
+                            fromKept / jdbc, plain, plain / jdbc, answerBytes,
                             BlobEncoder.deflateLibrary(5), zlib,
                             zlib / jdbc, pieces, pieces / jdbc, wholeAnswer, wholeAnswer / jdbc);
                     // CPU time of this JVM per fetch (service, JDBC driver and HTTP client; SQLite runs in it too,
@@ -173,37 +164,80 @@ class FrontierBenchmarkTest {
         }
     }
 
+    /**
+     * One timed fetch. It returns the check of what it got (HTTP status, decoded answer, record count), run once the
+     * timing is over: decoding is the client's work, not the server's, and is not timed, but no fetch goes unchecked.
+     */
+    interface Fetch {
+        Runnable call() throws Exception;
+    }
+
     /** Each worker's HTTP connection, kept open from fetch to fetch as frontier_client keeps it; closed by run. */
     private static final ThreadLocal<RawHttp.Persistent> CONNECTION = new ThreadLocal<>();
+    /** The worker a thread of {@link #run} is: its connections come from its own loopback address. */
+    private static final ThreadLocal<Integer> WORKER = ThreadLocal.withInitial(() -> 0);
     private static final java.util.Queue<RawHttp.Persistent> OPEN = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-    private static RawHttp.Persistent connection(int port) {
+    /**
+     * The worker's connection, from 127.0.0.(2 + worker): concurrent workers are distinct clients to the service (its
+     * per-client limit counts requests by remote address), as the jobs of a grid site are.
+     */
+    private static RawHttp.Persistent connection(int port) throws java.net.UnknownHostException {
         RawHttp.Persistent c = CONNECTION.get();
         if (c == null || c.port() != port) { // the main thread's outlives one test's server
-            c = new RawHttp.Persistent(port);
+            c = new RawHttp.Persistent(port, java.net.InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) (2 + WORKER.get())}));
             CONNECTION.set(c);
             OPEN.add(c);
         }
         return c;
     }
 
+    /** A GET of {@code target} on the worker's connection; its check wants HTTP 200 and {@code records} records. */
+    private static Fetch http(int port, String target, long records) {
+        return () -> {
+            RawHttp.Persistent c = connection(port);
+            byte[] body = c.get(target, FrontierDecoder.clientHeaders());
+            int status = c.status();
+            return () -> checkAnswer(status, body, records);
+        };
+    }
+
+    static void checkAnswer(int status, byte[] body, long records) {
+        if (status != 200) {
+            throw new AssertionError("HTTP " + status + ": "
+                    + new String(body, 0, Math.min(body.length, 300), java.nio.charset.StandardCharsets.ISO_8859_1));
+        }
+        FrontierDecoder.Response r = FrontierDecoder.decode(body);
+        assertThat(r.globalError()).as("global error").isNull();
+        FrontierDecoder.Payload p = r.only();
+        assertThat(p.error()).as("payload error: %s", p.message()).isFalse();
+        assertThat(p.records()).as("records of the answer").isEqualTo(records);
+    }
+
     /** Raw JDBC: the rows of {@code sql} read as Strings through the store's read pool, {@code fetchSize} a time. */
-    private static Callable<Long> jdbc(IovStore store, String sql, int fetchSize) {
+    private static Fetch jdbc(IovStore store, String sql, int fetchSize) {
         return () -> {
             try (Connection c = store.database().readPool().getConnection();
                  PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setFetchSize(fetchSize);
-                long n = 0;
+                long rows = 0;
+                long chars = 0;
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
+                        rows++;
                         for (int i = 1; i <= 4; i++) {
                             String v = rs.getString(i);
-                            n += v == null ? 0 : v.length();
+                            chars += v == null ? 0 : v.length();
                         }
                     }
                 }
                 c.rollback();
-                return n;
+                long n = rows;
+                long read = chars;
+                return () -> {
+                    assertThat(n).as("JDBC rows").isEqualTo(CHANNELS);
+                    assertThat(read).as("JDBC characters read").isPositive();
+                };
             }
         };
     }
@@ -212,14 +246,14 @@ class FrontierBenchmarkTest {
      * A fetch run with the deflate properties set to {@code way} and {@code library} ("": unset) for all its
      * concurrent workers, by {@link #run}.
      */
-    private record Deflating(String way, String library, Callable<Long> fetch) implements Callable<Long> {
+    private record Deflating(String way, String library, Fetch fetch) implements Fetch {
         @Override
-        public Long call() throws Exception {
+        public Runnable call() throws Exception {
             return fetch.call();
         }
     }
 
-    private static Callable<Long> withDeflate(String way, Callable<Long> fetch) {
+    private static Fetch withDeflate(String way, Fetch fetch) {
         return new Deflating(way, "", fetch);
     }
 
@@ -234,8 +268,11 @@ class FrontierBenchmarkTest {
         return v[v.length / 2];
     }
 
-    /** Mean wall time per fetch in ms over {@code threads} concurrent workers doing {@code per} fetches each. */
-    private static double run(Callable<Long> fetch, int threads, int per) throws Exception {
+    /**
+     * Mean wall time per fetch in ms over {@code threads} concurrent workers (distinct clients) doing {@code per}
+     * fetches each; then every fetch's check runs, and the first failure fails the benchmark.
+     */
+    private static double run(Fetch fetch, int threads, int per) throws Exception {
         if (fetch instanceof Deflating d) {
             if (!d.way().isEmpty()) {
                 System.setProperty(BlobEncoder.DEFLATE_PROPERTY, d.way());
@@ -245,23 +282,27 @@ class FrontierBenchmarkTest {
             }
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Runnable> checks = new ArrayList<>();
+        double perFetch;
         try {
             long t0 = System.nanoTime();
-            List<Future<Long>> fs = new ArrayList<>();
+            List<Future<List<Runnable>>> fs = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
+                int worker = t;
                 fs.add(pool.submit(() -> {
-                    long sum = 0;
+                    WORKER.set(worker);
+                    List<Runnable> mine = new ArrayList<>(per);
                     for (int i = 0; i < per; i++) {
-                        sum += fetch.call();
+                        mine.add(fetch.call());
                     }
-                    return sum;
+                    return mine;
                 }));
             }
-            for (Future<Long> f : fs) {
-                assertThat(f.get()).isPositive();
+            for (Future<List<Runnable>> f : fs) {
+                checks.addAll(f.get());
             }
             long total = System.nanoTime() - t0;
-            return total / 1e6 / (threads * per) * threads; // latency per fetch as seen by one worker
+            perFetch = total / 1e6 / (threads * per) * threads; // latency per fetch as seen by one worker
         } finally {
             pool.shutdownNow();
             for (RawHttp.Persistent c; (c = OPEN.poll()) != null; ) {
@@ -270,5 +311,8 @@ class FrontierBenchmarkTest {
             System.clearProperty(BlobEncoder.DEFLATE_PROPERTY);
             System.clearProperty(NativeDeflate.LIBRARY_PROPERTY);
         }
+        assertThat(checks).hasSize(threads * per);
+        checks.forEach(Runnable::run);
+        return perFetch;
     }
 }

@@ -35,7 +35,12 @@ final class RawHttp implements AutoCloseable {
     }
 
     private static Socket open(int port) throws IOException {
-        Socket s = new Socket("127.0.0.1", port);
+        return open(port, null);
+    }
+
+    /** @param from the local (source) address, e.g. 127.0.0.2 to be another client on loopback; null: any */
+    private static Socket open(int port, java.net.InetAddress from) throws IOException {
+        Socket s = new Socket(java.net.InetAddress.getByName("127.0.0.1"), port, from, 0);
         s.setSoTimeout(60_000);
         return s;
     }
@@ -59,18 +64,26 @@ final class RawHttp implements AutoCloseable {
      */
     static final class Persistent implements AutoCloseable {
         private final int port;
+        private final java.net.InetAddress from;
         private Socket socket;
         private InputStream in;
         private int opened;
+        private int status;
 
         Persistent(int port) {
+            this(port, null);
+        }
+
+        /** @param from the source address of this client's connections (null: any) */
+        Persistent(int port, java.net.InetAddress from) {
             this.port = port;
+            this.from = from;
         }
 
         /** The body of a GET of {@code target}. */
         byte[] get(String target, Map<String, String> headers) throws IOException {
             if (socket == null) {
-                socket = open(port);
+                socket = open(port, from);
                 in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
                 opened++;
             }
@@ -78,6 +91,7 @@ final class RawHttp implements AutoCloseable {
             h.put("Connection", "keep-alive");
             RawHttp r = sendOn(socket, in, target, "HTTP/1.0", h);
             byte[] body = r.body();
+            status = r.status;
             if (r.header("Content-Length") == null || !"keep-alive".equalsIgnoreCase(r.header("Connection"))) {
                 close();
             }
@@ -86,6 +100,11 @@ final class RawHttp implements AutoCloseable {
 
         int port() {
             return port;
+        }
+
+        /** The HTTP status of the last answer {@link #get} read. */
+        int status() {
+            return status;
         }
 
         /** Connections opened so far. */
