@@ -2,6 +2,8 @@ package io.outpost.frontier;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.outpost.frontier.encode.EncodedRecords;
+import io.outpost.frontier.encode.SharedWrites;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

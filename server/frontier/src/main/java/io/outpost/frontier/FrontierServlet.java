@@ -1,5 +1,8 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.encode.BlobEncoder;
+import io.outpost.frontier.encode.ColumnValues;
+import io.outpost.frontier.encode.FetchSizing;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -43,13 +46,6 @@ public class FrontierServlet extends HttpServlet {
         return t;
     });
     private static final AtomicLong IDS = new AtomicLong();
-    /** Deflates payload chunks while the request thread reads the next rows (BlobEncoder). */
-    private static final java.util.concurrent.ExecutorService DEFLATE = Executors.newFixedThreadPool(
-            Runtime.getRuntime().availableProcessors(), r -> {
-                Thread t = new Thread(r, "frontier-deflate");
-                t.setDaemon(true);
-                return t;
-            });
 
     private final transient FrontierContext context;
     private final transient FrontierConfig config;
@@ -522,7 +518,7 @@ public class FrontierServlet extends HttpServlet {
                 errorEnd(req, resp, out, r, e.getMessage(), "");
                 return r;
             }
-            BlobEncoder enc = BlobEncoder.forAnswer(tee == null ? out : tee, level, DEFLATE, answers.byContent());
+            BlobEncoder enc = new BlobEncoder(tee == null ? out : tee, level, answers.byContent());
             int rows;
             try {
                 try {

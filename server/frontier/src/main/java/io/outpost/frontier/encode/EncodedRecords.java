@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.encode;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
