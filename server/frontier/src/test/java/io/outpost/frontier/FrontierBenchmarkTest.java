@@ -95,10 +95,10 @@ class FrontierBenchmarkTest {
                 }
                 String deflate = AnswerDeflate.library(5);
                 List<Timed> paths = List.of(new Timed("JDBC", viaJdbc),
-                        new Timed("Frontier BLOBzip5 computed by " + deflate, viaFrontier),
+                        new Timed("Frontier BLOBzip5 computed by " + deflate + " (" + answerBytes + " bytes)", viaFrontier),
                         new Timed("Frontier BLOBzip5 computed by java.util.zip", viaZlib),
                         new Timed("Frontier BLOBzip5 kept answer", viaKept),
-                        new Timed("Frontier BLOB (uncompressed) computed, " + answerBytes + " bytes", viaPlain),
+                        new Timed("Frontier BLOB (uncompressed) computed", viaPlain),
                         new Timed("JDBC " + FetchSizing.size(95) + " rows a fetch", viaJdbcBatched),
                         new Timed("JDBC, a distinct query each fetch", viaJdbcDistinct),
                         new Timed("Frontier, a distinct query each fetch (text reused by record content)", viaReused));
