@@ -67,7 +67,12 @@ public final class RawHttp implements AutoCloseable {
     }
 
     private static Socket open(int port) throws IOException {
-        Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+        return open(port, null);
+    }
+
+    /** @param from the local (source) address, e.g. 127.0.0.2 to be another client on loopback; null: any */
+    private static Socket open(int port, InetAddress from) throws IOException {
+        Socket s = new Socket(InetAddress.getLoopbackAddress(), port, from, 0);
         s.setSoTimeout(READ_TIMEOUT_MILLIS);
         return s;
     }
@@ -89,18 +94,26 @@ public final class RawHttp implements AutoCloseable {
      */
     public static final class Persistent implements AutoCloseable {
         private final int port;
+        private final InetAddress from;
         private Socket socket;
         private InputStream in;
         private int opened;
+        private int status;
 
         public Persistent(int port) {
+            this(port, null);
+        }
+
+        /** @param from the source address of this client's connections (null: any) */
+        public Persistent(int port, InetAddress from) {
             this.port = port;
+            this.from = from;
         }
 
         /** The body of a GET of {@code target}. */
         public byte[] get(String target, Map<String, String> headers) throws IOException {
             if (socket == null) {
-                socket = open(port);
+                socket = open(port, from);
                 in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
                 opened++;
             }
@@ -108,6 +121,7 @@ public final class RawHttp implements AutoCloseable {
             h.put("Connection", "keep-alive");
             RawHttp r = sendOn(socket, in, target, "HTTP/1.0", h);
             byte[] body = r.body();
+            status = r.status;
             if (r.header("Content-Length") == null || !"keep-alive".equalsIgnoreCase(r.header("Connection"))) {
                 close();
             }
@@ -116,6 +130,11 @@ public final class RawHttp implements AutoCloseable {
 
         public int port() {
             return port;
+        }
+
+        /** The HTTP status of the last answer {@link #get} read. */
+        public int status() {
+            return status;
         }
 
         /** Connections opened so far. */

@@ -1,5 +1,6 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.encode.SharedWrites;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

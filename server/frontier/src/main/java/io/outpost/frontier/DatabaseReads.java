@@ -1,5 +1,8 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.encode.BlobEncoder;
+import io.outpost.frontier.encode.ColumnValues;
+import io.outpost.frontier.encode.FetchSizing;
 import io.outpost.frontier.sql.DataDictionary;
 import io.outpost.frontier.sql.SqlGuard;
 import io.outpost.frontier.answers.PostgresPrelude;

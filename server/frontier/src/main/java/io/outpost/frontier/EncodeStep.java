@@ -1,8 +1,8 @@
 package io.outpost.frontier;
 
 import io.outpost.frontier.answers.FrontierAnswers;
+import io.outpost.frontier.encode.BlobEncoder;
 import java.io.IOException;
-import java.util.concurrent.Executor;
 
 /**
  * Readies the encoder of the payload's records, at the payload's zip level, writing to the response (through the
@@ -10,16 +10,14 @@ import java.util.concurrent.Executor;
  */
 final class EncodeStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
     private final FrontierAnswers answers;
-    private final Executor compressor;
 
-    EncodeStep(FrontierAnswers answers, Executor compressor) {
+    EncodeStep(FrontierAnswers answers) {
         this.answers = answers;
-        this.compressor = compressor;
     }
 
     @Override
     public PayloadOutcome handle(PayloadWork w, StepChain<PayloadWork, PayloadOutcome> next) throws IOException {
-        w.encoder = BlobEncoder.forAnswer(w.tee == null ? w.out() : w.tee, w.level, compressor, answers.byContent());
+        w.encoder = new BlobEncoder(w.tee == null ? w.out() : w.tee, w.level, answers.byContent());
         return next.proceed(w);
     }
 }

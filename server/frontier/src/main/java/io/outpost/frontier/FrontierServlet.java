@@ -92,7 +92,7 @@ public class FrontierServlet extends HttpServlet {
                 new StampStep(answers, cost, ends, target, config),
                 new SingleFlightStep(answers, keepalives, ends, config),
                 new CostStep(cost, ends, context),
-                new EncodeStep(answers, runtime.compressor()),
+                new EncodeStep(answers),
                 new ExecuteStep(reads, ends),
                 new PublishStep(ends, config)));
         this.steps = new StepChain<>(List.of(

@@ -1,5 +1,6 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.encode.BlobEncoder;
 import io.outpost.frontier.answers.FrontierAnswers;
 import io.outpost.frontier.protocol.CacheHeaders;
 import io.outpost.frontier.protocol.Envelope;

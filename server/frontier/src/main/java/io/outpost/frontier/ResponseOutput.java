@@ -1,5 +1,6 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.encode.SharedWrites;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;

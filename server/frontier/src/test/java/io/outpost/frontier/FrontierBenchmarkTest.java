@@ -2,6 +2,8 @@ package io.outpost.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.frontier.encode.AnswerDeflate;
+import io.outpost.frontier.encode.FetchSizing;
 import io.outpost.store.IovStore;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
@@ -17,7 +19,6 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -29,8 +30,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * likeLuis1iov through the Frontier endpoint (BLOBzip5) versus direct JDBC of the same rows, with 1 and 20 concurrent
  * connections: every fetch computed afresh (a context without answer cache), and served from the answer cache (the
  * same query again at the same table stamp: one stamp read, no query). Each worker keeps its HTTP connection open
- * between fetches (HTTP/1.0 with keep-alive, as frontier_client does), as JDBC keeps its pooled connection. Run with
- * {@code ./mvnw -Pbenchmark test -pl server/frontier}.
+ * between fetches (HTTP/1.0 with keep-alive, as frontier_client does), as JDBC keeps its pooled connection. The
+ * concurrent workers are distinct clients (each from its own loopback address), and every timed fetch is checked
+ * (HTTP status, the decoded answer, its record count): an error fails the benchmark instead of printing a ratio. Run
+ * with {@code ./mvnw -Pbenchmark test -pl server/frontier -Dtest=FrontierBenchmarkTest}.
  */
 @Tag("benchmark")
 class FrontierBenchmarkTest {
@@ -61,167 +64,179 @@ class FrontierBenchmarkTest {
             try (TestServer server = new TestServer(servlet, kept)) {
                 String target = FrontierDecoder.path("Outpost", "BLOBzip5", java.util.Map.of(), sql);
                 String keptTarget = FrontierDecoder.path("Kept", "BLOBzip5", java.util.Map.of(), sql);
-                Callable<Long> viaFrontier = () -> {
-                    return (long) connection(server.port()).get(target, FrontierDecoder.clientHeaders()).length;
-                };
-                // the same computed answer compressed by java.util.zip (streamed on a second thread), by the native
-                // library in pieces while the rows are read, and in one call at close, instead of the default
-                // (at close, split across the cores while few answers are under way; pieces while few
-                // answers are under way on 4 cores or more)
-                Callable<Long> viaZlib = withDeflate("jdk", viaFrontier);
-                Callable<Long> viaPieces = withDeflate("pieces", viaFrontier);
-                Callable<Long> viaWhole = withDeflate("whole", viaFrontier);
-                Callable<Long> viaSplit = withDeflate("split", viaFrontier);
-                // the default way with libdeflate at level 5 instead of igzip (NativeDeflate.forLevel)
-                Callable<Long> viaLibdeflate = new Deflating("", "libdeflate", viaFrontier);
+                Fetch viaFrontier = http(server.port(), target, CHANNELS);
+                // the same computed answer compressed by java.util.zip instead of igzip (AnswerDeflate)
+                Fetch viaZlib = withJdkDeflate(viaFrontier);
                 String plainTarget = FrontierDecoder.path("Outpost", "BLOB", java.util.Map.of(), sql);
-                Callable<Long> viaPlain = () -> {
-                    return (long) connection(server.port()).get(plainTarget, FrontierDecoder.clientHeaders()).length;
-                };
-                Callable<Long> viaKept = () -> {
-                    return (long) connection(server.port()).get(keptTarget, FrontierDecoder.clientHeaders()).length;
-                };
+                Fetch viaPlain = http(server.port(), plainTarget, CHANNELS);
+                Fetch viaKept = http(server.port(), keptTarget, CHANNELS);
                 // jobs asking at different times inside the IOV: a distinct query each fetch, the same rows (the
                 // answer cache misses; the compressed text is reused by record content: EncodedRecords)
                 java.util.concurrent.atomic.AtomicLong time = new java.util.concurrent.atomic.AtomicLong(1000);
                 java.util.function.LongFunction<String> at = t -> "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM "
                         + f.iovTable() + " WHERE IOV_SINCE <= " + t + " AND IOV_UNTIL > " + t + " ORDER BY CHANNEL_ID";
-                Callable<Long> viaReused = () -> {
-                    String distinct = FrontierDecoder.path("Kept", "BLOBzip5", java.util.Map.of(),
-                            at.apply(time.incrementAndGet()));
-                    return (long) connection(server.port()).get(distinct, FrontierDecoder.clientHeaders()).length;
-                };
-                Callable<Long> viaJdbcDistinct = () -> jdbc(store, at.apply(time.incrementAndGet()), 500).call();
-                Callable<Long> viaJdbc = jdbc(store, sql, 500);
+                Fetch viaReused = () -> http(server.port(), FrontierDecoder.path("Kept", "BLOBzip5", java.util.Map.of(),
+                        at.apply(time.incrementAndGet())), CHANNELS).call();
+                Fetch viaJdbcDistinct = () -> jdbc(store, at.apply(time.incrementAndGet()), 500).call();
+                Fetch viaJdbc = jdbc(store, sql, 500);
                 // the same with the fetch size the service moves to after 500 such rows (FetchSizing)
-                Callable<Long> viaJdbcBatched = jdbc(store, sql, FetchSizing.size(95));
+                Fetch viaJdbcBatched = jdbc(store, sql, FetchSizing.size(95));
                 // correctness of what is being timed
-                FrontierDecoder.Payload p;
+                int answerBytes;
                 try (RawHttp h = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
-                    p = FrontierDecoder.decode(h.body()).only();
+                    byte[] body = h.body();
+                    answerBytes = body.length;
+                    checkAnswer(h.status, body, CHANNELS);
                 }
-                assertThat(p.records()).isEqualTo(CHANNELS);
                 try (RawHttp.Persistent one = new RawHttp.Persistent(server.port())) {
                     for (int i = 0; i < 3; i++) {
                         one.get(keptTarget, FrontierDecoder.clientHeaders());
                     }
                     assertThat(one.opened()).as("kept answers keep the client's connection open").isEqualTo(1);
                 }
+                String deflate = AnswerDeflate.library(5);
+                List<Timed> paths = List.of(new Timed("JDBC", viaJdbc),
+                        new Timed("Frontier BLOBzip5 computed by " + deflate + " (" + answerBytes + " bytes)", viaFrontier),
+                        new Timed("Frontier BLOBzip5 computed by java.util.zip", viaZlib),
+                        new Timed("Frontier BLOBzip5 kept answer", viaKept),
+                        new Timed("Frontier BLOB (uncompressed) computed", viaPlain),
+                        new Timed("JDBC " + FetchSizing.size(95) + " rows a fetch", viaJdbcBatched),
+                        new Timed("JDBC, a distinct query each fetch", viaJdbcDistinct),
+                        new Timed("Frontier, a distinct query each fetch (text reused by record content)", viaReused));
                 for (int threads : new int[] {1, 20}) {
                     int per = threads == 1 ? 20 : 2;
-                    run(viaJdbc, threads, 1); // warm-up of each path
-                    run(viaFrontier, threads, 1);
-                    run(viaKept, threads, 1);
-                    run(viaPlain, threads, 1);
-                    run(viaZlib, threads, 1);
-                    run(viaPieces, threads, 1);
-                    run(viaWhole, threads, 1);
-                    run(viaJdbcBatched, threads, 1);
-                    run(viaSplit, threads, 1);
-                    run(viaJdbcDistinct, threads, 1);
-                    run(viaReused, threads, 1);
-                    run(viaLibdeflate, threads, 1);
+                    for (Timed path : paths) {
+                        run(path.fetch(), threads, 1); // warm-up of each path
+                    }
                     // the paths take turns, ROUNDS times: on a shared machine the median of each is compared
-                    List<Callable<Long>> paths = List.of(viaJdbc, viaFrontier, viaZlib, viaKept, viaPlain, viaPieces, viaWhole, viaJdbcBatched, viaSplit,
-                            viaJdbcDistinct, viaReused, viaLibdeflate);
                     double[][] times = new double[paths.size()][ROUNDS];
                     double[][] cpu = new double[paths.size()][ROUNDS];
                     for (int round = 0; round < ROUNDS; round++) {
                         for (int k = 0; k < paths.size(); k++) {
                             // each round starts at another path: no path always follows the same one (the garbage and
                             // cache state a path leaves behind land on the next)
-                            int i = (k + round * 5) % paths.size();
-                            long cpu0 = processCpuNanos();
-                            times[i][round] = run(paths.get(i), threads, per);
-                            cpu[i][round] = (processCpuNanos() - cpu0) / 1e6 / (threads * per);
+                            int i = (k + round * 3) % paths.size();
+                            Run run = run(paths.get(i).fetch(), threads, per);
+                            times[i][round] = run.msPerFetch();
+                            cpu[i][round] = run.cpuMsPerFetch();
                         }
                     }
+                    // every fetch above was checked: only now are ratios printed
                     double jdbc = median(times[0]);
-                    double frontier = median(times[1]);
-                    double zlib = median(times[2]);
-                    double fromKept = median(times[3]);
-                    double plain = median(times[4]);
-                    double pieces = median(times[5]);
-                    double wholeAnswer = median(times[6]);
-                    System.out.printf("BENCH %s likeLuis1iov %d conn: a distinct query each fetch (another time inside the "
-                            + "IOV), the same rows: JDBC %.1f ms/fetch, Frontier BLOBzip5 with the compressed text reused by "
-                            + "record content %.1f ms/fetch, ratio %.2f (target <= 1.3), JVM CPU %.1f ms vs %.1f ms%n", b,
-                            threads, median(times[9]), median(times[10]), median(times[10]) / median(times[9]),
-                            median(cpu[10]), median(cpu[9]));
-                    System.out.printf("BENCH %s likeLuis1iov %d conn: JDBC fetching 500 rows a time %.1f ms/fetch, %d "
-                            + "rows a time %.1f ms/fetch; BLOBzip5 split at close whatever the load %.1f ms/fetch, ratio "
-                            + "%.2f, JVM CPU %.1f ms%n", b, threads, jdbc, FetchSizing.size(95), median(times[7]),
-                            median(times[8]), median(times[8]) / jdbc, median(cpu[8]));
-                    System.out.printf("BENCH %s likeLuis1iov %d conn: JDBC %.1f ms/fetch, Frontier BLOBzip5 computed %.1f "
-                            + "ms/fetch, ratio %.2f (target <= 1.3); with libdeflate %.1f ms/fetch, ratio %.2f; kept answer %.1f ms/fetch, ratio %.2f; uncompressed BLOB "
-                            + "computed %.1f ms/fetch, ratio %.2f (response %d bytes base64); BLOBzip5 by %s; by java.util.zip "
-                            + "%.1f ms/fetch, ratio %.2f; in pieces %.1f ms/fetch, ratio %.2f; whole, never "
-                            + "split %.1f ms/fetch, ratio %.2f%n", b,
-                            threads, jdbc, frontier, frontier / jdbc, median(times[11]), median(times[11]) / jdbc, fromKept,
-                            fromKept / jdbc, plain, plain / jdbc, viaFrontier.call(),
-                            BlobEncoder.deflateLibrary(5), zlib,
-                            zlib / jdbc, pieces, pieces / jdbc, wholeAnswer, wholeAnswer / jdbc);
+                    double jdbcDistinct = median(times[6]);
+                    System.out.printf("BENCH %s likeLuis1iov %d conn: Frontier BLOBzip5 computed by %s / JDBC = %.2f "
+                            + "(target <= %s), by java.util.zip / JDBC = %.2f; kept / JDBC = %.2f%n", b, threads, deflate,
+                            median(times[1]) / jdbc, threads == 1 ? "1.4" : "0.8", median(times[2]) / jdbc,
+                            median(times[3]) / jdbc);
                     // CPU time of this JVM per fetch (service, JDBC driver and HTTP client; SQLite runs in it too,
                     // PostgreSQL's backend does not): less moved by other work on the machine than wall time
-                    System.out.printf("BENCH %s likeLuis1iov %d conn, JVM CPU per fetch: JDBC %.1f ms; BLOBzip5 "
-                            + "%.1f ms (%.2f); by java.util.zip %.1f ms (%.2f); uncompressed BLOB %.1f ms (%.2f); "
-                            + "in pieces %.1f ms (%.2f); whole, never split %.1f ms (%.2f)%n",
-                            b, threads, median(cpu[0]), median(cpu[1]), median(cpu[1]) / median(cpu[0]), median(cpu[2]),
-                            median(cpu[2]) / median(cpu[0]), median(cpu[4]), median(cpu[4]) / median(cpu[0]),
-                            median(cpu[5]), median(cpu[5]) / median(cpu[0]), median(cpu[6]), median(cpu[6]) / median(cpu[0]));
+                    for (int i = 0; i < paths.size(); i++) {
+                        double base = i >= 6 ? jdbcDistinct : jdbc;
+                        System.out.printf("BENCH %s likeLuis1iov %d conn: %-75s %7.1f ms/fetch, %5.2f of JDBC, JVM CPU "
+                                + "%.1f ms/fetch%n", b, threads, paths.get(i).name(), median(times[i]),
+                                median(times[i]) / base, median(cpu[i]));
+                    }
                 }
             }
         }
     }
 
+    /** A path the benchmark times, by name. */
+    private record Timed(String name, Fetch fetch) {
+    }
+
+    /** Wall time per fetch as one worker sees it, and this JVM's CPU time per fetch, both in ms. */
+    private record Run(double msPerFetch, double cpuMsPerFetch) {
+    }
+
+    /**
+     * One timed fetch. It returns the check of what it got (HTTP status, decoded answer, record count), run once the
+     * timing is over: decoding is the client's work, not the server's, and is not timed, but no fetch goes unchecked.
+     */
+    interface Fetch {
+        Runnable call() throws Exception;
+    }
+
     /** Each worker's HTTP connection, kept open from fetch to fetch as frontier_client keeps it; closed by run. */
     private static final ThreadLocal<RawHttp.Persistent> CONNECTION = new ThreadLocal<>();
+    /** The worker a thread of {@link #run} is: its connections come from its own loopback address. */
+    private static final ThreadLocal<Integer> WORKER = ThreadLocal.withInitial(() -> 0);
     private static final java.util.Queue<RawHttp.Persistent> OPEN = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-    private static RawHttp.Persistent connection(int port) {
+    /**
+     * The worker's connection, from 127.0.0.(2 + worker): concurrent workers are distinct clients to the service (its
+     * per-client limit counts requests by remote address), as the jobs of a grid site are.
+     */
+    private static RawHttp.Persistent connection(int port) throws java.net.UnknownHostException {
         RawHttp.Persistent c = CONNECTION.get();
         if (c == null || c.port() != port) { // the main thread's outlives one test's server
-            c = new RawHttp.Persistent(port);
+            c = new RawHttp.Persistent(port, java.net.InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) (2 + WORKER.get())}));
             CONNECTION.set(c);
             OPEN.add(c);
         }
         return c;
     }
 
+    /** A GET of {@code target} on the worker's connection; its check wants HTTP 200 and {@code records} records. */
+    private static Fetch http(int port, String target, long records) {
+        return () -> {
+            RawHttp.Persistent c = connection(port);
+            byte[] body = c.get(target, FrontierDecoder.clientHeaders());
+            int status = c.status();
+            return () -> checkAnswer(status, body, records);
+        };
+    }
+
+    static void checkAnswer(int status, byte[] body, long records) {
+        if (status != 200) {
+            throw new AssertionError("HTTP " + status + ": "
+                    + new String(body, 0, Math.min(body.length, 300), java.nio.charset.StandardCharsets.ISO_8859_1));
+        }
+        FrontierDecoder.Response r = FrontierDecoder.decode(body);
+        assertThat(r.globalError()).as("global error").isNull();
+        FrontierDecoder.Payload p = r.only();
+        assertThat(p.error()).as("payload error: %s", p.message()).isFalse();
+        assertThat(p.records()).as("records of the answer").isEqualTo(records);
+    }
+
     /** Raw JDBC: the rows of {@code sql} read as Strings through the store's read pool, {@code fetchSize} a time. */
-    private static Callable<Long> jdbc(IovStore store, String sql, int fetchSize) {
+    private static Fetch jdbc(IovStore store, String sql, int fetchSize) {
         return () -> {
             try (Connection c = store.database().readPool().getConnection();
                  PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setFetchSize(fetchSize);
-                long n = 0;
+                long rows = 0;
+                long chars = 0;
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
+                        rows++;
                         for (int i = 1; i <= 4; i++) {
                             String v = rs.getString(i);
-                            n += v == null ? 0 : v.length();
+                            chars += v == null ? 0 : v.length();
                         }
                     }
                 }
                 c.rollback();
-                return n;
+                long n = rows;
+                long read = chars;
+                return () -> {
+                    assertThat(n).as("JDBC rows").isEqualTo(CHANNELS);
+                    assertThat(read).as("JDBC characters read").isPositive();
+                };
             }
         };
     }
 
-    /**
-     * A fetch run with the deflate properties set to {@code way} and {@code library} ("": unset) for all its
-     * concurrent workers, by {@link #run}.
-     */
-    private record Deflating(String way, String library, Callable<Long> fetch) implements Callable<Long> {
+    /** A fetch run with answers compressed by java.util.zip (the property {@link AnswerDeflate#PROPERTY}), by {@link #run}. */
+    private record JdkDeflate(Fetch fetch) implements Fetch {
         @Override
-        public Long call() throws Exception {
+        public Runnable call() throws Exception {
             return fetch.call();
         }
     }
 
-    private static Callable<Long> withDeflate(String way, Callable<Long> fetch) {
-        return new Deflating(way, "", fetch);
+    private static Fetch withJdkDeflate(Fetch fetch) {
+        return new JdkDeflate(fetch);
     }
 
     private static long processCpuNanos() {
@@ -235,41 +250,48 @@ class FrontierBenchmarkTest {
         return v[v.length / 2];
     }
 
-    /** Mean wall time per fetch in ms over {@code threads} concurrent workers doing {@code per} fetches each. */
-    private static double run(Callable<Long> fetch, int threads, int per) throws Exception {
-        if (fetch instanceof Deflating d) {
-            if (!d.way().isEmpty()) {
-                System.setProperty(BlobEncoder.DEFLATE_PROPERTY, d.way());
-            }
-            if (!d.library().isEmpty()) {
-                System.setProperty(NativeDeflate.LIBRARY_PROPERTY, d.library());
-            }
+    /**
+     * {@code threads} concurrent workers (distinct clients) doing {@code per} fetches each: the wall time per fetch as
+     * one worker sees it, and this JVM's CPU time per fetch. Then every fetch's check runs; the first failure fails the
+     * benchmark.
+     */
+    private static Run run(Fetch fetch, int threads, int per) throws Exception {
+        if (fetch instanceof JdkDeflate) {
+            System.setProperty(AnswerDeflate.PROPERTY, "jdk");
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Runnable> checks = new ArrayList<>();
+        Run timed;
         try {
+            long cpu0 = processCpuNanos();
             long t0 = System.nanoTime();
-            List<Future<Long>> fs = new ArrayList<>();
+            List<Future<List<Runnable>>> fs = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
+                int worker = t;
                 fs.add(pool.submit(() -> {
-                    long sum = 0;
+                    WORKER.set(worker);
+                    List<Runnable> mine = new ArrayList<>(per);
                     for (int i = 0; i < per; i++) {
-                        sum += fetch.call();
+                        mine.add(fetch.call());
                     }
-                    return sum;
+                    return mine;
                 }));
             }
-            for (Future<Long> f : fs) {
-                assertThat(f.get()).isPositive();
+            for (Future<List<Runnable>> f : fs) {
+                checks.addAll(f.get());
             }
             long total = System.nanoTime() - t0;
-            return total / 1e6 / (threads * per) * threads; // latency per fetch as seen by one worker
+            double cpu = (processCpuNanos() - cpu0) / 1e6 / (threads * per);
+            timed = new Run(total / 1e6 / (threads * per) * threads, cpu);
         } finally {
             pool.shutdownNow();
             for (RawHttp.Persistent c; (c = OPEN.poll()) != null; ) {
                 c.close();
             }
-            System.clearProperty(BlobEncoder.DEFLATE_PROPERTY);
-            System.clearProperty(NativeDeflate.LIBRARY_PROPERTY);
+            System.clearProperty(AnswerDeflate.PROPERTY);
         }
+        assertThat(checks).hasSize(threads * per);
+        checks.forEach(Runnable::run);
+        return timed;
     }
 }

@@ -8,7 +8,6 @@ import io.outpost.store.IovStore;
 import io.outpost.store.testing.Backends;
 import io.outpost.testkit.RawHttp;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -17,22 +16,22 @@ import org.junit.jupiter.api.Test;
 class FrontierRuntimeTest {
 
     @Test
-    void closingStopsTheKeepaliveTimerAndTheCompressionPool() throws Exception {
-        FrontierRuntime runtime = new FrontierRuntime(2);
-        String worker = CompletableFuture.supplyAsync(() -> Thread.currentThread().getName(), runtime.compressor())
-                .get(30, TimeUnit.SECONDS);
-        assertThat(worker).isEqualTo("frontier-deflate");
+    void closingStopsTheKeepaliveTimerAndTheParserThreads() throws Exception {
+        FrontierRuntime runtime = new FrontierRuntime();
+        assertThat(runtime.parser().parseSelect("SELECT 1 FROM dual")).isNotNull();
         runtime.close();
         assertThat(runtime.isClosed()).isTrue();
         assertThat(runtime.keepaliveTimer().awaitTermination(30, TimeUnit.SECONDS)).isTrue();
-        assertThatThrownBy(() -> runtime.compressor().execute(() -> { }))
+        assertThatThrownBy(() -> runtime.keepaliveTimer().execute(() -> { }))
                 .isInstanceOf(RejectedExecutionException.class);
+        assertThatThrownBy(() -> runtime.parser().parseSelect("SELECT 2 FROM dual"))
+                .as("no parse runs after close").isInstanceOf(Exception.class);
     }
 
     @Test
     void aDestroyedServletClosesOnlyTheRuntimeItMadeItself() throws Exception {
         try (IovStore store = Backends.SQLITE.freshStore("frontier_runtime");
-             FrontierRuntime shared = new FrontierRuntime(1)) {
+             FrontierRuntime shared = new FrontierRuntime()) {
             FrontierServlet own = new FrontierServlet(new FrontierContext("Own", store.database()));
             FrontierServlet given = new FrontierServlet(new FrontierContext("Given", store.database()), shared, 0,
                     QueryCostLimits.defaults());

@@ -123,7 +123,7 @@ public class FrontierConfiguration {
                 .description("Frontier requests that waited for an identical request's query").register(registry);
         if (a.byContent() != null) {
             io.micrometer.core.instrument.FunctionCounter.builder("outpost.frontier.answers.reused", a.byContent(),
-                    io.outpost.frontier.answers.EncodedRecords::reused).tag("context", context)
+                    io.outpost.frontier.encode.EncodedRecords::reused).tag("context", context)
                     .description("Frontier answers whose rows matched an earlier answer's: its compressed text was reused")
                     .register(registry);
         }

@@ -2,6 +2,11 @@ package io.outpost.frontier.answers;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.outpost.frontier.encode.EncodedRecords;
+import io.outpost.frontier.encode.SharedWrites;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.encode;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,8 +11,8 @@ import java.util.List;
  * apart); gathered here, it reaches the servlet's stream in 32 KB writes instead of many small calls. {@link #close} passes on what
  * is left and leaves the response stream open.
  *
- * <p>With a holding limit, the whole text is held instead and passed on at close by reference ({@link SharedWrites}:
- * its pieces to a response, one array to anything else): the response then goes out with its length on a connection that stays open, as an answer
+ * <p>With a holding limit, the whole text is held instead and its pieces are passed on at close by reference
+ * ({@link SharedWrites}): the response then goes out with its length on a connection that stays open, as an answer
  * compressed whole does. A text that outgrows the limit is passed on as it comes from then on (the response then
  * streams and closes its connection), so memory stays bounded.
  */
@@ -87,21 +87,10 @@ final class AnswerText extends OutputStream {
     @Override
     public void close() throws IOException {
         if (holdUpTo > 0 && heldBytes + pos > 0) {
-            if (sink instanceof ResponseOutput) { // it keeps the pieces by reference: no copy of the whole text
-                for (byte[] piece : held) {
-                    SharedWrites.write(sink, piece);
-                }
-                SharedWrites.write(sink, pos == buf.length ? buf : java.util.Arrays.copyOf(buf, pos));
-            } else { // one array, as a kept answer holds it
-                byte[] all = new byte[heldBytes + pos];
-                int at = 0;
-                for (byte[] piece : held) {
-                    System.arraycopy(piece, 0, all, at, piece.length);
-                    at += piece.length;
-                }
-                System.arraycopy(buf, 0, all, at, pos);
-                SharedWrites.write(sink, all);
+            for (byte[] piece : held) {
+                SharedWrites.write(sink, piece);
             }
+            SharedWrites.write(sink, pos == buf.length ? buf : java.util.Arrays.copyOf(buf, pos));
             held.clear();
             heldBytes = 0;
             pos = 0;

@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.encode;
 
 import java.io.IOException;
 import java.io.OutputStream;

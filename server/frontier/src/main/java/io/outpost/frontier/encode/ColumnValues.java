@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.encode;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -25,7 +25,7 @@ import org.postgresql.PGResultSetMetaData;
  * </ul>
  * UTF-8 text is sent as is only when it is ASCII; otherwise the value is read again with {@code getString}.
  */
-final class ColumnValues {
+public final class ColumnValues {
     private enum Read { STRING, BLOB, TEXT_BYTES, DIGITS, INTEGER }
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONGS_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
@@ -52,7 +52,7 @@ final class ColumnValues {
     /**
      * @param binary per column (1-based), whether it is sent as raw bytes (a BLOB)
      */
-    static ColumnValues of(ResultSet rs, boolean[] binary) throws SQLException {
+    public static ColumnValues of(ResultSet rs, boolean[] binary) throws SQLException {
         ResultSetMetaData md = rs.getMetaData();
         String product = rs.getStatement().getConnection().getMetaData().getDatabaseProductName();
         boolean sqlite = "SQLite".equalsIgnoreCase(product);
@@ -80,7 +80,7 @@ final class ColumnValues {
     }
 
     /** The current row's values, in column order (no end-of-record marker). */
-    void writeRow(ResultSet rs, BlobEncoder enc) throws SQLException, IOException {
+    public void writeRow(ResultSet rs, BlobEncoder enc) throws SQLException, IOException {
         for (int i = 1; i < reads.length; i++) {
             switch (reads[i]) {
                 case BLOB -> enc.writeBytes(rs.getBytes(i));

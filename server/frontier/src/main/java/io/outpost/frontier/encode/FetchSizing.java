@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.encode;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -10,8 +10,8 @@ import java.sql.SQLException;
  * database and of the reader: half a megabyte a fetch measured a little faster than a quarter, docs/benchmarks.md);
  * rows of a kilobyte or more keep the first size, so what the driver holds per request stays bounded.
  */
-final class FetchSizing {
-    static final int FIRST = 500;
+public final class FetchSizing {
+    public static final int FIRST = 500;
     static final long BATCH_BYTES = 512 << 10;
     static final int MOST = 5_000;
 
@@ -19,7 +19,7 @@ final class FetchSizing {
     }
 
     /** Called after each row with the rows read and the answer bytes so far; resizes once, after the first fetch. */
-    static void afterRow(ResultSet rs, int rows, long bytes) throws SQLException {
+    public static void afterRow(ResultSet rs, int rows, long bytes) throws SQLException {
         if (rows == FIRST) {
             int size = size(bytes / rows);
             if (size > FIRST) {
@@ -29,7 +29,7 @@ final class FetchSizing {
     }
 
     /** The rows per fetch for rows of {@code bytesPerRow} answer bytes. */
-    static int size(long bytesPerRow) {
+    public static int size(long bytesPerRow) {
         return (int) Math.max(FIRST, Math.min(MOST, BATCH_BYTES / Math.max(1, bytesPerRow)));
     }
 }

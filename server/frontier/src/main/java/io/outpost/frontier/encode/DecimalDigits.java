@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.encode;
 
 /**
  * The decimal digits of a {@code long}, as {@link Long#toString(long)} writes them, straight into a byte array:

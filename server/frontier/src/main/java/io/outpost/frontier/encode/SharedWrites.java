@@ -1,14 +1,14 @@
-package io.outpost.frontier;
+package io.outpost.frontier.encode;
 
 import java.io.IOException;
 import java.io.OutputStream;
 
 /**
  * A stream that can take a finished array by reference instead of copying it: an answer's whole base64 text, which
- * nobody changes after it is written. The response then holds it until it is sent (and goes out with its length,
- * {@link ResponseOutput}), and an answer kept for later holds the same array.
+ * nobody changes after it is written. The servlet's response output then holds it until it is sent (and it goes out
+ * with its length), and an answer kept for later holds the same array.
  */
-interface SharedWrites {
+public interface SharedWrites {
     /** Appends {@code b}; the caller never changes it again. */
     void writeShared(byte[] b) throws IOException;
 

@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.encode;
 
 import java.util.concurrent.ArrayBlockingQueue;
 

@@ -1,4 +1,4 @@
-package io.outpost.frontier.answers;
+package io.outpost.frontier.encode;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -16,13 +16,13 @@ import java.util.zip.CRC32C;
  */
 public final class EncodedRecords {
     /** Smaller record streams compress in well under a millisecond: not worth their memory. */
-    public static final int MIN_BYTES = 16 << 10;
+    static final int MIN_BYTES = 16 << 10;
 
-    public record Key(int level, int length, int crc) {
+    record Key(int level, int length, int crc) {
     }
 
     /** The records ({@code length} bytes of {@code records}) and their encoded form at the key's level. */
-    public record Entry(byte[] records, int length, byte[] base64, String md5) {
+    record Entry(byte[] records, int length, byte[] base64, String md5) {
     }
 
     private final Cache<Key, Entry> cache;
@@ -35,14 +35,14 @@ public final class EncodedRecords {
                 .build();
     }
 
-    public static Key key(int level, byte[] records, int length) {
+    static Key key(int level, byte[] records, int length) {
         CRC32C crc = new CRC32C();
         crc.update(records, 0, length);
         return new Key(level, length, (int) crc.getValue());
     }
 
     /** The entry holding exactly these records at the key's level, or null. */
-    public Entry find(Key key, byte[] records, int length) {
+    Entry find(Key key, byte[] records, int length) {
         Entry e = cache.getIfPresent(key);
         if (e == null || e.length() != length || !Arrays.equals(e.records(), 0, length, records, 0, length)) {
             return null;
@@ -52,7 +52,7 @@ public final class EncodedRecords {
     }
 
     /** Keeps an encoded answer; the records array is kept as is and must not change afterwards. */
-    public void keep(Key key, byte[] records, int length, byte[] base64, String md5) {
+    void keep(Key key, byte[] records, int length, byte[] base64, String md5) {
         cache.put(key, new Entry(records, length, base64, md5));
     }
 

@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.encode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
