@@ -144,7 +144,7 @@ public class FrontierServlet extends HttpServlet {
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         long id = IDS.incrementAndGet();
         long start = System.nanoTime();
-        ResponseOutput out = new ResponseOutput(resp, config.responseBufferBytes(), BodyHandoff.of(req));
+        ResponseOutput out = new ResponseOutput(resp, config.responseBufferBytes());
         resp.setContentType("text/xml");
         resp.setCharacterEncoding("US-ASCII");
         String globalError = null;
@@ -182,8 +182,7 @@ public class FrontierServlet extends HttpServlet {
                 return;
             }
             holdsThread = true;
-            String key = ClientConcurrencyLimit.clientKey(req.getHeader("X-Frontier-Id"),
-                    req.getHeader("X-Forwarded-For"), req.getRemoteAddr());
+            String key = ClientConcurrencyLimit.clientKey(req);
             if (!cost.tryAcquireClient(key)) {
                 // this client's own limit: never cached, as other clients asking the same URL are not refused
                 resp.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
