@@ -117,4 +117,41 @@ final class ExternalTools {
         }
         return Double.parseDouble(m.group(1));
     }
+
+    /**
+     * wrk with every response checked: status 200 and exactly the bytes of {@code expectedBody} (wrk's Lua compares
+     * each whole body). Returns requests per second; throws if any response differed or none was checked.
+     */
+    static double checkedWrk(String url, int threads, int connections, int seconds, Path expectedBody)
+            throws IOException, InterruptedException {
+        Path lua = Files.createTempFile("checked", ".lua");
+        try {
+            Files.writeString(lua, "local f = io.open('" + expectedBody + "', 'rb')\nexpected = f:read('*a')\nf:close()\n"
+                    + "good = 0\nbad = 0\nlocal threads = {}\n"
+                    + "function setup(thread) table.insert(threads, thread) end\n"
+                    + "function response(status, headers, body)\n"
+                    + "  if status == 200 and body == expected then good = good + 1 else bad = bad + 1 end\nend\n"
+                    + "function done(summary, latency, requests)\n  local g, b = 0, 0\n"
+                    + "  for _, t in ipairs(threads) do g = g + t:get('good'); b = b + t:get('bad') end\n"
+                    + "  io.write(string.format('CHECKED good=%d bad=%d of=%d\\n', g, b, summary.requests))\nend\n");
+            List<String> cmd = List.of("wrk", "-t" + threads, "-c" + connections, "-d" + seconds + "s", "-s",
+                    lua.toString(), url);
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            p.waitFor(seconds + 30L, TimeUnit.SECONDS);
+            Matcher rate = Pattern.compile("Requests/sec:\\s+([0-9.]+)").matcher(out);
+            Matcher checked = Pattern.compile("CHECKED good=(\\d+) bad=(\\d+) of=(\\d+)").matcher(out);
+            if (!rate.find() || !checked.find()) {
+                throw new IOException("wrk printed no rate or no check: " + out);
+            }
+            long good = Long.parseLong(checked.group(1));
+            long bad = Long.parseLong(checked.group(2));
+            if (bad > 0 || good == 0 || good != Long.parseLong(checked.group(3)) || out.contains("Socket errors")) {
+                throw new IOException("wrk saw wrong or failed answers from " + url + ": " + out);
+            }
+            return Double.parseDouble(rate.group(1));
+        } finally {
+            Files.deleteIfExists(lua);
+        }
+    }
 }

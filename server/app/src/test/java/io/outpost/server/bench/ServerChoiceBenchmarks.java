@@ -59,7 +59,7 @@ import org.junit.jupiter.api.Test;
  * bare Netty (HTTP codec and one handler on two event loops), each against nginx serving the same bytes from a file,
  * with the same wrk load, taking turns, five rounds; ratios are medians of the rounds' ratios. Nothing of the service
  * runs here: this is the ceiling each server leaves, to weigh against the service's own figure
- * ({@link ServiceBenchmarks#hotPathAgainstNginx}). Run with
+ * ({@link MemoryHitBenchmarks}). Run with
  * {@code ./mvnw -Pbenchmark test -pl server/app -Dtest=ServerChoiceBenchmarks}.
  */
 @Tag("benchmark")

@@ -50,151 +50,6 @@ class ServiceBenchmarks {
         return svc;
     }
 
-    /**
-     * Cache hits of a ~1 KB and a ~600 KB answer vs nginx serving the same bytes, same wrk load, same run: the
-     * service with its default HTTP front and with the front turned off (Tomcat's NIO2 connector on the port) side
-     * by side, each round followed by an nginx round.
-     * The machine's load varies, so each ratio is the median of five rounds' ratios.
-     */
-    @Test
-    void hotPathAgainstNginx() throws Exception {
-        assumeTrue(ExternalTools.available("nginx") && ExternalTools.available("wrk"),
-                "nginx and wrk are not installed (./outpost bench installs them)");
-        String[] connectors = {"front", "tomcat-nio2"};
-        List<RunningService> services = new ArrayList<>();
-        Path root = TempDirs.create("outpost-static");
-        try (ExternalTools.Nginx nginx = new ExternalTools.Nginx(root)) {
-            for (String c : connectors) {
-                services.add(start(false, "--outpost.front.enabled=" + c.equals("front")));
-            }
-            List<String> lines = new ArrayList<>();
-            String[][] answers = {{"1KB", AT + BenchData.SMALL}, {"600KB", AT + BenchData.LUIS}};
-            for (String[] a : answers) {
-                byte[] body = services.get(0).get(a[1]).body();
-                WireDecoder.decode(body);
-                Files.write(root.resolve(a[0] + ".bin"), body);
-                String nginxUrl = "http://127.0.0.1:" + nginx.port + "/" + a[0] + ".bin";
-                int conns = 16;
-                double[][] cpu = new double[connectors.length][2]; // the JVM's CPU ns, requests
-                List<List<Double>> ratios = new ArrayList<>();
-                for (RunningService svc : services) {
-                    assertThat(svc.get(a[1]).body()).isEqualTo(body);
-                    ExternalTools.wrk(svc.url(a[1]), conns, 2, null);
-                    ratios.add(new ArrayList<>());
-                }
-                for (int round = 0; round < 5; round++) { // taking turns with nginx, 3 s each
-                    for (int i = 0; i < services.size(); i++) {
-                        double outpost = timedWrk(services.get(i), a[1], conns, cpu, i);
-                        ratios.get(i).add(outpost / ExternalTools.wrk(nginxUrl, conns, 3, null));
-                    }
-                }
-                for (int i = 0; i < services.size(); i++) {
-                    List<Double> r = ratios.get(i).stream().sorted().toList();
-                    lines.add(String.format("hot path %s answer (%d bytes), %d connections, %s: Outpost/nginx "
-                            + "median ratio %.2f (rounds %.2f-%.2f, target >= 0.9); CPU of the service's JVM %.1f "
-                            + "us per request", a[0], body.length, conns, connectors[i], r.get(r.size() / 2),
-                            r.get(0), r.get(r.size() - 1), cpu[i][0] / cpu[i][1] / 1e3));
-                }
-            }
-            lines.forEach(ServiceBenchmarks::report);
-        } finally {
-            services.forEach(RunningService::close);
-            TempDirs.deleteQuietly(root);
-        }
-    }
-
-    /**
-     * wrk for 3 s against {@code svc}, adding the JVM's CPU time and the request count to cpu[i]. The whole JVM
-     * is counted: NIO2 polls on a JDK thread that carries no connector name, and the other services it holds are
-     * idle meanwhile.
-     */
-    private static double timedWrk(RunningService svc, String path, int conns, double[][] cpu, int i) throws Exception {
-        long before = processCpuNanos();
-        double rate = ExternalTools.wrk(svc.url(path), conns, 3, null);
-        cpu[i][0] += processCpuNanos() - before;
-        cpu[i][1] += rate * 3;
-        return rate;
-    }
-
-    private static long processCpuNanos() {
-        long ns = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime();
-        assertThat(ns).as("process CPU time").isPositive();
-        return ns;
-    }
-
-    /**
-     * What the HTTP front's hop costs a request it hands to Tomcat: Frontier requests through the service with the
-     * front and with it turned off, side by side, taking turns (medians of 5 rounds of 3 s): a ~620 KB likeLuis1iov
-     * answer kept by the Frontier answer cache (a data-stamp read, then the kept bytes), a small query and a 10k-row
-     * query that run on the database every time; then native 10k-row answers, a cache miss each; 4 connections.
-     */
-    private static final String ID = "outpost-bench 1.0 1 root(0) root"; // the endpoint wants an X-Frontier-Id
-
-    @Test
-    void forwardedRequestsWithAndWithoutTheFront() throws Exception {
-        assumeTrue(ExternalTools.available("wrk"), "wrk is not installed (./outpost bench installs it)");
-        Path frontierId = Files.createTempFile("frontier-id", ".lua");
-        Files.writeString(frontierId, "wrk.headers[\"X-Frontier-Id\"] = \"" + ID + "\"\n");
-        try (RunningService front = start(false); RunningService tomcat = start(false, "--outpost.front.enabled=false")) {
-            String table = front.bean(IovStore.class).folder(BenchData.LUIS).iovTable();
-            String[][] requests = {
-                {"Frontier 620 KB kept answer", "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM " + table
-                        + " ORDER BY CHANNEL_ID"},
-                {"Frontier small query", "SELECT NODE_FULLPATH FROM OUTPOST_NODES WHERE NODE_ISLEAF = 1 ORDER BY NODE_FULLPATH"},
-                {"Frontier 10k channel rows computed every time (a table without stamp is never kept)",
-                        "SELECT CHANNEL_ID, CHANNEL_NAME FROM " + front.bean(IovStore.class).folder(BenchData.LUIS)
-                                .channelTable() + " ORDER BY CHANNEL_ID"},
-            };
-            for (String[] r : requests) {
-                String path = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1="
-                        + io.outpost.frontier.P1Codec.encode(r[1]);
-                assertThat(new String(front.get(path, "X-Frontier-Id", ID).body())).contains("<quality error=\"0\"");
-                FrontAndTomcat rounds = new FrontAndTomcat();
-                for (int round = 0; round < 5; round++) {
-                    rounds.add(ExternalTools.wrk(front.url(path), 4, 3, frontierId),
-                            ExternalTools.wrk(tomcat.url(path), 4, 3, frontierId));
-                }
-                rounds.report(r[0]);
-            }
-            // native misses: every request a new key inside likeLuis1iov's IOV, in every round (the same rows, a
-            // distinct URL: held rows answer it, and Tomcat's answer goes back through the front)
-            FrontAndTomcat rounds = new FrontAndTomcat();
-            for (int round = 0; round < 5; round++) {
-                Path lua = distinctLuisUrls(round);
-                try {
-                    rounds.add(ExternalTools.wrk(front.url("/"), 4, 3, lua), ExternalTools.wrk(tomcat.url("/"), 4, 3, lua));
-                } finally {
-                    Files.deleteIfExists(lua);
-                }
-            }
-            rounds.report("Native likeLuis1iov 10k-row answer, a miss each (distinct key, held rows)");
-        } finally {
-            Files.deleteIfExists(frontierId);
-        }
-    }
-
-    /** Request rates of rounds through the front and on Tomcat's port, side by side. */
-    private static final class FrontAndTomcat {
-        private final List<Double> ratios = new ArrayList<>();
-        private double front;
-        private double tomcat;
-
-        void add(double withFront, double without) {
-            ratios.add(withFront / without);
-            front += withFront;
-            tomcat += without;
-        }
-
-        void report(String what) {
-            List<Double> sorted = ratios.stream().sorted().toList();
-            int n = sorted.size();
-            ServiceBenchmarks.report(String.format("%s through the HTTP front vs Tomcat on the port, 4 connections: %.1f vs "
-                    + "%.1f req/s, median ratio %.2f (rounds %.2f-%.2f)", what, front / n, tomcat / n, sorted.get(n / 2),
-                    sorted.get(0), sorted.get(n - 1)));
-        }
-    }
-
     /** likeLuis1iov (10k channels at t) with every request a cache miss, 20 connections. */
     @Test
     void coldPathLikeLuis() throws Exception {
@@ -231,16 +86,11 @@ class ServiceBenchmarks {
 
     /** A wrk script asking likeLuis1iov at a different key of the same IOV on every request: same rows, a miss each. */
     private static Path distinctLuisUrls() throws java.io.IOException {
-        return distinctLuisUrls(0);
-    }
-
-    /** As {@link #distinctLuisUrls()}, with keys of their own for each {@code round} (0-9). */
-    private static Path distinctLuisUrls(int round) throws java.io.IOException {
         Path lua = Files.createTempFile("distinct", ".lua");
         Files.writeString(lua, "local n = 0\nlocal id = 0\nfunction setup(thread) id = id + 1; thread:set('id', id) end\n"
                 + "function init(args) n = 0 end\n"
                 + "function request() n = n + 1\n return wrk.format('GET', '/v1/bin/at/HEAD/" + (Workload.T0 / 100_000_000_000L)
-                + "' .. string.format('%011d', id * 1000000000 + " + round + " * 100000000 + n) .. '/all" + BenchData.LUIS
+                + "' .. string.format('%011d', id * 1000000000 + n) .. '/all" + BenchData.LUIS
                 + "') end\n");
         return lua;
     }
