@@ -34,6 +34,19 @@ final class RawHttp implements AutoCloseable {
         return sendOn(s, new BufferedInputStream(s.getInputStream(), 64 << 10), target, version, headers);
     }
 
+    /**
+     * As {@link #send}, from the local address {@code from} (a loopback address such as 127.0.0.2): the server
+     * tells clients apart by their address, so this is another client.
+     */
+    static RawHttp sendFrom(String from, int port, String target, String version, Map<String, String> headers)
+            throws IOException {
+        Socket s = new Socket();
+        s.bind(new java.net.InetSocketAddress(from, 0));
+        s.connect(new java.net.InetSocketAddress("127.0.0.1", port));
+        s.setSoTimeout(60_000);
+        return sendOn(s, new BufferedInputStream(s.getInputStream(), 64 << 10), target, version, headers);
+    }
+
     private static Socket open(int port) throws IOException {
         Socket s = new Socket("127.0.0.1", port);
         s.setSoTimeout(60_000);
