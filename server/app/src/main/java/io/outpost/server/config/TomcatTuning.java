@@ -13,10 +13,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * Tomcat, the service's one HTTP server (limits and timeouts are Spring Boot's {@code server.*} keys in
- * application.yml; docs/operations.md, "HTTP server"). Socket buffers sized for conditions answers: Tomcat's default 8 KB write buffer turns a 600 KB answer into ~75
- * write calls; 256 KB makes it three. Reads use 64 KB for the write API's bulk bodies.
- * Bodies a client offers with "Expect: 100-continue" are asked for only when read.
+ * Tomcat, the service's one HTTP server (its limits and timeouts are Spring Boot's {@code server.*} keys in
+ * application.yml; docs/operations.md, "The HTTP server"). Socket buffers sized for conditions answers: Tomcat's
+ * default 8 KB write buffer turns a 600 KB answer into ~75 write calls; 256 KB makes it three. Reads use 64 KB for
+ * the write API's bulk bodies. Bodies a client offers with "Expect: 100-continue" are asked for only when read.
  */
 @Configuration(proxyBeanMethods = false)
 public class TomcatTuning {
