@@ -3,7 +3,6 @@ package io.outpost.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.outpost.server.support.AccessLogCapture;
 import io.outpost.server.support.RawHttp;
 import io.outpost.server.support.RunningService;
 import io.outpost.store.demo.DemoData;
@@ -147,6 +146,42 @@ class OneServerTest {
                 assertThat(strict.metric("tomcat_connections_current_connections")).isGreaterThanOrEqualTo(2);
                 assertThat(silent.getInputStream().read()).as("closed without a request").isEqualTo(-1);
                 assertThat(idle.getInputStream().read()).as("closed once idle").isEqualTo(-1);
+            }
+        }
+    }
+
+    /**
+     * A stop (SIGTERM) stops accepting, lets the request in flight finish with its answer, then closes: here the
+     * request waits for the only read connection, which the test holds until the stop has begun.
+     */
+    @Test
+    void aStopLetsTheRequestInFlightFinish() throws Exception {
+        RunningService stopping = RunningService.startSqliteDemo("--outpost.database.read-pool-size=1",
+                "--outpost.database.connection-timeout=60s");
+        java.util.concurrent.CompletableFuture<Void> stopped = null;
+        try (Socket busy = new Socket(InetAddress.getLoopbackAddress(), stopping.port())) {
+            busy.setSoTimeout(60_000);
+            com.zaxxer.hikari.HikariDataSource pool = stopping.bean(io.outpost.store.IovStore.class).database()
+                    .readPool();
+            try (java.sql.Connection held = pool.getConnection()) {
+                busy.getOutputStream().write(("GET /v1/json/count/HEAD/0/" + T + "/all/DEMO/Calo/Pedestals HTTP/1.1\r\n"
+                        + "Host: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (pool.getHikariPoolMXBean().getThreadsAwaitingConnection() < 1) {
+                    assertThat(System.nanoTime()).as("the request waits for the connection").isLessThan(deadline);
+                    Thread.onSpinWait();
+                }
+                stopped = java.util.concurrent.CompletableFuture.runAsync(stopping::close);
+                assertThat(stopped).as("the stop waits for the request in flight").isNotDone();
+            }
+            Exchange answer = read(new BufferedInputStream(busy.getInputStream()));
+            assertThat(answer.status).isEqualTo(200);
+            assertThat(new String(answer.body, StandardCharsets.UTF_8)).contains("count");
+            stopped.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(stopping.context().isActive()).isFalse();
+        } finally {
+            if (stopped == null) {
+                stopping.close();
             }
         }
     }
