@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Native memory hits (answered by MemoryHitValve inside Tomcat) against nginx serving the same bytes from a file:
  * a ~200 B and a ~420 KB answer, at 1 and 20 connections, for each way of running Tomcat a site could choose
- * (the NIO2 connector, the default; NIO; NIO2 on virtual threads), all started in this run and taking turns with
+ * (the NIO2 connector, the default; NIO; NIO2 on virtual threads; the memory-hit valve in the engine's pipeline
+ * instead of the context's), all started in this run and taking turns with
  * nginx (5 rounds of 3 s each; the ratio is the median of the rounds' ratios). wrk checks every response of both
  * servers: status 200 and the whole body. Target: at least 0.7 of nginx's rate. Run with
  * {@code ./mvnw -B -ntp -Pbenchmark test -pl server/app -Dtest=MemoryHitBenchmarks}.
@@ -31,6 +32,7 @@ class MemoryHitBenchmarks {
         {"Tomcat NIO2 (default)"},
         {"Tomcat NIO", "--outpost.tomcat.protocol=nio"},
         {"Tomcat NIO2, virtual threads", "--spring.threads.virtual.enabled=true"},
+        {"Tomcat NIO2, valve in the engine's pipeline", "--outpost.memory-hits.valve=engine"},
     };
     private static final int ROUNDS = 5;
 
