@@ -9,10 +9,12 @@ FROM maven:3.9.11-eclipse-temurin-21 AS build
 WORKDIR /src
 COPY pom.xml ./
 # Maven reads every module the root pom lists, so each one's pom.xml must be there; only the service's modules
-# are built (-pl server/app -am), so only their sources are copied.
+# are built (-pl server/app -am, which takes in the test kit its tests compile against), so only their sources
+# are copied.
 COPY client-java/pom.xml client-java/pom.xml
 COPY loadtest/pom.xml loadtest/pom.xml
 COPY server/integration/pom.xml server/integration/pom.xml
+COPY testkit testkit
 COPY wire wire
 COPY server/store server/store
 COPY server/frontier server/frontier

@@ -1,5 +1,8 @@
 package io.outpost.client;
 
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Column;
+import io.outpost.wire.Schema;
 import java.util.List;
 
 /**

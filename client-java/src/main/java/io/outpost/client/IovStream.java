@@ -1,8 +1,9 @@
 package io.outpost.client;
 
-import io.outpost.client.internal.AnswerDecoder;
-import io.outpost.client.internal.AnswerHeader;
-import io.outpost.client.internal.CorruptAnswerException;
+import io.outpost.wire.AnswerDecoder;
+import io.outpost.wire.AnswerHeader;
+import io.outpost.wire.CorruptAnswerException;
+import io.outpost.wire.Schema;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 

@@ -1,14 +1,15 @@
 package io.outpost.client;
 
 import io.outpost.client.internal.AnswerCache;
-import io.outpost.client.internal.AnswerDecoder;
-import io.outpost.client.internal.AnswerHeader;
-import io.outpost.client.internal.Failover;
 import io.outpost.client.internal.FailedRoutes;
+import io.outpost.client.internal.Failover;
 import io.outpost.client.internal.HttpTransport;
 import io.outpost.client.internal.OfflineQueries;
 import io.outpost.client.internal.Response;
 import io.outpost.client.internal.Transport;
+import io.outpost.wire.AnswerDecoder;
+import io.outpost.wire.AnswerHeader;
+import io.outpost.wire.AnswerKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

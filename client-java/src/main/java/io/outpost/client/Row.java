@@ -1,5 +1,6 @@
 package io.outpost.client;
 
+import io.outpost.wire.Schema;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,5 +1,6 @@
 package io.outpost.client;
 
+import io.outpost.wire.AnswerKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

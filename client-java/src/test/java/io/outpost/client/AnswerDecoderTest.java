@@ -3,20 +3,23 @@ package io.outpost.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.outpost.client.internal.AnswerDecoder;
-import io.outpost.client.internal.CorruptAnswerException;
 import io.outpost.client.testing.FakeOutpost;
 import io.outpost.client.testing.VectorCheck;
 import io.outpost.client.testing.WireEncoder;
+import io.outpost.wire.AnswerDecoder;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
+import io.outpost.wire.CorruptAnswerException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class AnswerDecoderTest {
 

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.outpost.client.testing.VectorCheck;
 import io.outpost.client.testing.WireEncoder;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

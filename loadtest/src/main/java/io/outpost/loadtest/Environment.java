@@ -4,9 +4,10 @@ import io.outpost.server.OutpostApplication;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.db.DatabaseConfig;
-import io.outpost.store.testing.PostgresServer;
 import io.outpost.store.workload.Workload;
 import io.outpost.store.workload.WorkloadGenerator;
+import io.outpost.testkit.PostgresServer;
+import io.outpost.testkit.SquidProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -179,7 +180,13 @@ public final class Environment implements AutoCloseable {
 
     public synchronized SquidProcess squid() throws IOException, InterruptedException {
         if (squid == null) {
-            squid = SquidProcess.start(options.workDir().resolve("squid"), outpostUrl(), SquidProcess.findScript());
+            Path dir = options.workDir().resolve("squid");
+            String url = outpostUrl();
+            // the site configuration when run from the source tree, a minimal one of its own from the jar elsewhere
+            squid = SquidProcess.findScript()
+                    .map(script -> SquidProcess.start(dir, script, "outpost-loadtest", "--outpost", url,
+                            "--cache-mem", "256", "--cache-disk", "1000", "--timeout", "60"))
+                    .orElseGet(() -> SquidProcess.startStandalone(dir, "outpost-loadtest", 256));
             description.put("squid", squid.describe());
         }
         return squid;
@@ -200,7 +207,11 @@ public final class Environment implements AutoCloseable {
     @Override
     public void close() {
         if (squid != null) {
-            squid.close();
+            try {
+                squid.close();
+            } catch (RuntimeException e) {
+                System.err.println("warning: stopping Squid: " + e.getMessage());
+            }
         }
         if (metrics != null) {
             metrics.close();

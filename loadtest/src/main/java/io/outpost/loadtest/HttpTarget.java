@@ -1,7 +1,7 @@
 package io.outpost.loadtest;
 
-import io.outpost.client.internal.AnswerDecoder;
-import io.outpost.client.internal.CorruptAnswerException;
+import io.outpost.wire.AnswerDecoder;
+import io.outpost.wire.CorruptAnswerException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;

@@ -219,7 +219,10 @@ public final class LoadTestCli implements Callable<Integer> {
         return names.stream().map(Mode::parse).distinct().toList();
     }
 
-    /** Runs a plan and writes the outputs; exit code 0 when the run completed, whatever the targets say. */
+    /**
+     * Runs a plan and writes the outputs. Exit code 0 when every measured request got the answer it asked for,
+     * whatever the targets say; 1 when any failed (the report lists them), since its ratios then mean nothing.
+     */
     static int execute(Target target, LoadRun.Plan plan, String command) throws Exception {
         RunReport report;
         String cmd = "outpost-loadtest " + command + " " + String.join(" ", Arrays.asList(ProcessHandle.current().info()
@@ -232,6 +235,12 @@ public final class LoadTestCli implements Callable<Integer> {
         Path json = ReportWriter.writeJson(report, target.out);
         Path html = ReportWriter.writeHtml(report, target.out);
         System.out.println("\nwrote " + json + " and " + html);
+        long errors = Targets.errors(report.steps());
+        if (errors > 0) {
+            System.err.println("outpost-loadtest: " + errors + " measured requests failed (see the report); the run "
+                    + "does not count");
+            return 1;
+        }
         return 0;
     }
 

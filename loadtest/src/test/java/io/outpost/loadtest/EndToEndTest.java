@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.outpost.store.workload.Workload;
+import io.outpost.testkit.SquidProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -77,7 +77,7 @@ class MetricsTest {
         byte[] flipped = answer.clone();
         flipped[answer.length / 2] ^= 0x40;
         assertThatThrownBy(() -> HttpTarget.decodeAll(new java.io.ByteArrayInputStream(flipped), answer.length))
-                .isInstanceOf(io.outpost.client.internal.CorruptAnswerException.class);
+                .isInstanceOf(io.outpost.wire.CorruptAnswerException.class);
     }
 
     private static java.nio.file.Path testdata(String name) {
@@ -134,6 +134,26 @@ class MetricsTest {
         assertThat(t).extracting(RunReport.TargetCheck::pass).containsExactly(true, false);
         assertThat(AtlasStats.efficiency(39, 40)).isEqualTo(0.975);
         assertThat(AtlasStats.efficiency(0, 0)).isZero();
+    }
+
+    @Test
+    void aStepWithFailedRequestsGivesNoRatioAndCountsAsAnError() {
+        StepResult failing = failed(step("w", "proxied", 4, 500), Failure.WRONG_ROWS, 3);
+        List<RunReport.TargetCheck> t = Targets.evaluate(List.of(step("w", "direct", 4, 200), failing));
+        assertThat(t.get(1).pass()).isFalse();      // 500 / 200 would pass, but 3 answers were wrong
+        assertThat(t.get(1).measured()).contains("not comparable").contains("3 failed requests in proxied")
+                .doesNotContain("2.50");
+        assertThat(Targets.errors(List.of(step("w", "direct", 4, 200), failing))).isEqualTo(3);
+        // a snapshot that missed the ATLAS deadline fails that target, but is not a wrong answer
+        StepResult late = failed(step("atlasPrompt", "cached", 20, 10), Failure.DEADLINE, 1);
+        assertThat(Targets.errors(List.of(late))).isZero();
+    }
+
+    private static StepResult failed(StepResult s, Failure f, long n) {
+        return new StepResult(s.workload(), s.mode(), s.clients(), s.requests(), s.ok() - n, n, Map.of(f.name(), n),
+                List.of(f.name() + " example"), s.bytes(), s.rows(), s.elapsedSeconds(), s.mbPerSecond(),
+                s.rowsPerSecond(), s.requestsPerSecond(), s.meanMillis(), s.p50Millis(), s.p90Millis(), s.p99Millis(),
+                s.maxMillis(), s.latency(), s.squidHits(), s.squidMisses(), s.squidHitRatio(), s.dbQueries(), s.atlas());
     }
 
     static StepResult step(String w, String mode, int clients, double rps) {

@@ -3,6 +3,7 @@ package io.outpost.loadtest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.outpost.testkit.SquidProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

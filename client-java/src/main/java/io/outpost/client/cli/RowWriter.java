@@ -1,8 +1,8 @@
 package io.outpost.client.cli;
 
-import io.outpost.client.Column;
-import io.outpost.client.ColumnType;
-import io.outpost.client.Schema;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
+import io.outpost.wire.Schema;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,6 +10,7 @@ import io.outpost.client.Refresh;
 import io.outpost.client.Route;
 import io.outpost.client.Sleeper;
 import io.outpost.client.Ticker;
+import io.outpost.wire.CorruptAnswerException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;

@@ -2,14 +2,14 @@ package io.outpost.client.offline;
 
 import io.outpost.client.ChannelInfo;
 import io.outpost.client.ChannelSelection;
-import io.outpost.client.Column;
-import io.outpost.client.ColumnType;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
 import io.outpost.client.Iov;
 import io.outpost.client.NodeInfo;
 import io.outpost.client.Order;
 import io.outpost.client.OutpostException;
 import io.outpost.client.Row;
-import io.outpost.client.Schema;
+import io.outpost.wire.Schema;
 import io.outpost.client.TagInfo;
 import io.outpost.client.internal.OfflineQueries;
 import io.outpost.store.IovStore;

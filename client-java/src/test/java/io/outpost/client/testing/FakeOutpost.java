@@ -1,8 +1,8 @@
 package io.outpost.client.testing;
 
-import io.outpost.client.AnswerKind;
-import io.outpost.client.Column;
-import io.outpost.client.ColumnType;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
 import io.outpost.client.testing.FakeServer.Reply;
 import io.outpost.client.testing.FakeServer.Request;
 import java.nio.charset.StandardCharsets;

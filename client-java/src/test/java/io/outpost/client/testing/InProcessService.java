@@ -1,20 +1,18 @@
 package io.outpost.client.testing;
 
 import io.outpost.server.OutpostApplication;
+import io.outpost.testkit.TempDirs;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The real Outpost service, started in this JVM on a free loopback port, with its database (unless one is given)
- * and Tomcat's work folder in a folder of its own that {@link #close()} removes, again at JVM exit in case
- * Tomcat recreates it while closing. Tests that need a live service use this, so none leaves files behind.
+ * and Tomcat's work folder in a folder of its own that {@link #close()} removes ({@link TempDirs} again at JVM
+ * exit, in case Tomcat recreates it while closing). Tests that need a live service use this, so none leaves files behind.
  */
 public final class InProcessService implements AutoCloseable {
     private final Path dir;
@@ -27,8 +25,7 @@ public final class InProcessService implements AutoCloseable {
 
     /** A service on {@code jdbcUrl}, or on a fresh demo database when it is null; {@code extra} are more settings. */
     public static InProcessService start(String jdbcUrl, String... extra) throws IOException {
-        Path dir = Files.createTempDirectory("outpost-client-svc");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(dir)));
+        Path dir = TempDirs.create("outpost-client-svc");
         List<String> args = new ArrayList<>(List.of("--server.port=0", "--server.address=127.0.0.1",
                 "--outpost.database.url=" + (jdbcUrl != null ? jdbcUrl : "jdbc:sqlite:" + dir.resolve("demo.db")),
                 "--server.tomcat.basedir=" + dir.resolve("tomcat"), "--logging.level.root=warn",
@@ -64,16 +61,11 @@ public final class InProcessService implements AutoCloseable {
         }
     }
 
-    static void deleteQuietly(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+    private static void deleteQuietly(Path root) {
+        try {
+            TempDirs.delete(root);
         } catch (IOException e) {
-            // being recreated while the context closes: the shutdown hook tries again
+            // being recreated while the context closes: TempDirs deletes it again at JVM exit
         }
     }
 }

@@ -3,12 +3,12 @@ package io.outpost.client.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.client.Answer;
-import io.outpost.client.AnswerKind;
-import io.outpost.client.Column;
-import io.outpost.client.ColumnType;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
 import io.outpost.client.Row;
-import io.outpost.client.internal.AnswerDecoder;
-import io.outpost.client.internal.AnswerHeader;
+import io.outpost.wire.AnswerDecoder;
+import io.outpost.wire.AnswerHeader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;

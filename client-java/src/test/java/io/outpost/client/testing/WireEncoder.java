@@ -1,9 +1,9 @@
 package io.outpost.client.testing;
 
 import com.github.luben.zstd.ZstdOutputStream;
-import io.outpost.client.AnswerKind;
-import io.outpost.client.Column;
-import io.outpost.client.ColumnType;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.frontier.P1Codec;
 import io.outpost.server.support.RunningService;
-import io.outpost.store.testing.PostgresServer;
-import io.outpost.store.testing.TcpProxy;
+import io.outpost.testkit.PostgresServer;
+import io.outpost.testkit.TcpProxy;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentLinkedQueue;

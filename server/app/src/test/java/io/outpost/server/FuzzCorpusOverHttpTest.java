@@ -3,9 +3,9 @@ package io.outpost.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.frontier.P1Codec;
-import io.outpost.server.support.RawHttp;
 import io.outpost.server.support.RunningService;
-import io.outpost.store.testing.PostgresServer;
+import io.outpost.testkit.PostgresServer;
+import io.outpost.testkit.RawHttp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,9 +3,9 @@ package io.outpost.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.outpost.server.support.RawHttp;
 import io.outpost.server.support.RunningService;
 import io.outpost.store.demo.DemoData;
+import io.outpost.testkit.RawHttp;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

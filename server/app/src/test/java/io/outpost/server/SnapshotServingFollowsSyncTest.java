@@ -15,7 +15,7 @@ import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -2,13 +2,14 @@ package io.outpost.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.outpost.server.encode.BinaryEncoder;
-import io.outpost.server.encode.Column;
-import io.outpost.server.encode.JsonEncoder;
-import io.outpost.client.AnswerKind;
-import io.outpost.server.encode.TableEncoder;
+import io.outpost.server.answer.JsonEncoder;
 import io.outpost.server.support.WireDecoder;
-import io.outpost.store.model.StorageType;
+import io.outpost.wire.AnswerEncoder;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Codec;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
+import io.outpost.wire.TableEncoder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,15 +29,15 @@ class TestdataVectorsTest {
     private static final Path DIR = Path.of("../../testdata");
 
     record Vector(AnswerKind kind, String folder, String tag, long vs, long vu, List<Column> columns, List<Object[]> rows,
-                  BinaryEncoder.Codec codec, int level) {
+                  Codec codec, int level) {
     }
 
     static Map<String, Vector> vectors() {
         Map<String, Vector> v = new LinkedHashMap<>();
-        List<Column> all = new ArrayList<>(List.of(new Column("channel", StorageType.UINT32),
-                new Column("since", StorageType.UINT63), new Column("until", StorageType.UINT63)));
-        for (StorageType t : StorageType.values()) {
-            all.add(new Column("f_" + t.coolName(), t));
+        List<Column> all = new ArrayList<>(List.of(new Column("channel", ColumnType.UINT32),
+                new Column("since", ColumnType.UINT63), new Column("until", ColumnType.UINT63)));
+        for (ColumnType t : ColumnType.values()) {
+            all.add(new Column("f_" + t.wireName(), t));
         }
         List<Object[]> rows = new ArrayList<>();
         rows.add(new Object[] {0L, 0L, 100L, true, (short) 255, (short) -32768, 65535, Integer.MIN_VALUE, 4294967295L,
@@ -46,12 +47,12 @@ class TestdataVectorsTest {
             0L, -1L, -0.0f, Double.NaN, null, null, null, null, null, null});
         rows.add(new Object[] {7L, 5L, 6L, null, null, null, null, null, null, null, null, null, Double.POSITIVE_INFINITY,
             "tab\there \"quoted\" \\ back", "line\nbreak", "ok", "ok", new byte[] {42}, new byte[] {1, 2, 3}});
-        v.put("iovs_all_types", new Vector(AnswerKind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.Codec.ZSTD, 3));
-        v.put("iovs_all_types_zlib", new Vector(AnswerKind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.Codec.ZLIB, 6));
-        v.put("iovs_all_types_uncompressed", new Vector(AnswerKind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, BinaryEncoder.Codec.NONE, 0));
-        List<Column> small = List.of(new Column("channel", StorageType.UINT32), new Column("since", StorageType.UINT63),
-                new Column("until", StorageType.UINT63), new Column("s", StorageType.STRING255));
-        v.put("iovs_empty", new Vector(AnswerKind.IOVS, "/T/empty", "GAINS-v1", 10, 11, small, List.of(), BinaryEncoder.Codec.ZSTD, 1));
+        v.put("iovs_all_types", new Vector(AnswerKind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, Codec.ZSTD, 3));
+        v.put("iovs_all_types_zlib", new Vector(AnswerKind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, Codec.ZLIB, 6));
+        v.put("iovs_all_types_uncompressed", new Vector(AnswerKind.IOVS, "/T/all", "HEAD", 5, 6, all, rows, Codec.NONE, 0));
+        List<Column> small = List.of(new Column("channel", ColumnType.UINT32), new Column("since", ColumnType.UINT63),
+                new Column("until", ColumnType.UINT63), new Column("s", ColumnType.STRING255));
+        v.put("iovs_empty", new Vector(AnswerKind.IOVS, "/T/empty", "GAINS-v1", 10, 11, small, List.of(), Codec.ZSTD, 1));
         Random rnd = new Random(7);
         List<Object[]> many = new ArrayList<>();
         for (int i = 0; i < 2000; i++) {
@@ -62,12 +63,12 @@ class TestdataVectorsTest {
             many.add(new Object[] {(long) i, 1767225600000000000L, Long.MAX_VALUE, s.toString()});
         }
         v.put("iovs_likeluis_2000", new Vector(AnswerKind.IOVS, "/LOAD/likeLuis1iov", "HEAD", 1767225600000000000L,
-                Long.MAX_VALUE, small, many, BinaryEncoder.Codec.ZSTD, 1));
-        v.put("count", new Vector(AnswerKind.COUNT, "/T/all", "HEAD", 0, 0, List.of(new Column("count", StorageType.UINT63)),
-                List.<Object[]>of(new Object[] {12345L}), BinaryEncoder.Codec.ZSTD, 1));
-        v.put("nodes", new Vector(AnswerKind.NODES, "", "", 0, 0, List.of(new Column("path", StorageType.STRING255),
-                new Column("folder", StorageType.BOOL), new Column("versioning", StorageType.STRING255)),
-                List.of(new Object[] {"/", false, null}, new Object[] {"/A/b", true, "MV"}), BinaryEncoder.Codec.ZLIB, 6));
+                Long.MAX_VALUE, small, many, Codec.ZSTD, 1));
+        v.put("count", new Vector(AnswerKind.COUNT, "/T/all", "HEAD", 0, 0, List.of(new Column("count", ColumnType.UINT63)),
+                List.<Object[]>of(new Object[] {12345L}), Codec.ZSTD, 1));
+        v.put("nodes", new Vector(AnswerKind.NODES, "", "", 0, 0, List.of(new Column("path", ColumnType.STRING255),
+                new Column("folder", ColumnType.BOOL), new Column("versioning", ColumnType.STRING255)),
+                List.of(new Object[] {"/", false, null}, new Object[] {"/A/b", true, "MV"}), Codec.ZLIB, 6));
         return v;
     }
 
@@ -81,7 +82,7 @@ class TestdataVectorsTest {
     void committedVectorsAreWhatTheEncodersProduce() throws IOException {
         boolean regenerate = Boolean.getBoolean("outpost.regenerate-testdata");
         for (var e : vectors().entrySet()) {
-            byte[] bin = encode(e.getValue(), new BinaryEncoder(e.getValue().codec(), e.getValue().level()));
+            byte[] bin = encode(e.getValue(), new AnswerEncoder(e.getValue().codec(), e.getValue().level()));
             byte[] json = encode(e.getValue(), new JsonEncoder());
             Path binFile = DIR.resolve(e.getKey() + ".bin");
             Path jsonFile = DIR.resolve(e.getKey() + ".json");
@@ -100,9 +101,9 @@ class TestdataVectorsTest {
     }
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.EnumSource(BinaryEncoder.Codec.class)
-    void decoderRejectsEveryTruncationAndEveryFlippedByte(BinaryEncoder.Codec codec) throws IOException {
-        byte[] bin = encode(vectors().get("iovs_all_types"), new BinaryEncoder(codec, codec == BinaryEncoder.Codec.ZLIB ? 6 : 3));
+    @org.junit.jupiter.params.provider.EnumSource(Codec.class)
+    void decoderRejectsEveryTruncationAndEveryFlippedByte(Codec codec) throws IOException {
+        byte[] bin = encode(vectors().get("iovs_all_types"), new AnswerEncoder(codec, codec == Codec.ZLIB ? 6 : 3));
         for (int cut = 0; cut < bin.length; cut += 7) {
             byte[] truncated = java.util.Arrays.copyOf(bin, cut);
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> WireDecoder.decode(truncated)).isInstanceOf(IOException.class);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.store.db.Database;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.RawHttp;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.HexFormat;

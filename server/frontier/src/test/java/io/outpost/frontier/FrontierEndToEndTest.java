@@ -12,6 +12,7 @@ import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.RawHttp;
 import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
 import java.time.Clock;

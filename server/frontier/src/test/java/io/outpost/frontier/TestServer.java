@@ -1,6 +1,6 @@
 package io.outpost.frontier;
 
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
 import java.nio.file.Path;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;

@@ -3,7 +3,8 @@ package io.outpost.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.frontier.P1Codec;
-import io.outpost.store.testing.PostgresServer;
+import io.outpost.testkit.PostgresServer;
+import io.outpost.testkit.SquidProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -56,7 +57,7 @@ class CmsThroughSquidTest {
                 c + "CMSlite.settings.SchemaName=CMS_CONDITIONS",
                 c + "CMSpg.url=" + pgUrl, c + "CMSpg.user=postgres", c + "CMSpg.settings.Profile=cms-conddb-v2",
                 c + "CMSpg.settings.SchemaName=CMS_CONDITIONS");
-        squid = SquidProcess.start("cms-squid", "--outpost", outpost.baseUrl());
+        squid = Layout.startSquid("cms-squid", "--outpost", outpost.baseUrl());
         client = squid.client();
     }
 
@@ -72,7 +73,7 @@ class CmsThroughSquidTest {
 
     /** The CMS schema and sample data shared with the Frontier module's tests. */
     private static void load(String url, String user, String dialect) throws Exception {
-        Path script = SquidProcess.repo().resolve("server/frontier/src/test/resources/cms/conddb-v2-" + dialect + ".sql");
+        Path script = Layout.repo().resolve("server/frontier/src/test/resources/cms/conddb-v2-" + dialect + ".sql");
         try (Connection c = DriverManager.getConnection(url, user, ""); Statement st = c.createStatement()) {
             for (String sql : Files.readString(script).split(";\\s*\\n")) {
                 String s = sql.lines().filter(l -> !l.startsWith("--")).reduce("", (x, y) -> x + "\n" + y).strip();

@@ -2,6 +2,7 @@ package io.outpost.integration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.testkit.SquidProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * the Dockerfiles are linted for the properties that matter, and Squid parses every configuration we generate.
  */
 class DeploymentFilesTest {
-    private static final Path REPO = SquidProcess.repo();
+    private static final Path REPO = Layout.repo();
     private static final Path DOCKER = REPO.resolve("docker");
 
     record Instruction(String keyword, String args) {
@@ -118,13 +119,13 @@ class DeploymentFilesTest {
         assertThat(all(run, "COPY")).anyMatch(c -> c.startsWith("--from=build") && c.endsWith("/" + jar));
         assertThat(all(run, "ENTRYPOINT")).singleElement().asString().contains("\"-jar\"").contains(jar);
         // Maven needs the pom of every module the root pom lists, and the sources of every module the service
-        // depends on (the reactor of -pl server/app -am).
+        // depends on (the reactor of -pl server/app -am, test kit included).
         List<String> copied = all(ins, "COPY").stream().map(c -> c.split("\\s+")[0]).toList();
         for (String module : modules()) {
             assertThat(copied).as("module %s: its pom.xml (or the whole module) is copied", module)
                     .containsAnyOf(module, module + "/pom.xml");
         }
-        for (String module : List.of("wire", "server/store", "server/frontier", "server/app")) {
+        for (String module : List.of("testkit", "wire", "server/store", "server/frontier", "server/app")) {
             assertThat(copied).as("the service is built from %s", module).contains(module);
         }
         assertThat(Files.readString(REPO.resolve("server/app/pom.xml")))
@@ -175,7 +176,7 @@ class DeploymentFilesTest {
     @Test
     void squidParsesEveryGeneratedConfiguration() throws Exception {
         Assumptions.assumeTrue(SquidProcess.installed(), SquidProcess.NOT_INSTALLED);
-        Path base = SquidProcess.target().resolve("squid-parse");
+        Path base = Layout.target().resolve("squid-parse");
         List<List<String>> variants = List.of(
                 List.of(),
                 List.of("--outpost", "http://outpost:8000", "--origin", "outpost1:8000", "--origin", "outpost2:8000",
@@ -184,14 +185,14 @@ class DeploymentFilesTest {
                         "--parent-proxy", "central2.example.org:3128"));
         int n = 0;
         for (List<String> v : variants) {
-            List<String> cmd = new ArrayList<>(List.of("bash", SquidProcess.script().toString(), "parse", "--dir",
+            List<String> cmd = new ArrayList<>(List.of("bash", Layout.squidScript().toString(), "parse", "--dir",
                     base.resolve("v" + n++).toString()));
             cmd.addAll(v);
             Result r = exec(cmd);
             assertThat(r.exit()).as("%s\n%s", v, r.out()).isZero();
             assertThat(r.out()).doesNotContain("ERROR").doesNotContain("FATAL");
         }
-        String rendered = exec(List.of("bash", SquidProcess.script().toString(), "render", "--dir", base.resolve("r").toString(),
+        String rendered = exec(List.of("bash", Layout.squidScript().toString(), "render", "--dir", base.resolve("r").toString(),
                 "--origin", "a:8000", "--origin", "b:8000")).out();
         assertThat(rendered).contains("cache_peer a parent 8000 0 no-query no-digest originserver round-robin")
                 .contains("cache_peer b parent 8000").contains("never_direct allow all")

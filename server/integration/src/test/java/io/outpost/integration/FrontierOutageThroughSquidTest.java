@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.outpost.frontier.P1Codec;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.DatabaseConfig;
-import io.outpost.store.testing.PostgresServer;
-import io.outpost.store.testing.TcpProxy;
+import io.outpost.testkit.PostgresServer;
+import io.outpost.testkit.SquidProcess;
+import io.outpost.testkit.TcpProxy;
+import io.outpost.testkit.TempDirs;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -47,11 +49,11 @@ class FrontierOutageThroughSquidTest {
         }
         proxy = new TcpProxy(pg.port());
         String database = url.substring(url.lastIndexOf('/') + 1);
-        tomcatDir = SquidProcess.target().resolve("db").resolve("frontier-outage.tomcat");
+        tomcatDir = Layout.target().resolve("db").resolve("frontier-outage.tomcat");
         outpost = OutpostServer.start("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + database, tomcatDir, 0,
                 "--outpost.database.user=postgres", "--outpost.database.password=",
                 "--outpost.database.connection-timeout=1s", "--logging.level.root=warn");
-        squid = SquidProcess.start("frontier-outage", "--outpost", outpost.baseUrl());
+        squid = Layout.startSquid("frontier-outage", "--outpost", outpost.baseUrl());
         client = squid.client();
     }
 
@@ -72,7 +74,7 @@ class FrontierOutageThroughSquidTest {
                     proxy.close();
                 }
                 if (tomcatDir != null) {
-                    SquidProcess.deleteTree(tomcatDir);
+                    TempDirs.delete(tomcatDir);
                 }
             }
         }

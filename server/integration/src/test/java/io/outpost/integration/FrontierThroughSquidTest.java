@@ -3,6 +3,7 @@ package io.outpost.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.store.IovStore;
+import io.outpost.testkit.SquidProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

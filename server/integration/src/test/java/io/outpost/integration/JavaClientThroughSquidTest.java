@@ -9,6 +9,7 @@ import io.outpost.client.Keys;
 import io.outpost.client.Order;
 import io.outpost.client.OutpostClient;
 import io.outpost.store.IovStore;
+import io.outpost.testkit.SquidProcess;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;

@@ -1,6 +1,7 @@
 package io.outpost.integration;
 
 import io.outpost.store.IovStore;
+import io.outpost.testkit.SquidProcess;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 
@@ -23,7 +24,7 @@ final class SiteCache implements AutoCloseable {
         }
         OutpostServer outpost = OutpostServer.start(db, 0, serviceArgs);
         try {
-            return new SiteCache(db, outpost, SquidProcess.start(name, "--outpost", outpost.baseUrl()));
+            return new SiteCache(db, outpost, Layout.startSquid(name, "--outpost", outpost.baseUrl()));
         } catch (RuntimeException e) {
             outpost.close();
             throw e;

@@ -11,6 +11,7 @@ import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
+import io.outpost.testkit.SquidProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -79,7 +80,7 @@ class SnapshotThroughSquidTest {
                 "--outpost.snapshot.state-max-age=" + STATE_MAX_AGE.toSeconds() + "s",
                 "--outpost.snapshot.gone-max-age=" + GONE_MAX_AGE.toSeconds() + "s",
                 "--outpost.snapshot.inline-max-bytes=1KB");
-        squid = SquidProcess.start("snapshot", "--outpost", outpost.baseUrl());
+        squid = Layout.startSquid("snapshot", "--outpost", outpost.baseUrl());
         client = squid.client();
     }
 

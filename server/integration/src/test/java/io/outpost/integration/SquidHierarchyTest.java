@@ -3,6 +3,7 @@ package io.outpost.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.store.IovStore;
+import io.outpost.testkit.SquidProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,9 +39,9 @@ class SquidHierarchyTest {
         }
         replica1 = OutpostServer.start(db, 0);
         replica2 = OutpostServer.start(db, 0);
-        central = SquidProcess.start("central", "--outpost", SERVICE,
+        central = Layout.startSquid("central", "--outpost", SERVICE,
                 "--origin", "127.0.0.1:" + replica1.port(), "--origin", "127.0.0.1:" + replica2.port());
-        site = SquidProcess.start("site-h", "--outpost", SERVICE, "--parent-proxy", "127.0.0.1:" + central.port());
+        site = Layout.startSquid("site-h", "--outpost", SERVICE, "--parent-proxy", "127.0.0.1:" + central.port());
         client = site.client();
     }
 

@@ -7,6 +7,7 @@ import io.outpost.store.IovStore;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.Versioning;
+import io.outpost.testkit.SquidProcess;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -52,7 +53,7 @@ class SquidSiteCacheTest {
                 "--outpost.caching.open-ended-max-age=" + OPEN_ENDED_MAX_AGE.toSeconds() + "s",
                 "--outpost.caching.error-max-age=" + ERROR_MAX_AGE.toSeconds() + "s",
                 "--outpost.cache.max-size=512MB");
-        squid = SquidProcess.start("site", "--outpost", outpost.baseUrl());
+        squid = Layout.startSquid("site", "--outpost", outpost.baseUrl());
         client = squid.client();
     }
 

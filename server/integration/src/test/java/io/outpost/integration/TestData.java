@@ -28,7 +28,7 @@ final class TestData {
     }
 
     static Path freshDatabase(String name) {
-        Path db = SquidProcess.target().resolve("db").resolve(name + ".db");
+        Path db = Layout.target().resolve("db").resolve(name + ".db");
         try {
             Files.createDirectories(db.getParent());
             for (String suffix : List.of("", "-wal", "-shm", "-journal")) {

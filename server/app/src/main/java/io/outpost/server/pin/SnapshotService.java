@@ -2,19 +2,20 @@ package io.outpost.server.pin;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.outpost.server.answer.JsonEncoder;
 import io.outpost.server.cache.Answer;
 import io.outpost.server.cache.Catalog;
 import io.outpost.server.config.OutpostProperties;
-import io.outpost.server.encode.BinaryEncoder;
-import io.outpost.server.encode.Column;
-import io.outpost.server.encode.JsonEncoder;
-import io.outpost.client.AnswerKind;
-import io.outpost.server.encode.TableEncoder;
 import io.outpost.server.query.Op;
 import io.outpost.server.query.Query;
 import io.outpost.store.model.ChannelSelection;
-import io.outpost.store.model.StorageType;
 import io.outpost.store.model.ValidityKey;
+import io.outpost.wire.AnswerEncoder;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Codec;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
+import io.outpost.wire.TableEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,7 @@ public class SnapshotService {
 
     private final PinnedReads pinned;
     private final long inlineMax;
-    private final BinaryEncoder.Codec codec;
+    private final Codec codec;
     private final int level;
     /** Per folder, tag, generation and format: the validity intervals of at-time answers seen (start → end). */
     private final Cache<String, NavigableMap<Long, Long>> intervals = Caffeine.newBuilder().maximumSize(50_000).build();
@@ -47,7 +48,7 @@ public class SnapshotService {
     public SnapshotService(PinnedReads pinned, SnapshotProperties props, OutpostProperties outpost) {
         this.pinned = pinned;
         this.inlineMax = props.inlineMaxBytes().toBytes();
-        this.codec = BinaryEncoder.Codec.parse(outpost.cache().codec());
+        this.codec = Codec.parse(outpost.cache().codec());
         this.level = outpost.cache().compressionLevel();
     }
 
@@ -110,12 +111,12 @@ public class SnapshotService {
 
     private Answer encode(Query.Format format, State state, long since, long until, List<Part> parts, String key) {
         boolean bin = format == Query.Format.BIN;
-        TableEncoder e = bin ? new BinaryEncoder(codec, level) : new JsonEncoder();
+        TableEncoder e = bin ? new AnswerEncoder(codec, level) : new JsonEncoder();
         e.begin(AnswerKind.SNAPSHOT, state.subtree(), state.tag(), since, until, List.of(
-                new Column("folder", StorageType.STRING255), new Column("tag", StorageType.STRING255),
-                new Column("generation", StorageType.STRING255), new Column("rows", StorageType.UINT63),
-                new Column("url", StorageType.STRING4K),
-                new Column("answer", bin ? StorageType.BLOB16M : StorageType.STRING16M)));
+                new Column("folder", ColumnType.STRING255), new Column("tag", ColumnType.STRING255),
+                new Column("generation", ColumnType.STRING255), new Column("rows", ColumnType.UINT63),
+                new Column("url", ColumnType.STRING4K),
+                new Column("answer", bin ? ColumnType.BLOB16M : ColumnType.STRING16M)));
         for (Part p : parts) {
             boolean inline = p.answer.body().length <= inlineMax;
             Object body = !inline ? null : bin ? p.answer.body() : new String(p.answer.body(), StandardCharsets.UTF_8);

@@ -1,8 +1,6 @@
 package io.outpost.server.query;
 
 import io.outpost.server.cache.Answer;
-import io.outpost.client.AnswerKind;
-import io.outpost.server.encode.TableEncoder;
 import io.outpost.server.rows.HeldRows;
 import io.outpost.store.StoreException;
 import io.outpost.store.model.Node;
@@ -10,6 +8,10 @@ import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.IovReader;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
+import io.outpost.wire.TableEncoder;
 import java.util.List;
 
 /**
@@ -17,8 +19,7 @@ import java.util.List;
  * order and headers as QueryService's database path.
  */
 final class HeldAnswers {
-    private static final List<io.outpost.server.encode.Column> COUNT_COLUMNS =
-            List.of(new io.outpost.server.encode.Column("count", io.outpost.store.model.StorageType.UINT63));
+    private static final List<Column> COUNT_COLUMNS = List.of(new Column("count", ColumnType.UINT63));
 
     private HeldAnswers() {
     }
@@ -38,7 +39,7 @@ final class HeldAnswers {
             e.row(new Object[] {held.count(q.t1(), q.t2(), q.channels())});
             return finish(e, 0, 0, false, immutable, generation);
         }
-        List<io.outpost.server.encode.Column> columns = QueryService.iovColumns(folder);
+        List<Column> columns = QueryService.iovColumns(folder);
         long validSince = 0;
         long validUntil = 0;
         if (q.op() == Op.AT) {

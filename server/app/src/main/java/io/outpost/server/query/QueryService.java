@@ -2,14 +2,10 @@ package io.outpost.server.query;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.outpost.server.answer.JsonEncoder;
+import io.outpost.server.answer.PipelinedEncoder;
 import io.outpost.server.cache.Answer;
 import io.outpost.server.config.OutpostProperties;
-import io.outpost.server.encode.BinaryEncoder;
-import io.outpost.server.encode.Column;
-import io.outpost.server.encode.JsonEncoder;
-import io.outpost.client.AnswerKind;
-import io.outpost.server.encode.PipelinedEncoder;
-import io.outpost.server.encode.TableEncoder;
 import io.outpost.server.rows.HeldRows;
 import io.outpost.server.rows.RowStore;
 import io.outpost.store.IovStore;
@@ -18,11 +14,16 @@ import io.outpost.store.model.Channel;
 import io.outpost.store.model.Iov;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadField;
-import io.outpost.store.model.StorageType;
 import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.TagResolver;
+import io.outpost.wire.AnswerEncoder;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Codec;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
+import io.outpost.wire.TableEncoder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,20 +32,20 @@ import org.springframework.stereotype.Service;
 /** Runs one native query against the store and encodes the answer (binary or JSON). */
 @Service
 public class QueryService {
-    private static final List<Column> NODE_COLUMNS = List.of(new Column("path", StorageType.STRING255),
-            new Column("folder", StorageType.BOOL), new Column("versioning", StorageType.STRING255),
-            new Column("keyType", StorageType.STRING255), new Column("payloadSpec", StorageType.STRING4K),
-            new Column("description", StorageType.STRING4K));
-    private static final List<Column> CHANNEL_COLUMNS = List.of(new Column("channel", StorageType.UINT32),
-            new Column("name", StorageType.STRING255), new Column("description", StorageType.STRING255));
-    private static final List<Column> TAG_COLUMNS = List.of(new Column("name", StorageType.STRING255),
-            new Column("node", StorageType.STRING255), new Column("kind", StorageType.STRING255),
-            new Column("lock", StorageType.STRING255), new Column("description", StorageType.STRING4K),
-            new Column("insertionTime", StorageType.STRING255));
-    private static final List<Column> COUNT_COLUMNS = List.of(new Column("count", StorageType.UINT63));
+    private static final List<Column> NODE_COLUMNS = List.of(new Column("path", ColumnType.STRING255),
+            new Column("folder", ColumnType.BOOL), new Column("versioning", ColumnType.STRING255),
+            new Column("keyType", ColumnType.STRING255), new Column("payloadSpec", ColumnType.STRING4K),
+            new Column("description", ColumnType.STRING4K));
+    private static final List<Column> CHANNEL_COLUMNS = List.of(new Column("channel", ColumnType.UINT32),
+            new Column("name", ColumnType.STRING255), new Column("description", ColumnType.STRING255));
+    private static final List<Column> TAG_COLUMNS = List.of(new Column("name", ColumnType.STRING255),
+            new Column("node", ColumnType.STRING255), new Column("kind", ColumnType.STRING255),
+            new Column("lock", ColumnType.STRING255), new Column("description", ColumnType.STRING4K),
+            new Column("insertionTime", ColumnType.STRING255));
+    private static final List<Column> COUNT_COLUMNS = List.of(new Column("count", ColumnType.UINT63));
 
     private final IovStore store;
-    private final BinaryEncoder.Codec codec;
+    private final Codec codec;
     private final int compressionLevel;
     private final Timer queryTimer;
     /** Channels covered by a selection, per folder generation: saves a query on every at-time answer. */
@@ -63,14 +64,14 @@ public class QueryService {
     public QueryService(IovStore store, OutpostProperties props, MeterRegistry registry, RowStore rowStore) {
         this.store = store;
         this.rowStore = rowStore;
-        this.codec = BinaryEncoder.Codec.parse(props.cache().codec());
+        this.codec = Codec.parse(props.cache().codec());
         this.compressionLevel = props.cache().compressionLevel();
         this.queryTimer = Timer.builder("outpost.query.time").description("database time of native queries")
                 .publishPercentiles(0.5, 0.9, 0.99).register(registry);
     }
 
     private TableEncoder encoder(Query q) {
-        return q.format() == Query.Format.BIN ? new BinaryEncoder(codec, compressionLevel) : new JsonEncoder();
+        return q.format() == Query.Format.BIN ? new AnswerEncoder(codec, compressionLevel) : new JsonEncoder();
     }
 
     /** Computes the answer of {@code q}; {@code node} is the catalog's node for q.path() (null for NODES). */
@@ -216,11 +217,11 @@ public class QueryService {
 
     static List<Column> iovColumns(Node folder) {
         List<Column> cols = new ArrayList<>();
-        cols.add(new Column("channel", StorageType.UINT32));
-        cols.add(new Column("since", StorageType.UINT63));
-        cols.add(new Column("until", StorageType.UINT63));
+        cols.add(new Column("channel", ColumnType.UINT32));
+        cols.add(new Column("since", ColumnType.UINT63));
+        cols.add(new Column("until", ColumnType.UINT63));
         for (PayloadField f : folder.payloadSpec().fields()) {
-            cols.add(new Column(f.name(), f.type()));
+            cols.add(new Column(f.name(), f.type().columnType()));
         }
         return cols;
     }

@@ -1,12 +1,8 @@
 package io.outpost.server.web;
 
+import io.outpost.server.answer.JsonEncoder;
 import io.outpost.server.cache.Answer;
 import io.outpost.server.cache.CachePolicy;
-import io.outpost.server.encode.BinaryEncoder;
-import io.outpost.server.encode.Column;
-import io.outpost.server.encode.JsonEncoder;
-import io.outpost.client.AnswerKind;
-import io.outpost.server.encode.TableEncoder;
 import io.outpost.server.pin.GenerationGoneException;
 import io.outpost.server.pin.PinnedReads;
 import io.outpost.server.pin.PinnedRequest;
@@ -18,7 +14,12 @@ import io.outpost.server.query.BadQueryException;
 import io.outpost.server.query.Query;
 import io.outpost.store.StoreException;
 import io.outpost.store.globaltag.GlobalTag;
-import io.outpost.store.model.StorageType;
+import io.outpost.wire.AnswerEncoder;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Codec;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
+import io.outpost.wire.TableEncoder;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -39,15 +40,15 @@ import tools.jackson.databind.node.ObjectNode;
 public class PinnedApiServlet extends HttpServlet {
     private static final Logger log = LoggerFactory.getLogger(PinnedApiServlet.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final List<Column> GLOBALTAG_COLUMNS = List.of(new Column("name", StorageType.STRING255),
-            new Column("lock", StorageType.STRING255), new Column("description", StorageType.STRING4K),
-            new Column("insertionTime", StorageType.STRING255));
-    private static final List<Column> STATE_COLUMNS = List.of(new Column("folder", StorageType.STRING255),
-            new Column("tag", StorageType.STRING255), new Column("generation", StorageType.STRING255));
-    private static final List<Column> RESOLVE_COLUMNS = List.of(new Column("folder", StorageType.STRING255),
-            new Column("tag", StorageType.STRING255), new Column("lock", StorageType.STRING255),
-            new Column("versioning", StorageType.STRING255), new Column("keyType", StorageType.STRING255),
-            new Column("generation", StorageType.STRING255));
+    private static final List<Column> GLOBALTAG_COLUMNS = List.of(new Column("name", ColumnType.STRING255),
+            new Column("lock", ColumnType.STRING255), new Column("description", ColumnType.STRING4K),
+            new Column("insertionTime", ColumnType.STRING255));
+    private static final List<Column> STATE_COLUMNS = List.of(new Column("folder", ColumnType.STRING255),
+            new Column("tag", ColumnType.STRING255), new Column("generation", ColumnType.STRING255));
+    private static final List<Column> RESOLVE_COLUMNS = List.of(new Column("folder", ColumnType.STRING255),
+            new Column("tag", ColumnType.STRING255), new Column("lock", ColumnType.STRING255),
+            new Column("versioning", ColumnType.STRING255), new Column("keyType", ColumnType.STRING255),
+            new Column("generation", ColumnType.STRING255));
 
     /** A current-state snapshot is rebuilt at most this often when writes overtake it. */
     private static final int CURRENT_SNAPSHOT_ATTEMPTS = 4;
@@ -57,7 +58,7 @@ public class PinnedApiServlet extends HttpServlet {
     private final SnapshotService snapshots;
     private final CachePolicy policy;
     private final SnapshotProperties props;
-    private final BinaryEncoder.Codec codec;
+    private final Codec codec;
     private final int level;
     private final String shortLived;
     private final io.micrometer.core.instrument.Counter pinnedReads;
@@ -71,7 +72,7 @@ public class PinnedApiServlet extends HttpServlet {
         this.snapshots = snapshots;
         this.policy = policy;
         this.props = props;
-        this.codec = BinaryEncoder.Codec.parse(outpost.cache().codec());
+        this.codec = Codec.parse(outpost.cache().codec());
         this.level = outpost.cache().compressionLevel();
         this.shortLived = "public, max-age=" + props.stateMaxAge().toSeconds();
         this.pinnedReads = io.micrometer.core.instrument.Counter.builder("outpost.pinned.reads")
@@ -205,7 +206,7 @@ public class PinnedApiServlet extends HttpServlet {
     }
 
     private TableEncoder encoder(Query.Format f) {
-        return f == Query.Format.BIN ? new BinaryEncoder(codec, level) : new JsonEncoder();
+        return f == Query.Format.BIN ? new AnswerEncoder(codec, level) : new JsonEncoder();
     }
 
     private Answer finish(TableEncoder e, String folder, String etag, long since, long until) {

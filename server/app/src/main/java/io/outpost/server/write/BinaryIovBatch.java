@@ -1,9 +1,10 @@
 package io.outpost.server.write;
 
-import io.outpost.client.AnswerKind;
-import io.outpost.client.Column;
-import io.outpost.client.internal.AnswerDecoder;
-import io.outpost.client.internal.AnswerHeader;
+import io.outpost.wire.AnswerDecoder;
+import io.outpost.wire.AnswerHeader;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.PayloadSpec;
 import java.io.ByteArrayInputStream;
@@ -65,10 +66,10 @@ final class BinaryIovBatch {
         for (int i = 0; same && i < columns.size(); i++) {
             Column c = columns.get(i);
             if (i < KEYS.size()) {
-                same = c.name().equals(KEYS.get(i)) && c.type().code() == (i == 0 ? 5 : 6);
+                same = c.name().equals(KEYS.get(i)) && c.type() == (i == 0 ? ColumnType.UINT32 : ColumnType.UINT63);
             } else {
                 same = c.name().equals(spec.field(i - KEYS.size()).name())
-                        && c.type().code() == spec.field(i - KEYS.size()).type().ordinal();
+                        && c.type() == spec.field(i - KEYS.size()).type().columnType();
             }
         }
         if (!same) {

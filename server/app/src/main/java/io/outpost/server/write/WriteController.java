@@ -1,6 +1,5 @@
 package io.outpost.server.write;
 
-import io.outpost.server.encode.BinaryEncoder;
 import io.outpost.server.web.StoreStatus;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
@@ -12,6 +11,7 @@ import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.Versioning;
+import io.outpost.wire.WireFormat;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +56,7 @@ public class WriteController {
     public static final String BASE = "/write/v1";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final MediaType CSV = MediaType.parseMediaType("text/csv");
-    private static final MediaType TABLE = MediaType.parseMediaType(BinaryEncoder.CONTENT_TYPE);
+    private static final MediaType TABLE = MediaType.parseMediaType(WireFormat.CONTENT_TYPE);
 
     /** Body of folderset creation. */
     public record FolderSetBody(String description, Boolean parents) {
@@ -376,7 +376,7 @@ public class WriteController {
             rows = IovFiles.json(root, spec);
         } else {
             throw new WriteRefused(415, "Unsupported Media Type", "IOV batches are application/json, text/csv or "
-                    + BinaryEncoder.CONTENT_TYPE + ", not '"
+                    + WireFormat.CONTENT_TYPE + ", not '"
                     + contentType + "'");
         }
         if (userTag == null) {

@@ -1,6 +1,6 @@
 package io.outpost.server.bench;
 
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -90,68 +90,132 @@ final class ExternalTools {
         }
     }
 
-    /** Runs wrk and returns requests per second. */
-    static double wrk(String url, int connections, int seconds, Path luaScript) throws IOException, InterruptedException {
-        return wrk(url, Math.min(2, connections), connections, seconds, luaScript);
+    /**
+     * What every response of a wrk run must be: status 200 with a body of {@code minBody} to {@code maxBody} bytes
+     * (equal for one URL; a range where a script asks distinct URLs whose answers differ in a few bytes).
+     */
+    record Expected(long minBody, long maxBody) {
+        /** Status line and headers a response may add to its body, for the bytes-per-response check of timed runs. */
+        static final long HEAD_MAX = 1024;
+
+        static Expected body(long bytes) {
+            return new Expected(bytes, bytes);
+        }
     }
 
-    /** Runs wrk with {@code threads} threads (at most {@code connections}) and returns requests per second. */
-    static double wrk(String url, int threads, int connections, int seconds, Path luaScript)
+    /** Runs wrk with at most two threads, checks what it read (see below) and returns requests per second. */
+    static double wrk(String url, int connections, int seconds, Path luaScript, Expected expected)
             throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("wrk", "-t" + threads, "-c" + connections, "-d" + seconds + "s",
-                "--latency"));
-        if (luaScript != null) {
-            cmd.addAll(List.of("-s", luaScript.toString()));
-        }
-        cmd.add(url);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        p.waitFor(seconds + 30L, TimeUnit.SECONDS);
+        return wrk(url, Math.min(2, connections), connections, seconds, luaScript, expected);
+    }
+
+    /**
+     * Runs wrk with {@code threads} threads (at most {@code connections}) and returns requests per second, after
+     * checking that the run saw no error: no response with a status of 400 or more, no socket error (connect, read,
+     * write, time-out), and on average as many bytes per response as {@code expected} bodies plus their headers,
+     * so that short answers (refusals, redirects) cannot pass for answers. Any error fails the benchmark. wrk
+     * cannot check each timed response without slowing every request down; {@link #verify} does that once.
+     */
+    static double wrk(String url, int threads, int connections, int seconds, Path luaScript, Expected expected)
+            throws IOException, InterruptedException {
+        String out = run(url, threads, connections, seconds, luaScript);
         Matcher m = Pattern.compile("Requests/sec:\\s+([0-9.]+)").matcher(out);
-        if (!m.find()) {
+        Matcher read = Pattern.compile("(\\d+) requests in [0-9.]+\\w+, ([0-9.]+)([KMGT]?B) read").matcher(out);
+        if (!m.find() || !read.find()) {
             throw new IOException("wrk printed no rate: " + out);
         }
         Matcher errors = Pattern.compile("Non-2xx or 3xx responses: (\\d+)").matcher(out);
         if (errors.find()) {
             throw new IOException("wrk saw " + errors.group(1) + " error responses: " + out);
         }
+        Matcher socket = Pattern.compile("Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)")
+                .matcher(out);
+        if (socket.find()) {
+            throw new IOException("wrk saw socket errors: " + socket.group() + ": " + out);
+        }
+        long requests = Long.parseLong(read.group(1));
+        if (requests == 0) {
+            throw new IOException("wrk completed no request: " + out);
+        }
+        double perResponse = Double.parseDouble(read.group(2)) * unit(read.group(3)) / requests;
+        // wrk prints the bytes read with two decimals of a binary unit (within 0.5 %), and counts the bytes of the
+        // responses still arriving when the run stops (at most one per connection) but not their requests
+        double most = (expected.maxBody() + Expected.HEAD_MAX) * (requests + connections) / (double) requests;
+        if (perResponse < expected.minBody() * 0.995 || perResponse > most * 1.005) {
+            throw new IOException(String.format("wrk read %.0f bytes per response, expected a body of %d-%d bytes and "
+                    + "its headers: %s", perResponse, expected.minBody(), expected.maxBody(), out));
+        }
         return Double.parseDouble(m.group(1));
     }
 
     /**
-     * wrk with every response checked: status 200 and exactly the bytes of {@code expectedBody} (wrk's Lua compares
-     * each whole body). Returns requests per second; throws if any response differed or none was checked.
+     * Checks every response of a short untimed wrk run (the same URL, or the URLs {@code luaScript} asks): status 200
+     * and a body length as expected, counted by a Lua response hook (which would slow the timed runs). Fails the
+     * benchmark on the first run with a wrong response.
      */
-    static double checkedWrk(String url, int threads, int connections, int seconds, Path expectedBody)
+    static void verify(String url, int connections, Path luaScript, Expected expected)
             throws IOException, InterruptedException {
-        Path lua = Files.createTempFile("checked", ".lua");
+        Path script = Files.createTempFile("wrk-check", ".lua");
         try {
-            Files.writeString(lua, "local f = io.open('" + expectedBody + "', 'rb')\nexpected = f:read('*a')\nf:close()\n"
-                    + "good = 0\nbad = 0\nlocal threads = {}\n"
-                    + "function setup(thread) table.insert(threads, thread) end\n"
-                    + "function response(status, headers, body)\n"
-                    + "  if status == 200 and body == expected then good = good + 1 else bad = bad + 1 end\nend\n"
-                    + "function done(summary, latency, requests)\n  local g, b = 0, 0\n"
-                    + "  for _, t in ipairs(threads) do g = g + t:get('good'); b = b + t:get('bad') end\n"
-                    + "  io.write(string.format('CHECKED good=%d bad=%d of=%d\\n', g, b, summary.requests))\nend\n");
-            List<String> cmd = List.of("wrk", "-t" + threads, "-c" + connections, "-d" + seconds + "s", "-s",
-                    lua.toString(), url);
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes());
-            p.waitFor(seconds + 30L, TimeUnit.SECONDS);
-            Matcher rate = Pattern.compile("Requests/sec:\\s+([0-9.]+)").matcher(out);
-            Matcher checked = Pattern.compile("CHECKED good=(\\d+) bad=(\\d+) of=(\\d+)").matcher(out);
-            if (!rate.find() || !checked.find()) {
-                throw new IOException("wrk printed no rate or no check: " + out);
+            String requests = luaScript == null ? "" : Files.readString(luaScript) + "\n";
+            Files.writeString(script, requests + checkingScript(expected));
+            String out = run(url, Math.min(2, connections), connections, 1, script);
+            Matcher m = Pattern.compile("CHECKED (\\d+) BAD (\\d+)").matcher(out);
+            if (!m.find() || Long.parseLong(m.group(1)) == 0 || Long.parseLong(m.group(2)) != 0) {
+                throw new IOException("responses not as expected (status 200, body " + expected.minBody() + "-"
+                        + expected.maxBody() + " bytes): " + out);
             }
-            long good = Long.parseLong(checked.group(1));
-            long bad = Long.parseLong(checked.group(2));
-            if (bad > 0 || good == 0 || good != Long.parseLong(checked.group(3)) || out.contains("Socket errors")) {
-                throw new IOException("wrk saw wrong or failed answers from " + url + ": " + out);
-            }
-            return Double.parseDouble(rate.group(1));
         } finally {
-            Files.deleteIfExists(lua);
+            Files.deleteIfExists(script);
         }
+    }
+
+    /** Lua counting responses that are not 200 or whose body length is out of range, printed by done(). */
+    private static String checkingScript(Expected expected) {
+        return "local checked_setup = setup\n"
+                + "local checked_threads = {}\n"
+                + "function setup(thread)\n"
+                + "  table.insert(checked_threads, thread)\n"
+                + "  if checked_setup then checked_setup(thread) end\n"
+                + "end\n"
+                + "seen = 0\nbad = 0\n"
+                + "function response(status, headers, body)\n"
+                + "  seen = seen + 1\n"
+                + "  if status ~= 200 or #body < " + expected.minBody() + " or #body > " + expected.maxBody()
+                + " then bad = bad + 1 end\n"
+                + "end\n"
+                + "function done(summary, latency, requests)\n"
+                + "  local s, b = 0, 0\n"
+                + "  for _, t in ipairs(checked_threads) do s = s + t:get('seen'); b = b + t:get('bad') end\n"
+                + "  io.write(string.format('CHECKED %d BAD %d\\n', s, b))\n"
+                + "end\n";
+    }
+
+    private static String run(String url, int threads, int connections, int seconds, Path luaScript)
+            throws IOException, InterruptedException {
+        // a slow answer on a busy machine is slow, not lost: wrk's 2 s default would count it as a socket time-out
+        List<String> cmd = new ArrayList<>(List.of("wrk", "-t" + threads, "-c" + connections, "-d" + seconds + "s",
+                "--timeout", "60s", "--latency"));
+        if (luaScript != null) {
+            cmd.addAll(List.of("-s", luaScript.toString()));
+        }
+        cmd.add(url);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(seconds + 30L, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException("wrk did not end: " + out);
+        }
+        return out;
+    }
+
+    private static double unit(String u) {
+        return switch (u) {
+            case "B" -> 1;
+            case "KB" -> 1024;
+            case "MB" -> 1024.0 * 1024;
+            case "GB" -> 1024.0 * 1024 * 1024;
+            default -> 1024.0 * 1024 * 1024 * 1024;
+        };
     }
 }

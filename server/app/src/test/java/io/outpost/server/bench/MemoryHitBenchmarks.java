@@ -7,7 +7,7 @@ import io.outpost.server.cache.Catalog;
 import io.outpost.server.support.RunningService;
 import io.outpost.server.support.WireDecoder;
 import io.outpost.store.IovStore;
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
 import io.outpost.store.workload.Workload;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
  * a ~200 B and a ~420 KB answer, at 1 and 20 connections, for each way of running Tomcat a site could choose
  * (the NIO2 connector, the default; NIO; NIO2 on virtual threads; the memory-hit valve in the engine's pipeline
  * instead of the context's), all started in this run and taking turns with
- * nginx (5 rounds of 3 s each; the ratio is the median of the rounds' ratios). wrk checks every response of both
- * servers: status 200 and the whole body. Target: at least 0.7 of nginx's rate. Run with
+ * nginx (5 rounds of 3 s each; the ratio is the median of the rounds' ratios). Every response of a short run per
+ * server is checked (status 200, the body's length), and every timed run's errors and bytes per response
+ * ({@link ExternalTools#wrk}). Target: at least 0.7 of nginx's rate. Run with
  * {@code ./mvnw -B -ntp -Pbenchmark test -pl server/app -Dtest=MemoryHitBenchmarks}.
  */
 @Tag("benchmark")
@@ -64,18 +65,23 @@ class MemoryHitBenchmarks {
                 for (RunningService svc : services) {
                     assertThat(svc.get(a[1]).body()).as("the same answer from every candidate").isEqualTo(body);
                 }
+                ExternalTools.Expected expected = ExternalTools.Expected.body(body.length);
+                ExternalTools.verify(nginxUrl, 20, null, expected);
+                for (RunningService svc : services) {
+                    ExternalTools.verify(svc.url(a[1]), 20, null, expected);
+                }
                 for (int conns : new int[] {1, 20}) {
                     int threads = Math.min(2, conns);
                     for (RunningService svc : services) { // warm-up: the JIT, and the answer cached in each
-                        ExternalTools.checkedWrk(svc.url(a[1]), threads, conns, 2, file);
+                        ExternalTools.wrk(svc.url(a[1]), threads, conns, 2, null, expected);
                     }
                     double[][] ratios = new double[services.size()][ROUNDS];
                     double[][] rates = new double[services.size()][2];
                     for (int round = 0; round < ROUNDS; round++) {
                         for (int i = 0; i < services.size(); i++) {
-                            double outpost = ExternalTools.checkedWrk(services.get(i).url(a[1]), threads, conns, 3,
-                                    file);
-                            double reference = ExternalTools.checkedWrk(nginxUrl, threads, conns, 3, file);
+                            double outpost = ExternalTools.wrk(services.get(i).url(a[1]), threads, conns, 3, null,
+                                    expected);
+                            double reference = ExternalTools.wrk(nginxUrl, threads, conns, 3, null, expected);
                             ratios[i][round] = outpost / reference;
                             rates[i][0] += outpost / ROUNDS;
                             rates[i][1] += reference / ROUNDS;

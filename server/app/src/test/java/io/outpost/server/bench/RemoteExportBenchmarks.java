@@ -9,9 +9,9 @@ import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.export.RemoteSnapshots;
 import io.outpost.store.export.SnapshotExporter;
 import io.outpost.store.model.ValidityKey;
-import io.outpost.store.testing.TempDirs;
 import io.outpost.store.workload.Workload;
 import io.outpost.store.workload.WorkloadGenerator;
+import io.outpost.testkit.TempDirs;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -34,8 +34,10 @@ class RemoteExportBenchmarks {
                 Workload w = Workload.ATLAS_PROMPT;
                 long total = w.totalIovs(scale);
                 long t0 = System.nanoTime();
-                new WorkloadGenerator(source, 1).populate(w, scale, n -> { });
+                var folders = new WorkloadGenerator(source, 1).populate(w, scale, n -> { });
                 double loadSec = (System.nanoTime() - t0) / 1e9;
+                assertThat(folders.stream().mapToLong(f -> source.count(f, 0, ValidityKey.MAX,
+                        io.outpost.store.model.ChannelSelection.all(), null)).sum()).as("IOVs loaded").isEqualTo(total);
                 svc.bean(Catalog.class).refresh();
                 SnapshotExporter.Request all = new SnapshotExporter.Request("HEAD", 0, ValidityKey.MAX, null);
 

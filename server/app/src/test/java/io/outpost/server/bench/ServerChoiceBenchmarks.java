@@ -23,7 +23,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -57,8 +57,8 @@ import org.junit.jupiter.api.Test;
  * Which server could carry the service's memory hits at nginx's rate? The same ~200 B and ~420 KB bodies served from
  * memory by a bare Tomcat (one servlet, the NIO2 connector the service uses), a bare Jetty (one core handler) and a
  * bare Netty (HTTP codec and one handler on two event loops), each against nginx serving the same bytes from a file,
- * at 1 and 20 connections, taking turns, three rounds; ratios are medians of the rounds' ratios, and wrk checks every
- * response (status and whole body). Nothing of the service runs here: this is the ceiling each server leaves, to
+ * at 1 and 20 connections, taking turns, three rounds; ratios are medians of the rounds' ratios. Every response of a
+ * short run per server is checked (status, body length), and every timed run's errors and bytes per response. Nothing of the service runs here: this is the ceiling each server leaves, to
  * weigh against the service's own figure ({@link MemoryHitBenchmarks}). Run with
  * {@code ./mvnw -B -ntp -Pbenchmark test -pl server/app -Dtest=ServerChoiceBenchmarks}.
  */
@@ -95,19 +95,22 @@ class ServerChoiceBenchmarks {
                     bare.add(tomcat(body));
                     bare.add(jetty(body));
                     bare.add(netty(body));
+                    ExternalTools.Expected expected = ExternalTools.Expected.body(body.length);
+                    ExternalTools.verify(nginxUrl, 20, null, expected);
                     for (Bare s : bare) {
                         assertThat(fetch(s.port())).as("served bytes").isEqualTo(body);
+                        ExternalTools.verify(url(s), 20, null, expected);
                     }
                     for (int conns : new int[] {1, 20}) {
                         int threads = Math.min(2, conns);
                         for (Bare s : bare) {
-                            ExternalTools.checkedWrk(url(s), threads, conns, 2, file);
+                            ExternalTools.wrk(url(s), threads, conns, 2, null, expected);
                         }
                         double[][] ratios = new double[bare.size()][ROUNDS];
                         for (int round = 0; round < ROUNDS; round++) {
                             for (int i = 0; i < bare.size(); i++) {
-                                double rate = ExternalTools.checkedWrk(url(bare.get(i)), threads, conns, 3, file);
-                                ratios[i][round] = rate / ExternalTools.checkedWrk(nginxUrl, threads, conns, 3, file);
+                                double rate = ExternalTools.wrk(url(bare.get(i)), threads, conns, 3, null, expected);
+                                ratios[i][round] = rate / ExternalTools.wrk(nginxUrl, threads, conns, 3, null, expected);
                             }
                         }
                         for (int i = 0; i < bare.size(); i++) {

@@ -12,8 +12,8 @@ import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.IovReader;
-import io.outpost.store.testing.TempDirs;
 import io.outpost.store.workload.Workload;
+import io.outpost.testkit.TempDirs;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -56,11 +56,11 @@ class ServiceBenchmarks {
         assumeTrue(ExternalTools.available("wrk"), "wrk is not installed (./outpost bench installs it)");
         try (RunningService svc = start(false)) {
             // Every request asks at a different key inside the same IOV: same rows, distinct URL, so a cache miss.
-            Path lua = distinctLuisUrls();
-            try {
+            ExternalTools.Expected luis = luisAnswer(svc);
+            verifyMisses(svc, 20, luis);
             double before = svc.metric("outpost_cache_loads_total");
             double heldBefore = svc.metric("outpost_rows_answers_total");
-            double rate = ExternalTools.wrk(svc.url("/"), 20, 10, lua);
+            double rate = missesPerSecond(svc, 2, 20, 10, luis);
             double loads = svc.metric("outpost_cache_loads_total") - before;
             double fromHeld = svc.metric("outpost_rows_answers_total") - heldBefore;
             long t0 = System.nanoTime();
@@ -74,25 +74,71 @@ class ServiceBenchmarks {
                 assertThat(n[0]).isEqualTo(10_000);
             }
             double jdbcMs = (System.nanoTime() - t0) / 1e6 / reps;
+            // every timed request a distinct URL: each one computed an answer (a few may have finished after the run)
+            assertThat(loads).as("answers computed during the run").isGreaterThanOrEqualTo(rate * 10 * 0.95);
             report(String.format("cold path likeLuis1iov (10k rows, SQLite), 20 connections, every request a miss: %.1f "
                     + "req/s (%.0f answers computed, %.0f of them from held rows); direct JDBC of the same rows, one "
                     + "connection: %.1f ms per query", rate, loads, fromHeld, jdbcMs));
-            assertThat(loads).isGreaterThan(rate * 5);
-            } finally {
-                Files.deleteIfExists(lua);
-            }
         }
     }
 
-    /** A wrk script asking likeLuis1iov at a different key of the same IOV on every request: same rows, a miss each. */
+    /** Bodies within 1 % of {@code bytes}: an error or a refusal is far shorter than any answer timed here. */
+    private static ExternalTools.Expected around(long bytes) {
+        return new ExternalTools.Expected(bytes * 99 / 100, bytes * 101 / 100);
+    }
+
+    /** A likeLuis1iov path inside its IOV whose key no wrk script asks (their key spaces start at 10^7 after it). */
+    private static final String LUIS_PROBE = "/v1/bin/at/HEAD/" + (Workload.T0 / 100_000_000_000L) + "00000000001/all"
+            + BenchData.LUIS;
+
+    /** What a likeLuis1iov answer at a key inside its IOV must be: 10k decoded rows, the probe's length within 1 %. */
+    private static ExternalTools.Expected luisAnswer(RunningService svc) throws Exception {
+        var probe = svc.get(LUIS_PROBE);
+        assertThat(probe.statusCode()).isEqualTo(200);
+        assertThat(WireDecoder.decode(probe.body()).rows()).hasSize(10_000);
+        return around(probe.body().length);
+    }
+
+    /** Numbers the wrk scripts of distinct keys, so that no two runs ask the same URL (0: the probe's key). */
+    private static final java.util.concurrent.atomic.AtomicInteger KEY_SPACES = new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * A wrk script asking likeLuis1iov at a different key of the same IOV on every request (same rows, a miss each),
+     * in a key space of its own: key T0 + (space * 4 + thread) * 10^7 + n. Each wrk thread runs the script in a Lua
+     * state of its own, where setup's {@code thread:set} makes {@code id} a global.
+     */
     private static Path distinctLuisUrls() throws java.io.IOException {
+        int space = KEY_SPACES.incrementAndGet();
+        assertThat(space).as("key spaces left inside 10^11").isLessThan(2_000);
         Path lua = Files.createTempFile("distinct", ".lua");
-        Files.writeString(lua, "local n = 0\nlocal id = 0\nfunction setup(thread) id = id + 1; thread:set('id', id) end\n"
-                + "function init(args) n = 0 end\n"
+        Files.writeString(lua, "threads_made = 0\n"
+                + "function setup(thread) threads_made = threads_made + 1; thread:set('id', threads_made) end\n"
+                + "n = 0\n"
                 + "function request() n = n + 1\n return wrk.format('GET', '/v1/bin/at/HEAD/" + (Workload.T0 / 100_000_000_000L)
-                + "' .. string.format('%011d', id * 1000000000 + n) .. '/all" + BenchData.LUIS
+                + "' .. string.format('%011d', (" + space + " * 4 + id) * 10000000 + n) .. '/all" + BenchData.LUIS
                 + "') end\n");
         return lua;
+    }
+
+    /** Answers per second of likeLuis1iov at keys no request asked before (see {@link #distinctLuisUrls}). */
+    private static double missesPerSecond(RunningService svc, int threads, int conns, int seconds,
+                                          ExternalTools.Expected expected) throws Exception {
+        Path lua = distinctLuisUrls();
+        try {
+            return ExternalTools.wrk(svc.url("/"), threads, conns, seconds, lua, expected);
+        } finally {
+            Files.deleteIfExists(lua);
+        }
+    }
+
+    /** Checks every response of a short run of likeLuis1iov misses (keys of their own). */
+    private static void verifyMisses(RunningService svc, int conns, ExternalTools.Expected expected) throws Exception {
+        Path lua = distinctLuisUrls();
+        try {
+            ExternalTools.verify(svc.url("/"), conns, lua, expected);
+        } finally {
+            Files.deleteIfExists(lua);
+        }
     }
 
     /** Raw JDBC fetches of likeLuis1iov's 10k rows per second, by {@code threads} threads on the service's pool. */
@@ -134,7 +180,7 @@ class ServiceBenchmarks {
     @Test
     void coldPathPostgresAgainstJdbc() throws Exception {
         assumeTrue(ExternalTools.available("wrk"), "wrk is not installed (./outpost bench installs it)");
-        String url = io.outpost.store.testing.PostgresServer.shared().createDatabase("bench_cold");
+        String url = io.outpost.testkit.PostgresServer.shared().createDatabase("bench_cold");
         try (IovStore loader = IovStore.open(io.outpost.store.db.DatabaseConfig.of(url, "postgres", ""))) {
             BenchData.load(loader, false);
         }
@@ -143,17 +189,18 @@ class ServiceBenchmarks {
         }
         String[] common = {"--outpost.database.user=postgres", "--outpost.demo-data=false",
             "--logging.level.outpost.access=warn", "--outpost.database.read-pool-size=20"};
-        Path lua = distinctLuisUrls();
         try (RunningService held = RunningService.start(url, common);
              RunningService dbOnly = RunningService.start(url, concat(common, "--outpost.rows.enabled=false"))) {
             IovStore store = held.bean(IovStore.class);
             Node f = store.folder(BenchData.LUIS);
-            String probe = "/v1/bin/at/HEAD/" + (Workload.T0 / 100_000_000_000L) + "01000000001/all" + BenchData.LUIS;
+            String probe = LUIS_PROBE;
             byte[] heldBody = held.get(probe).body();
             assertThat(WireDecoder.decode(heldBody).rows()).hasSize(10_000);
             assertThat(dbOnly.get(probe).body()).as("same answer from both").isEqualTo(heldBody);
+            ExternalTools.Expected luis = around(heldBody.length);
             for (RunningService s : List.of(held, dbOnly)) { // warm-up: JIT, pools, the held rows' first build
-                ExternalTools.wrk(s.url("/"), 2, 20, 3, lua);
+                verifyMisses(s, 20, luis);
+                missesPerSecond(s, 2, 20, 3, luis);
             }
             jdbcFetchesPerSecond(store, f, 20, 3);
             for (int conns : new int[] {1, 20}) {
@@ -164,8 +211,8 @@ class ServiceBenchmarks {
                 int slices = 3;
                 for (int slice = 0; slice < slices; slice++) {
                     jdbc += jdbcFetchesPerSecond(store, f, conns, 3) / slices;
-                    fromRows += ExternalTools.wrk(held.url("/"), threads, conns, 3, lua) / slices;
-                    fromDb += ExternalTools.wrk(dbOnly.url("/"), threads, conns, 3, lua) / slices;
+                    fromRows += missesPerSecond(held, threads, conns, 3, luis) / slices;
+                    fromDb += missesPerSecond(dbOnly, threads, conns, 3, luis) / slices;
                 }
                 report(String.format("cold path PostgreSQL likeLuis1iov (10k rows), %d connection(s), every request a "
                         + "distinct URL: raw JDBC %.1f fetches/s; held rows %.1f answers/s, time ratio %.2f (target <= 0.35);"
@@ -173,8 +220,6 @@ class ServiceBenchmarks {
                         jdbc / fromDb));
             }
             assertThat(held.metric("outpost_rows_builds_total")).as("one build of the unchanged folder").isLessThan(3);
-        } finally {
-            Files.deleteIfExists(lua);
         }
     }
 
@@ -205,8 +250,11 @@ class ServiceBenchmarks {
                 // a distinct URL for the same rows: a cold answer every time
                 String url = svc.url("/v1/bin/browse/HEAD/0/" + (ValidityKey.MAX - rep) + "/all/cs" + BenchData.BROWSE);
                 t0 = System.nanoTime();
-                byte[] body = http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofByteArray()).body();
+                HttpResponse<byte[]> cold = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
                 bestHttp = Math.min(bestHttp, (System.nanoTime() - t0) / 1e6);
+                assertThat(cold.statusCode()).isEqualTo(200);
+                byte[] body = cold.body();
                 t0 = System.nanoTime();
                 assertThat(WireDecoder.decode(body).rows()).hasSize(200_000);
                 bestDecode = Math.min(bestDecode, (System.nanoTime() - t0) / 1e6);
@@ -214,18 +262,24 @@ class ServiceBenchmarks {
             }
             // where the time goes: the same answer again (in memory: transfer only), and query + encoding in-process
             String hot = svc.url("/v1/bin/browse/HEAD/0/" + ValidityKey.MAX + "/all/cs" + BenchData.BROWSE);
-            http.send(HttpRequest.newBuilder(URI.create(hot)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            byte[] hotBody = http.send(HttpRequest.newBuilder(URI.create(hot)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray()).body();
+            assertThat(WireDecoder.decode(hotBody).rows()).hasSize(200_000);
             double bestTransfer = Double.MAX_VALUE;
             double bestLoad = Double.MAX_VALUE;
             io.outpost.server.query.QueryService service = svc.bean(io.outpost.server.query.QueryService.class);
             for (int rep = 0; rep < 4; rep++) {
                 long t0 = System.nanoTime();
-                http.send(HttpRequest.newBuilder(URI.create(hot)).build(), HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse<byte[]> again = http.send(HttpRequest.newBuilder(URI.create(hot)).build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
                 bestTransfer = Math.min(bestTransfer, (System.nanoTime() - t0) / 1e6);
+                assertThat(again.statusCode()).isEqualTo(200);
+                assertThat(again.body()).isEqualTo(hotBody);
                 t0 = System.nanoTime();
-                service.load(io.outpost.server.query.QueryParser.parse("/v1/bin/browse/HEAD/0/" + (ValidityKey.MAX - 100 - rep)
-                        + "/all/cs" + BenchData.BROWSE), f, "bench");
+                var loaded = service.load(io.outpost.server.query.QueryParser.parse("/v1/bin/browse/HEAD/0/"
+                        + (ValidityKey.MAX - 100 - rep) + "/all/cs" + BenchData.BROWSE), f, "bench");
                 bestLoad = Math.min(bestLoad, (System.nanoTime() - t0) / 1e6);
+                assertThat(loaded.rows()).isEqualTo(200_000);
             }
             report(String.format("coolBrowse 200k IOVs: over HTTP, cold, %.0f ms (%d bytes); direct JDBC %.0f ms; ratio %.2f "
                     + "(target <= 1.25); of which query + encoding %.0f ms, transfer of the answer from memory %.0f ms; "
@@ -269,6 +323,12 @@ class ServiceBenchmarks {
                 assertThat(System.nanoTime()).as("service started within 60 s").isLessThan(deadline);
                 Thread.onSpinWait();
             }
+            // every answer is the same 10k rows at another key: the probe's length within 1 %, never an error
+            String probeUrl = base + "/v1/json/at/HEAD/" + (Workload.T0 + 1) + "/all" + BenchData.LUIS;
+            HttpResponse<byte[]> probe = http.send(HttpRequest.newBuilder(URI.create(probeUrl)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(probe.statusCode()).isEqualTo(200);
+            ExternalTools.Expected expected = around(probe.body().length);
             ExecutorService clients = Executors.newFixedThreadPool(100);
             int perClient = 5;
             long t0 = System.nanoTime();
@@ -282,6 +342,7 @@ class ServiceBenchmarks {
                         HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
                                 HttpResponse.BodyHandlers.ofByteArray());
                         assertThat(r.statusCode()).isEqualTo(200);
+                        assertThat((long) r.body().length).isBetween(expected.minBody(), expected.maxBody());
                         got += r.body().length;
                     }
                     return got;

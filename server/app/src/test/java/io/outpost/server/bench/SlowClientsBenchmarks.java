@@ -3,7 +3,7 @@ package io.outpost.server.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -114,8 +114,11 @@ class SlowClientsBenchmarks {
                     while (!stop.get()) {
                         String url = base + "/v1/json/count/HEAD/0/" + (1000 + misses.incrementAndGet()) + "/all/DEMO/Calo/Pedestals";
                         try {
-                            http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60)).build(),
-                                    HttpResponse.BodyHandlers.discarding());
+                            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(url))
+                                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofByteArray());
+                            if (r.statusCode() != 200 || r.body().length == 0) {
+                                missErrors.incrementAndGet();
+                            }
                         } catch (InterruptedException e) {
                             return;
                         } catch (IOException e) {
@@ -160,6 +163,8 @@ class SlowClientsBenchmarks {
             System.out.println("BENCHMARK cache-missing requests sent meanwhile: " + answered + ", of which failed: "
                     + missErrors.get() + "; service -Xmx512m, own process");
             assertThat(svc.isAlive()).as("service alive").isTrue();
+            // a failed miss (an error status, an empty body, a broken connection) fails the benchmark
+            assertThat(missErrors.get()).as("cache-missing requests that failed").isZero();
         } finally {
             stop.set(true);
             missing.shutdownNow();
@@ -197,13 +202,19 @@ class SlowClientsBenchmarks {
         }
     }
 
+    /** Times {@code SAMPLES} normal requests, each checked: status 200 and the same answer as the first. */
     private static long[] normalLatencies(HttpClient http, String base) throws Exception {
         long[] ns = new long[SAMPLES];
         HttpRequest req = HttpRequest.newBuilder(URI.create(base + NORMAL)).timeout(Duration.ofSeconds(60)).build();
+        HttpResponse<byte[]> first = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(first.statusCode()).as("normal request").isEqualTo(200);
+        assertThat(new String(first.body(), StandardCharsets.UTF_8)).as("a count answer").contains("\"rows\"");
         for (int i = 0; i < SAMPLES; i++) {
             long t0 = System.nanoTime();
-            assertThat(http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode()).as("normal request").isEqualTo(200);
+            HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
             ns[i] = System.nanoTime() - t0;
+            assertThat(r.statusCode()).as("normal request").isEqualTo(200);
+            assertThat(r.body()).as("normal answer").isEqualTo(first.body());
             if (ns[i] > 5_000_000_000L) {
                 System.out.println("BENCHMARK slow normal request: " + ns[i] / 1_000_000 + " ms");
             }

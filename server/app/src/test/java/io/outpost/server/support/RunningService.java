@@ -1,7 +1,7 @@
 package io.outpost.server.support;
 
 import io.outpost.server.OutpostApplication;
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -3,9 +3,9 @@ package io.outpost.server.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.server.support.RunningService;
-import io.outpost.server.support.TokenIssuer;
 import io.outpost.store.cli.LoaderCli;
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
+import io.outpost.testkit.TokenIssuer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -3,13 +3,13 @@ package io.outpost.server.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.server.cache.Catalog;
-import io.outpost.server.support.ReplicatedPostgres;
 import io.outpost.server.support.RunningService;
-import io.outpost.server.support.TokenIssuer;
 import io.outpost.server.support.WriteClient;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.model.NewIov;
+import io.outpost.testkit.ReplicatedPostgres;
+import io.outpost.testkit.TokenIssuer;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

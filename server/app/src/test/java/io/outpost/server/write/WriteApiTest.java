@@ -2,16 +2,18 @@ package io.outpost.server.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.outpost.server.encode.BinaryEncoder;
-import io.outpost.server.encode.Column;
-import io.outpost.client.AnswerKind;
 import io.outpost.server.support.DatabaseDump;
 import io.outpost.server.support.RunningService;
-import io.outpost.server.support.TokenIssuer;
 import io.outpost.server.support.WriteClient;
 import io.outpost.store.IovStore;
-import io.outpost.store.model.StorageType;
-import io.outpost.store.testing.TempDirs;
+import io.outpost.testkit.TempDirs;
+import io.outpost.testkit.TokenIssuer;
+import io.outpost.wire.AnswerEncoder;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Codec;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
+import io.outpost.wire.WireFormat;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -224,9 +226,9 @@ class WriteApiTest {
         }
     }
 
-    private static byte[] table(BinaryEncoder.Codec codec, AnswerKind kind, String folder, List<Column> columns,
+    private static byte[] table(Codec codec, AnswerKind kind, String folder, List<Column> columns,
                                 Object[]... rows) {
-        BinaryEncoder e = new BinaryEncoder(codec, 1);
+        AnswerEncoder e = new AnswerEncoder(codec, 1);
         e.begin(kind, folder, "", 0, 0, columns);
         for (Object[] r : rows) {
             e.row(r);
@@ -235,18 +237,18 @@ class WriteApiTest {
     }
 
     private HttpResponse<String> binary(String folder, byte[] body) throws Exception {
-        return client.send("POST", "/write/v1/iovs" + folder, calo, BinaryEncoder.CONTENT_TYPE, body);
+        return client.send("POST", "/write/v1/iovs" + folder, calo, WireFormat.CONTENT_TYPE, body);
     }
 
     @Test
     void binaryBatchesInEveryCodecAreStoredAndDamagedOnesChangeNothing() throws Exception {
         created(client.json("POST", "/write/v1/folders/DET/Calo/Bin", calo,
                 "{\"payload\":\"gain:Float,label:String255,raw:Blob64k\",\"parents\":true}"));
-        List<Column> columns = List.of(new Column("channel", StorageType.UINT32), new Column("since", StorageType.UINT63),
-                new Column("until", StorageType.UINT63), new Column("gain", StorageType.FLOAT),
-                new Column("label", StorageType.STRING255), new Column("raw", StorageType.BLOB64K));
+        List<Column> columns = List.of(new Column("channel", ColumnType.UINT32), new Column("since", ColumnType.UINT63),
+                new Column("until", ColumnType.UINT63), new Column("gain", ColumnType.FLOAT),
+                new Column("label", ColumnType.STRING255), new Column("raw", ColumnType.BLOB64K));
         long since = 0;
-        for (BinaryEncoder.Codec codec : BinaryEncoder.Codec.values()) {
+        for (Codec codec : Codec.values()) {
             HttpResponse<String> r = binary("/DET/Calo/Bin", table(codec, AnswerKind.IOVS, "/DET/Calo/Bin", columns,
                     new Object[] {1L, since, since + 10, 1.5f, "é " + codec, new byte[] {0, 1, 2}},
                     new Object[] {4_000_000_000L, since, since + 10, null, null, null}));
@@ -258,7 +260,7 @@ class WriteApiTest {
         assertThat(rows).contains("\"é NONE\"", "\"é ZLIB\"", "\"é ZSTD\"", "4000000000", "\"AAEC\"", "1.5");
         String before = dump();
 
-        byte[] good = table(BinaryEncoder.Codec.ZSTD, AnswerKind.IOVS, "", columns,
+        byte[] good = table(Codec.ZSTD, AnswerKind.IOVS, "", columns,
                 new Object[] {2L, 100L, 200L, 2.5f, "x", new byte[0]});
         byte[] flipped = good.clone();
         flipped[20] ^= 0x40;
@@ -267,15 +269,15 @@ class WriteApiTest {
         refused(400, "not a whole table", binary("/DET/Calo/Bin", "OUTPnonsense".getBytes(StandardCharsets.UTF_8)));
         refused(400, "not a whole table", binary("/DET/Calo/Bin", new byte[] {1, 2, 3}));
         refused(400, "folder /DET/Calo/Bin takes (channel UInt32, since UInt63, until UInt63, gain Float",
-                binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE, AnswerKind.IOVS, "", columns.subList(0, 3),
+                binary("/DET/Calo/Bin", table(Codec.NONE, AnswerKind.IOVS, "", columns.subList(0, 3),
                         new Object[] {2L, 100L, 200L})));
-        refused(400, "kind", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE, AnswerKind.COUNT, "",
-                List.of(new Column("count", StorageType.UINT63)), new Object[] {1L})));
-        refused(400, "the URL names '/DET/Calo/Bin'", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE,
+        refused(400, "kind", binary("/DET/Calo/Bin", table(Codec.NONE, AnswerKind.COUNT, "",
+                List.of(new Column("count", ColumnType.UINT63)), new Object[] {1L})));
+        refused(400, "the URL names '/DET/Calo/Bin'", binary("/DET/Calo/Bin", table(Codec.NONE,
                 AnswerKind.IOVS, "/DET/Calo/Other", columns, new Object[] {2L, 100L, 200L, 2.5f, "x", null})));
-        refused(400, "since is NULL", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.NONE, AnswerKind.IOVS, "", columns,
+        refused(400, "since is NULL", binary("/DET/Calo/Bin", table(Codec.NONE, AnswerKind.IOVS, "", columns,
                 new Object[] {2L, null, 200L, 2.5f, "x", null})));
-        refused(409, "overlap", binary("/DET/Calo/Bin", table(BinaryEncoder.Codec.ZLIB, AnswerKind.IOVS, "", columns,
+        refused(409, "overlap", binary("/DET/Calo/Bin", table(Codec.ZLIB, AnswerKind.IOVS, "", columns,
                 new Object[] {1L, 5L, 15L, 2.5f, "x", null})));
         assertThat(dump()).as("conditions tables after refused binary batches").isEqualTo(before);
     }
@@ -313,7 +315,7 @@ class WriteApiTest {
             assertThat(paths.has("/write/v1/" + p)).as(p).isTrue();
         }
         assertThat(paths.get("/write/v1/iovs/{folder}").get("post").get("requestBody").get("content")
-                .has(BinaryEncoder.CONTENT_TYPE)).isTrue();
+                .has(WireFormat.CONTENT_TYPE)).isTrue();
     }
 
     @Test

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.server.OutpostApplication;
 import io.outpost.server.support.RunningService;
-import io.outpost.server.support.TokenIssuer;
 import io.outpost.server.support.WriteClient;
-import io.outpost.store.testing.PostgresServer;
+import io.outpost.testkit.PostgresServer;
+import io.outpost.testkit.TokenIssuer;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -161,7 +161,7 @@ class WriteConsistencyTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        Path dir = io.outpost.store.testing.TempDirs.create("outpost-crash");
+        Path dir = io.outpost.testkit.TempDirs.create("outpost-crash");
         Path log = dir.resolve("service.log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "-Djava.io.tmpdir=" + dir, "-cp", System.getProperty("java.class.path"),
@@ -204,7 +204,7 @@ class WriteConsistencyTest {
             if (p.isAlive()) {
                 p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
             }
-            io.outpost.store.testing.TempDirs.deleteQuietly(dir);
+            io.outpost.testkit.TempDirs.deleteQuietly(dir);
         }
         // PostgreSQL rolls back the dead session's transaction: nothing of the batch is stored
         assertThat(count(writer, "/W/Crash")).isZero();

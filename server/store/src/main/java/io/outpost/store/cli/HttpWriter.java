@@ -1,15 +1,17 @@
 package io.outpost.store.cli;
 
-import io.outpost.server.encode.BinaryEncoder;
-import io.outpost.server.encode.Column;
-import io.outpost.client.AnswerKind;
 import io.outpost.store.StoreException;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.PayloadSpec;
-import io.outpost.store.model.StorageType;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.Versioning;
+import io.outpost.wire.AnswerEncoder;
+import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Codec;
+import io.outpost.wire.Column;
+import io.outpost.wire.ColumnType;
+import io.outpost.wire.WireFormat;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -101,7 +103,7 @@ final class HttpWriter implements ConditionsWriter {
                 StandardCharsets.UTF_8) + (first.userTagOnly() ? "&userTagOnly=true" : "");
         List<NewIov> mine = List.copyOf(batch);
         finishUpload();
-        inFlight = uploader.submit(() -> post("POST", "/write/v1/iovs" + folder + query, BinaryEncoder.CONTENT_TYPE,
+        inFlight = uploader.submit(() -> post("POST", "/write/v1/iovs" + folder + query, WireFormat.CONTENT_TYPE,
                 iovTable(folder, mine, spec)));
     }
 
@@ -132,13 +134,13 @@ final class HttpWriter implements ConditionsWriter {
      */
     static byte[] iovTable(String folder, List<NewIov> batch, PayloadSpec spec) {
         List<Column> columns = new ArrayList<>(3 + spec.size());
-        columns.add(new Column("channel", StorageType.UINT32));
-        columns.add(new Column("since", StorageType.UINT63));
-        columns.add(new Column("until", StorageType.UINT63));
+        columns.add(new Column("channel", ColumnType.UINT32));
+        columns.add(new Column("since", ColumnType.UINT63));
+        columns.add(new Column("until", ColumnType.UINT63));
         for (int i = 0; i < spec.size(); i++) {
-            columns.add(new Column(spec.field(i).name(), spec.field(i).type()));
+            columns.add(new Column(spec.field(i).name(), spec.field(i).type().columnType()));
         }
-        BinaryEncoder table = new BinaryEncoder(BinaryEncoder.Codec.ZSTD, 1);
+        AnswerEncoder table = new AnswerEncoder(Codec.ZSTD, 1);
         boolean done = false;
         try {
             table.begin(AnswerKind.IOVS, folder, "", 0, 0, columns);

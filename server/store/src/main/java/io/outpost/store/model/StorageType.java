@@ -1,5 +1,6 @@
 package io.outpost.store.model;
 
+import io.outpost.wire.ColumnType;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -36,6 +37,11 @@ public enum StorageType {
     /** The name COOL uses in payload specifications, e.g. {@code String4k}. */
     public String coolName() {
         return coolName;
+    }
+
+    /** The wire format's type of the same name: what a binary answer or IOV batch carries for this field. */
+    public ColumnType columnType() {
+        return ColumnType.valueOf(name());
     }
 
     /** Size limit in bytes (UTF-8 for strings) for strings and blobs; 0 for fixed-size types. */

@@ -116,7 +116,8 @@ class StoreBenchmarks {
                 bestRaw = Math.min(bestRaw, (System.nanoTime() - t0) / 1e6);
                 assertThat(rows).isEqualTo(200_000);
                 t0 = System.nanoTime();
-                store.read(c -> {
+                long sameSqlRows = store.read(c -> {
+                    long m = 0;
                     try (PreparedStatement ps = c.prepareStatement(storeSql.text())) {
                         ps.setFetchSize(IovReader.FETCH_SIZE);
                         storeSql.bindTo(ps);
@@ -128,12 +129,14 @@ class StoreBenchmarks {
                                 rs.getLong(4);
                                 rs.getString(5);
                                 Payloads.readAll(rs, 6, payload);
+                                m++;
                             }
                         }
                     }
-                    return null;
+                    return m;
                 });
                 bestSameSql = Math.min(bestSameSql, (System.nanoTime() - t0) / 1e6);
+                assertThat(sameSqlRows).isEqualTo(200_000);
             }
             report(String.format("coolBrowse %s: 200k IOVs through the store %.0f ms, raw JDBC of the same rows by the same SQL "
                     + "%.0f ms, ratio %.2f (target <= 1.1); a plain full-table SELECT ... ORDER BY takes %.0f ms (%.2f)",
@@ -152,6 +155,8 @@ class StoreBenchmarks {
             List<Node> folders = new WorkloadGenerator(store, 1).populate(w, scale, n -> { });
             double storeSec = (System.nanoTime() - t0) / 1e9;
             long total = w.totalIovs(scale);
+            assertThat(folders.stream().mapToLong(f -> store.count(f, 0, ValidityKey.MAX, ChannelSelection.all(), null))
+                    .sum()).as("IOVs stored by the loader").isEqualTo(total);
             // The same rows again, inserted raw (no lock, no checks, no channel bookkeeping) into a copy table.
             Node f = folders.get(0);
             store.write(c -> {
@@ -183,6 +188,13 @@ class StoreBenchmarks {
                 }
             }
             double rawSec = (System.nanoTime() - t0) / 1e9;
+            long rawRows = store.read(c -> {
+                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM RAW_COPY")) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            });
+            assertThat(rawRows).as("rows inserted raw").isEqualTo(total);
             report(String.format("bulkInsertion %s: atlasPrompt x%.2f = %d IOVs of 1000 chars: store %.0f IOVs/s, raw insert "
                     + "%.0f IOVs/s, ratio %.2f (target >= 0.5)", backend, scale, total, total / storeSec, total / rawSec,
                     rawSec / storeSec));

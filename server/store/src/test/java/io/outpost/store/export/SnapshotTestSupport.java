@@ -14,7 +14,7 @@ import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.schema.SchemaManager;
-import io.outpost.store.testing.PostgresServer;
+import io.outpost.testkit.PostgresServer;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;

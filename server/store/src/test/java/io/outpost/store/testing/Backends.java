@@ -2,6 +2,8 @@ package io.outpost.store.testing;
 
 import io.outpost.store.IovStore;
 import io.outpost.store.db.DatabaseConfig;
+import io.outpost.testkit.PostgresServer;
+import io.outpost.testkit.TempDirs;
 import java.nio.file.Path;
 
 /** Opens a fresh store on each backend the tests run against without Docker: SQLite and PostgreSQL. */

@@ -1,0 +1,142 @@
+package io.outpost.testkit;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+/**
+ * Two real PostgreSQL servers: a primary and a streaming-replication hot standby of it, from the binaries on
+ * Maven Central. Those binaries ship initdb, pg_ctl and postgres but not pg_basebackup, so the standby is made
+ * the way pg_basebackup does it, with PostgreSQL's own low-level backup API: a physical replication slot,
+ * {@code pg_backup_start}, a copy of the data directory, {@code pg_backup_stop} (whose label becomes the copy's
+ * backup_label), then {@code standby.signal} and {@code primary_conninfo}. Under root both run as {@code nobody}.
+ * {@link #close()} stops both and deletes their folder; so does JVM exit if the test did not close it, and a
+ * folder left by a killed JVM is removed by the next start (see {@link PostgresInstallation}).
+ */
+public final class ReplicatedPostgres implements AutoCloseable {
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+    /** Full-page writes stay on: a standby made from an online backup refuses WAL written without them. */
+    private static final List<String> SETTINGS = List.of("max_connections=100", "shared_buffers=64MB",
+            "wal_level=replica", "max_wal_senders=4");
+
+    private final PostgresInstallation pg;
+    private final int primaryPort;
+    private final int replicaPort;
+    private final List<Path> started = new ArrayList<>();
+    private final Thread exitHook = new Thread(this::stopAndDelete, "test-postgres-replication-stop");
+
+    public ReplicatedPostgres() throws IOException, InterruptedException, SQLException {
+        pg = PostgresInstallation.create("replication-" + INSTANCES.incrementAndGet());
+        Runtime.getRuntime().addShutdownHook(exitHook);
+        try {
+            primaryPort = PostgresInstallation.freePort();
+            replicaPort = PostgresInstallation.freePort();
+            Path primary = pg.base().resolve("primary");
+            pg.initdb(primary);
+            start(primary, primaryPort);
+            Path replica = pg.base().resolve("replica");
+            makeReplica(primary, replica);
+            start(replica, replicaPort);
+        } catch (IOException | InterruptedException | SQLException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void makeReplica(Path primary, Path replica) throws IOException, InterruptedException, SQLException {
+        try (Connection c = DriverManager.getConnection(primaryUrl("postgres"), "postgres", "");
+             Statement st = c.createStatement()) {
+            st.execute("SELECT pg_create_physical_replication_slot('outpost_replica', true)");
+            st.execute("SELECT pg_backup_start('outpost-replica', true)");
+            PostgresInstallation.runAsServerUser(List.of("cp", "-a", primary.toString(), replica.toString()));
+            String label;
+            try (ResultSet rs = st.executeQuery("SELECT labelfile FROM pg_backup_stop(true)")) {
+                rs.next();
+                label = rs.getString(1);
+            }
+            for (String f : List.of("postmaster.pid", "postmaster.opts")) {
+                Files.deleteIfExists(replica.resolve(f));
+            }
+            try (Stream<Path> slots = Files.list(replica.resolve("pg_replslot"))) {
+                for (Path slot : slots.toList()) {
+                    TempDirs.delete(slot);
+                }
+            }
+            Files.writeString(replica.resolve("backup_label"), label);
+            Files.writeString(replica.resolve("standby.signal"), "");
+            Files.writeString(replica.resolve("postgresql.auto.conf"), "primary_conninfo = 'host=127.0.0.1 port="
+                    + primaryPort + " user=postgres application_name=outpost_replica'\n"
+                    + "primary_slot_name = 'outpost_replica'\nhot_standby = on\n", StandardOpenOption.APPEND);
+            pg.handToServerUser(replica);
+        }
+    }
+
+    private void start(Path data, int port) throws IOException, InterruptedException {
+        started.add(data);
+        pg.start(data, port, SETTINGS);
+    }
+
+    public String primaryUrl(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + primaryPort + "/" + database;
+    }
+
+    public String replicaUrl(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + replicaPort + "/" + database;
+    }
+
+    /** Creates a database on the primary and waits (bounded) until the replica has it too. */
+    public void createDatabase(String name) throws SQLException {
+        try (Connection c = DriverManager.getConnection(primaryUrl("postgres"), "postgres", "");
+             Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + name);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try (Connection c = DriverManager.getConnection(replicaUrl(name), "postgres", "")) {
+                return;
+            } catch (SQLException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Runs one statement on the replica (e.g. pausing or resuming WAL replay). */
+    public void onReplica(String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection(replicaUrl("postgres"), "postgres", "");
+             Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    /** Stops both servers (replica first) and deletes everything. */
+    @Override
+    public void close() {
+        stopAndDelete();
+        try {
+            Runtime.getRuntime().removeShutdownHook(exitHook);
+        } catch (IllegalStateException e) {
+            // the JVM is already exiting: the hook runs anyway and finds nothing left to do
+        }
+    }
+
+    private synchronized void stopAndDelete() {
+        for (int i = started.size() - 1; i >= 0; i--) {
+            pg.stopQuietly(started.get(i));
+        }
+        started.clear();
+        pg.delete();
+    }
+}

@@ -1,0 +1,150 @@
+package io.outpost.wire;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.zip.CRC32;
+
+/**
+ * The binary answer of docs/wire-format.md: 16-byte header, compressed content, 16-byte trailer with the row count
+ * and the CRC-32 of the uncompressed content. Rows are encoded into a chunk buffer that is checksummed and
+ * compressed every {@value #CHUNK} bytes, so a large answer is held once, compressed.
+ */
+public final class AnswerEncoder implements TableEncoder {
+    static final int CHUNK = 128 * 1024;
+
+    private final Codec codec;
+    private final int level;
+    private final GrowableBytes content = new GrowableBytes(16 * 1024);
+    private final GrowableBytes answer = new GrowableBytes(16 * 1024);
+    private final CRC32 crc = new CRC32();
+    /** Taken at the first chunk, so that an answer that fails before any output holds no native resources. */
+    private BodyCompressor compressor;
+    private ColumnType[] types;
+    private long rows;
+
+    public AnswerEncoder(Codec codec, int level) {
+        this.codec = codec;
+        this.level = level;
+        answer.size(WireFormat.HEADER_LENGTH);
+    }
+
+    @Override
+    public void begin(AnswerKind kind, String folder, String tag, long validSince, long validUntil,
+                      List<Column> columns) {
+        types = new ColumnType[columns.size()];
+        content.u8(kind.code());
+        string(folder);
+        string(tag);
+        content.i64(validSince);
+        content.i64(validUntil);
+        content.i16(columns.size());
+        for (int i = 0; i < types.length; i++) {
+            Column c = columns.get(i);
+            types[i] = c.type();
+            string(c.name());
+            content.u8(c.type().code());
+        }
+    }
+
+    @Override
+    public void row(Object[] values) {
+        content.u8(1);
+        int n = types.length;
+        for (int b = 0; b < n; b += 8) {
+            int bits = 0;
+            for (int i = b; i < Math.min(n, b + 8); i++) {
+                if (values[i] == null) {
+                    bits |= 1 << (i - b);
+                }
+            }
+            content.u8(bits);
+        }
+        for (int i = 0; i < n; i++) {
+            if (values[i] != null) {
+                value(types[i], values[i]);
+            }
+        }
+        rows++;
+        if (content.size() >= CHUNK) {
+            flush(false);
+        }
+    }
+
+    private void value(ColumnType type, Object v) {
+        switch (type) {
+            case BOOL -> content.u8((Boolean) v ? 1 : 0);
+            case UCHAR -> content.u8(((Number) v).intValue());
+            case INT16, UINT16 -> content.i16(((Number) v).intValue());
+            case INT32, UINT32 -> content.i32((int) ((Number) v).longValue());
+            case UINT63, INT64 -> content.i64(((Number) v).longValue());
+            case FLOAT -> content.i32(Float.floatToIntBits(((Number) v).floatValue()));
+            case DOUBLE -> content.i64(Double.doubleToLongBits(((Number) v).doubleValue()));
+            case STRING255, STRING4K, STRING64K, STRING16M -> string((String) v);
+            case BLOB64K, BLOB16M -> {
+                byte[] b = (byte[]) v;
+                content.i32(b.length);
+                content.bytes(b);
+            }
+        }
+    }
+
+    private void string(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        content.i32(b.length);
+        content.bytes(b);
+    }
+
+    private void flush(boolean last) {
+        if (compressor == null) {
+            compressor = BodyCompressor.of(codec, level);
+        }
+        crc.update(content.array(), 0, content.size());
+        compressor.compress(content.array(), 0, content.size(), last, answer);
+        content.clear();
+    }
+
+    @Override
+    public byte[] finish() {
+        content.u8(0);
+        boolean completed = false;
+        try {
+            flush(true);
+            completed = true;
+        } finally {
+            if (compressor != null) {
+                compressor.release(completed);
+                compressor = null;
+            }
+        }
+        long bodyLength = answer.size() - WireFormat.HEADER_LENGTH;
+        answer.i64(rows);
+        answer.i32((int) crc.getValue());
+        answer.i32(WireFormat.TRAILER_MAGIC);
+        byte[] all = answer.toArray();
+        ByteBuffer header = ByteBuffer.wrap(all);
+        header.putInt(0, WireFormat.MAGIC);
+        header.put(4, (byte) WireFormat.VERSION);
+        header.put(5, (byte) codec.code());
+        header.putLong(8, bodyLength);
+        return all;
+    }
+
+    @Override
+    public void abandon() {
+        if (compressor != null) {
+            compressor.release(false);
+            compressor = null;
+        }
+    }
+
+    @Override
+    public long rows() {
+        return rows;
+    }
+
+    @Override
+    public String contentType() {
+        return WireFormat.CONTENT_TYPE;
+    }
+}
