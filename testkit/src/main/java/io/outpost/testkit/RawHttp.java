@@ -66,6 +66,24 @@ public final class RawHttp implements AutoCloseable {
         }
     }
 
+    /**
+     * As {@link #send}, from the local address {@code from} (a loopback address such as 127.0.0.2): a server that
+     * tells clients apart by their address sees another client.
+     */
+    public static RawHttp sendFrom(String from, int port, String target, String version, Map<String, String> headers)
+            throws IOException {
+        Socket s = new Socket();
+        try {
+            s.bind(new java.net.InetSocketAddress(from, 0));
+            s.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            s.setSoTimeout(READ_TIMEOUT_MILLIS);
+            return sendOn(s, new BufferedInputStream(s.getInputStream(), 64 << 10), target, version, headers);
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
     private static Socket open(int port) throws IOException {
         return open(port, null);
     }

@@ -34,8 +34,7 @@ final class AdmitStep implements StepChain.Step<FrontierExchange, Void> {
             return null;
         }
         x.onEnd(threads::release);
-        String client = ClientConcurrencyLimit.clientKey(x.request.getHeader("X-Frontier-Id"),
-                x.request.getHeader("X-Forwarded-For"), x.request.getRemoteAddr());
+        String client = ClientConcurrencyLimit.clientKey(x.request);
         if (!cost.tryAcquireClient(client)) {
             // this client's own limit: never cached, as other clients asking the same URL are not refused
             x.response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);

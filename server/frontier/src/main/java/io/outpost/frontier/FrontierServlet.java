@@ -134,7 +134,7 @@ public class FrontierServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         FrontierExchange x = new FrontierExchange(IDS.incrementAndGet(), req, resp,
-                new ResponseOutput(resp, context.config().responseBufferBytes(), BodyHandoff.of(req)),
+                new ResponseOutput(resp, context.config().responseBufferBytes()),
                 context.config());
         resp.setContentType("text/xml");
         resp.setCharacterEncoding("US-ASCII");

@@ -19,13 +19,11 @@ import java.util.List;
  *
  * <p>Text that is already in memory and never changes (a kept answer, or an answer the encoder held and compressed
  * whole: {@link #writeShared}) is held by reference, not copied, and does not count against the buffer's limit: such
- * an answer of any size goes out with its length, and the connection stays open. A complete body of {@link BodyHandoff#MIN_BYTES} or more is left with the HTTP
- * front when the request came through it.
+ * an answer of any size goes out with its length, and the connection stays open.
  */
 final class ResponseOutput extends OutputStream implements SharedWrites {
     private final HttpServletResponse response;
     private final int limit;
-    private final BodyHandoff handoff;
     /** Complete parts before {@link #buf}: earlier buffers and shared arrays, in order. */
     private final List<ByteBuffer> parts = new ArrayList<>();
     private long partsLength;
@@ -36,14 +34,8 @@ final class ResponseOutput extends OutputStream implements SharedWrites {
     private OutputStream direct;
 
     ResponseOutput(HttpServletResponse response, int limit) {
-        this(response, limit, null);
-    }
-
-    /** @param handoff where a large complete body is left for the HTTP front, or null */
-    ResponseOutput(HttpServletResponse response, int limit, BodyHandoff handoff) {
         this.response = response;
         this.limit = limit;
-        this.handoff = handoff;
     }
 
     synchronized boolean isCommitted() {
@@ -123,15 +115,6 @@ final class ResponseOutput extends OutputStream implements SharedWrites {
             return;
         }
         long total = partsLength + len;
-        if (handoff != null && total >= BodyHandoff.MIN_BYTES) {
-            List<ByteBuffer> all = new ArrayList<>(parts);
-            all.add(ByteBuffer.wrap(buf, 0, len));
-            if (BodyHandoff.leave(handoff, response, total, all.toArray(ByteBuffer[]::new))) {
-                parts.clear();
-                buf = null; // the front's now
-                return;
-            }
-        }
         response.setContentLengthLong(total);
         OutputStream out = response.getOutputStream();
         writeParts(out);

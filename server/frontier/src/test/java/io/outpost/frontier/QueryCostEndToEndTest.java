@@ -139,22 +139,28 @@ class QueryCostEndToEndTest {
         String sql = "SELECT a.X FROM " + f.folder().iovTable() + " a WHERE a.CHANNEL_ID = 1 AND a.IOV_SINCE = 10";
         String target = FrontierDecoder.path("PerClient", "BLOB", Map.of(), sql);
         Map<String, String> clientA = FrontierDecoder.clientHeaders();
-        Map<String, String> clientB = new LinkedHashMap<>(clientA);
-        clientB.put("X-Frontier-Id", "client 2.10.2 9999 other(1) other");
+        // the same client under another name and with a forwarded address of its own choosing: still client A
+        Map<String, String> clientAInDisguise = new LinkedHashMap<>(clientA);
+        clientAInDisguise.put("X-Frontier-Id", "client 2.10.2 9999 other(1) other");
+        clientAInDisguise.put("X-Forwarded-For", "192.0.2.99");
         CompletableFuture<Integer> one;
         CompletableFuture<Integer> two;
         // the context's only connection is held here, so client A's admitted request waits for it
-        try (ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (ExecutorService pool = Executors.newFixedThreadPool(3);
              Connection held = f.onePool().readPool().getConnection()) {
             assertThat(held.isValid(1)).isTrue();
             one = CompletableFuture.supplyAsync(() -> statusOf(f, target, clientA), pool);
-            two = CompletableFuture.supplyAsync(() -> statusOf(f, target, clientA), pool);
+            two = CompletableFuture.supplyAsync(() -> statusOf(f, target, clientAInDisguise), pool);
             Object refused = CompletableFuture.anyOf(one, two).get(10, TimeUnit.SECONDS);
             assertThat(refused).as("client A's second concurrent request").isEqualTo(503);
             assertThat(one.isDone() && two.isDone()).as("the admitted request is still waiting").isFalse();
+            // a client at another address meanwhile is admitted (it waits for the connection too)
+            CompletableFuture<Integer> other = CompletableFuture.supplyAsync(() -> statusFrom("127.0.0.2", f, target,
+                    clientA), pool);
             held.close();
             int admitted = (one.getNow(0) == 503 ? two : one).get(20, TimeUnit.SECONDS);
             assertThat(admitted).isEqualTo(200);
+            assertThat(other.get(20, TimeUnit.SECONDS)).as("another address is another client").isEqualTo(200);
         }
         // the admitted request's slot is released just after its answer was sent: poll briefly for it
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -163,11 +169,14 @@ class QueryCostEndToEndTest {
             Thread.sleep(20);
         }
         assertThat(again).isEqualTo(200);
-        assertThat(statusOf(f, target, clientB)).isEqualTo(200);
     }
 
     private static int statusOf(Fixture f, String target, Map<String, String> headers) {
-        try (RawHttp r = RawHttp.send(f.server().port(), target, "HTTP/1.0", headers)) {
+        return statusFrom("127.0.0.1", f, target, headers);
+    }
+
+    private static int statusFrom(String from, Fixture f, String target, Map<String, String> headers) {
+        try (RawHttp r = RawHttp.sendFrom(from, f.server().port(), target, "HTTP/1.0", headers)) {
             r.body();
             if (r.status == 503) {
                 // refused for this client only: never cached, retried soon

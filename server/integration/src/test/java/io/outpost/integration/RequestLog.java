@@ -93,15 +93,8 @@ public final class RequestLog {
             return bean;
         }
 
-        /** Memory hits answered by the HTTP front never reach Tomcat: the front tells this listener of them. */
-        @Bean
-        public io.outpost.server.front.MemoryHitListener requestLogListener(RequestLog log) {
-            return (path, status, header) -> log.entries.add(new Entry(path, status, header.apply("Via"),
-                    header.apply("X-Forwarded-For"), header.apply("If-Modified-Since"), System.nanoTime()));
-        }
-
         /**
-         * Memory hits that reach Tomcat are answered by a valve before any filter: this valve, first in the pipeline, records the
+         * Memory hits are answered by a valve before any filter: this valve, first in the pipeline, records the
          * requests the filter never saw, once they are answered (so possibly after the client has the answer).
          */
         @Bean

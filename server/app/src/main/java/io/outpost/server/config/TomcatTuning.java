@@ -1,17 +1,22 @@
 package io.outpost.server.config;
 
+import java.util.List;
 import org.apache.coyote.http11.Http11Nio2Protocol;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
- * Socket buffers sized for conditions answers: Tomcat's default 8 KB write buffer turns a 600 KB answer into ~75
- * write calls; 256 KB makes it three. Reads use 64 KB for the write API's bulk bodies.
- * Bodies a client offers with "Expect: 100-continue" are asked for only when read.
+ * Tomcat, the service's one HTTP server (its limits and timeouts are Spring Boot's {@code server.*} keys in
+ * application.yml; docs/operations.md, "The HTTP server"). Socket buffers sized for conditions answers: Tomcat's
+ * default 8 KB write buffer turns a 600 KB answer into ~75 write calls; 256 KB makes it three. Reads use 64 KB for
+ * the write API's bulk bodies. Bodies a client offers with "Expect: 100-continue" are asked for only when read.
  */
 @Configuration(proxyBeanMethods = false)
 public class TomcatTuning {
@@ -49,5 +54,12 @@ public class TomcatTuning {
                         + protocol + "'");
             }
         };
+    }
+
+    /** {@code outpost.trusted-proxies}: a list (YAML) or comma-separated addresses and CIDR blocks; none by default. */
+    @Bean
+    public TrustedProxies trustedProxies(Environment env) {
+        return new TrustedProxies(Binder.get(env).bind("outpost.trusted-proxies", Bindable.listOf(String.class))
+                .orElse(List.of()));
     }
 }

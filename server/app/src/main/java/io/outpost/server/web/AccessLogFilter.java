@@ -11,8 +11,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * One access-log line per request (logger {@code outpost.access}): who asked (X-Outpost-Client, X-Frontier-Id or
- * User-Agent), through which caches (Via, X-Forwarded-For), what, the status and the time taken.
+ * One access-log line per request (logger {@code outpost.access}): the client's address as the server resolved it
+ * (the connection's peer, or the address a trusted proxy forwarded: {@code outpost.trusted-proxies}), who asked
+ * (X-Outpost-Client, X-Frontier-Id or User-Agent), through which caches (Via, and what is left of X-Forwarded-For
+ * once the trusted proxies' part is taken off), what, the status and the time taken.
  */
 public class AccessLogFilter extends OncePerRequestFilter {
     private static final Logger access = LoggerFactory.getLogger("outpost.access");
@@ -36,11 +38,8 @@ public class AccessLogFilter extends OncePerRequestFilter {
         }
     }
 
-    /**
-     * The same line for a request that never reached the servlet container (the HTTP front's memory hits);
-     * {@code header} reads the request's headers by name.
-     */
-    public static void log(String remoteAddr, String method, String path, String query, int status, long startNanos,
+    /** The line for a request's parts; {@code header} reads the request's headers by name. */
+    private static void log(String remoteAddr, String method, String path, String query, int status, long startNanos,
                            UnaryOperator<String> header) {
         if (access.isInfoEnabled()) {
             String client = first(header.apply("X-Outpost-Client"), header.apply("X-Frontier-Id"),

@@ -3,14 +3,12 @@ package io.outpost.server.web;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.outpost.frontier.BodyHandoff;
 import io.outpost.server.cache.Answer;
 import io.outpost.server.cache.AnswerCache;
 import io.outpost.server.cache.Catalog;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -18,9 +16,8 @@ import org.apache.tomcat.util.http.FastHttpDateFormat;
 
 /**
  * Native answers served straight from memory: a canonical URL whose answer is cached at its folder's current
- * generation is written (or answered 304) without parsing anything. Used by the HTTP front
- * ({@code io.outpost.server.front}), by {@link MemoryHitValve} before the servlet filter chain, and by
- * {@link NativeApiServlet} once it knows the answer.
+ * generation is written (or answered 304) without parsing anything. Used by {@link MemoryHitValve} before the
+ * servlet filter chain, and by {@link NativeApiServlet} once it knows the answer.
  */
 public final class MemoryHits {
     private final Catalog catalog;
@@ -79,7 +76,7 @@ public final class MemoryHits {
         if (hit == null) {
             return false;
         }
-        write(hit, req, resp);
+        write(hit, resp);
         served(start);
         return true;
     }
@@ -100,10 +97,10 @@ public final class MemoryHits {
         if (matches) {
             notModifiedAnswered();
         }
-        write(new Hit(a, allowsStale(req) ? h.cacheControlAllowingStale() : h.cacheControl(), matches), req, resp);
+        write(new Hit(a, allowsStale(req) ? h.cacheControlAllowingStale() : h.cacheControl(), matches), resp);
     }
 
-    private static void write(Hit hit, HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    private static void write(Hit hit, HttpServletResponse resp) throws IOException {
         Answer.Headers h = hit.answer().headers();
         resp.setHeader("Cache-Control", hit.cacheControl());
         resp.setHeader("ETag", h.etag());
@@ -112,14 +109,11 @@ public final class MemoryHits {
             resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
             return;
         }
-        writeBody(req, resp, hit.answer());
+        writeBody(resp, hit.answer());
     }
 
-    /**
-     * A 200 with the answer's content headers and body (the caching headers are the caller's). A large body of a
-     * GET that came through the HTTP front is left with the front, which sends it without the loopback hop.
-     */
-    static void writeBody(HttpServletRequest req, HttpServletResponse resp, Answer a) throws IOException {
+    /** A 200 with the answer's content headers and body (the caching headers are the caller's). */
+    static void writeBody(HttpServletResponse resp, Answer a) throws IOException {
         Answer.Headers h = a.headers();
         resp.setStatus(200);
         resp.setContentType(a.contentType());
@@ -127,10 +121,6 @@ public final class MemoryHits {
         if (h.validSince() != null) {
             resp.setHeader("X-Outpost-Valid-Since", h.validSince());
             resp.setHeader("X-Outpost-Valid-Until", h.validUntil());
-        }
-        // cached answers are never changed, so the front may hold the very array
-        if (BodyHandoff.leave(BodyHandoff.of(req), resp, a.body().length, ByteBuffer.wrap(a.body()))) {
-            return;
         }
         resp.setContentLength(a.body().length);
         resp.getOutputStream().write(a.body());

@@ -231,7 +231,7 @@ public class PinnedApiServlet extends HttpServlet {
         if (!h.lastModified().isEmpty()) {
             resp.setHeader("Last-Modified", h.lastModified());
         }
-        MemoryHits.writeBody(req, resp, a);
+        MemoryHits.writeBody(resp, a);
     }
 
     private static void redirect(HttpServletResponse resp, String location, String cacheControl) {

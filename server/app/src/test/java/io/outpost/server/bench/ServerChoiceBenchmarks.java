@@ -54,16 +54,17 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which server could carry the service's memory hits at nginx's rate? The same ~1 KB and ~600 KB bodies served from
+ * Which server could carry the service's memory hits at nginx's rate? The same ~200 B and ~420 KB bodies served from
  * memory by a bare Tomcat (one servlet, the NIO2 connector the service uses), a bare Jetty (one core handler) and a
  * bare Netty (HTTP codec and one handler on two event loops), each against nginx serving the same bytes from a file,
- * with the same wrk load, taking turns, five rounds; ratios are medians of the rounds' ratios. Nothing of the service
- * runs here: this is the ceiling each server leaves, to weigh against the service's own figure
- * ({@link ServiceBenchmarks#hotPathAgainstNginx}). Run with
- * {@code ./mvnw -Pbenchmark test -pl server/app -Dtest=ServerChoiceBenchmarks}.
+ * at 1 and 20 connections, taking turns, three rounds; ratios are medians of the rounds' ratios. Every response of a
+ * short run per server is checked (status, body length), and every timed run's errors and bytes per response. Nothing of the service runs here: this is the ceiling each server leaves, to
+ * weigh against the service's own figure ({@link MemoryHitBenchmarks}). Run with
+ * {@code ./mvnw -B -ntp -Pbenchmark test -pl server/app -Dtest=ServerChoiceBenchmarks}.
  */
 @Tag("benchmark")
 class ServerChoiceBenchmarks {
+    private static final int ROUNDS = 3;
 
     /** A running bare server: its port, and how to stop it. */
     record Bare(int port, AutoCloseable stop) implements AutoCloseable {
@@ -78,14 +79,15 @@ class ServerChoiceBenchmarks {
         assumeTrue(ExternalTools.available("nginx") && ExternalTools.available("wrk"),
                 "nginx and wrk are not installed (./outpost bench installs them)");
         Random random = new Random(5);
-        byte[][] bodies = {randomBytes(random, 787), randomBytes(random, 417_346)};
-        String[] names = {"1KB", "600KB"};
+        byte[][] bodies = {randomBytes(random, 194), randomBytes(random, 417_346)};
+        String[] names = {"200B", "420KB"};
         Path root = TempDirs.create("outpost-static");
         List<String> lines = new ArrayList<>();
         try (ExternalTools.Nginx nginx = new ExternalTools.Nginx(root)) {
             for (int b = 0; b < bodies.length; b++) {
                 byte[] body = bodies[b];
-                Files.write(root.resolve(names[b] + ".bin"), body);
+                Path file = root.resolve(names[b] + ".bin");
+                Files.write(file, body);
                 String nginxUrl = "http://127.0.0.1:" + nginx.port + "/" + names[b] + ".bin";
                 String[] servers = {"Tomcat NIO2 servlet", "Jetty core handler", "Netty NIO"};
                 List<Bare> bare = new ArrayList<>();
@@ -93,27 +95,31 @@ class ServerChoiceBenchmarks {
                     bare.add(tomcat(body));
                     bare.add(jetty(body));
                     bare.add(netty(body));
-                    double[][] ratios = new double[bare.size()][5];
-                    double[][] cpu = new double[bare.size()][2];
+                    ExternalTools.Expected expected = ExternalTools.Expected.body(body.length);
+                    ExternalTools.verify(nginxUrl, 20, null, expected);
                     for (Bare s : bare) {
                         assertThat(fetch(s.port())).as("served bytes").isEqualTo(body);
-                        ExternalTools.wrk(url(s), 16, 2, null, ExternalTools.Expected.body(body.length));
+                        ExternalTools.verify(url(s), 20, null, expected);
                     }
-                    for (int round = 0; round < 5; round++) {
-                        for (int i = 0; i < bare.size(); i++) {
-                            long cpu0 = processCpuNanos();
-                            double rate = ExternalTools.wrk(url(bare.get(i)), 16, 3, null, ExternalTools.Expected.body(body.length));
-                            cpu[i][0] += processCpuNanos() - cpu0;
-                            cpu[i][1] += rate * 3;
-                            ratios[i][round] = rate / ExternalTools.wrk(nginxUrl, 16, 3, null, ExternalTools.Expected.body(body.length));
+                    for (int conns : new int[] {1, 20}) {
+                        int threads = Math.min(2, conns);
+                        for (Bare s : bare) {
+                            ExternalTools.wrk(url(s), threads, conns, 2, null, expected);
                         }
-                    }
-                    for (int i = 0; i < bare.size(); i++) {
-                        double[] r = ratios[i].clone();
-                        Arrays.sort(r);
-                        lines.add(String.format("bare %s, %s answer (%d bytes), 16 connections: server/nginx median ratio "
-                                + "%.2f (rounds %.2f-%.2f); JVM CPU %.1f us per request", servers[i], names[b],
-                                body.length, r[2], r[0], r[4], cpu[i][0] / cpu[i][1] / 1e3));
+                        double[][] ratios = new double[bare.size()][ROUNDS];
+                        for (int round = 0; round < ROUNDS; round++) {
+                            for (int i = 0; i < bare.size(); i++) {
+                                double rate = ExternalTools.wrk(url(bare.get(i)), threads, conns, 3, null, expected);
+                                ratios[i][round] = rate / ExternalTools.wrk(nginxUrl, threads, conns, 3, null, expected);
+                            }
+                        }
+                        for (int i = 0; i < bare.size(); i++) {
+                            double[] r = ratios[i].clone();
+                            Arrays.sort(r);
+                            lines.add(String.format("bare %s, %d bytes, %d connection(s): server/nginx median ratio "
+                                    + "%.2f (rounds %.2f-%.2f)", servers[i], body.length, conns, r[ROUNDS / 2], r[0],
+                                    r[ROUNDS - 1]));
+                        }
                     }
                 } finally {
                     for (Bare s : bare) {
@@ -223,10 +229,5 @@ class ServerChoiceBenchmarks {
             boss.shutdownGracefully().sync();
             workers.shutdownGracefully().sync();
         });
-    }
-
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 }

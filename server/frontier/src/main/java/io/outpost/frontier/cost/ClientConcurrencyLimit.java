@@ -1,11 +1,13 @@
 package io.outpost.frontier.cost;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Counts the requests each client has running, so that one client cannot take all of a context's threads and
- * connections. A client is its X-Frontier-Id together with the address it comes from (the first
- * X-Forwarded-For entry when a proxy such as Squid forwards the request).
+ * connections. A client is the address its request comes from: the socket's peer, or the address a configured
+ * trusted proxy forwarded (the server resolves that before the servlet runs). Nothing the client writes in its
+ * request (X-Frontier-Id, an X-Forwarded-For of its own) changes its key, so no client can pick a fresh limit.
  */
 public final class ClientConcurrencyLimit {
     private final int max;
@@ -15,13 +17,8 @@ public final class ClientConcurrencyLimit {
         this.max = max;
     }
 
-    public static String clientKey(String frontierId, String forwardedFor, String remoteAddress) {
-        String origin = remoteAddress;
-        if (forwardedFor != null && !forwardedFor.isBlank()) {
-            int comma = forwardedFor.indexOf(',');
-            origin = (comma < 0 ? forwardedFor : forwardedFor.substring(0, comma)).strip();
-        }
-        return origin + " " + frontierId;
+    public static String clientKey(HttpServletRequest request) {
+        return request.getRemoteAddr();
     }
 
     /** True if the client may start one more request; then {@link #release} must follow. */

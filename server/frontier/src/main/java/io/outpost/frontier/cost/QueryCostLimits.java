@@ -10,7 +10,7 @@ import java.util.Map;
  * @param rejectCartesian      reject a SELECT whose tables are not all joined by some condition
  * @param maxEstimatedCost     reject a query whose plan cost, as estimated by the database (EXPLAIN on PostgreSQL
  *                             and Oracle, in the database's own units), exceeds this; 0 = do not ask
- * @param maxRequestsPerClient concurrent requests of one client (X-Frontier-Id and address) beyond which the answer
+ * @param maxRequestsPerClient concurrent requests of one client (its address: ClientConcurrencyLimit) beyond which the answer
  *                             is 503; 0 = no limit
  */
 public record QueryCostLimits(int maxJoinTables, boolean rejectCartesian, double maxEstimatedCost,

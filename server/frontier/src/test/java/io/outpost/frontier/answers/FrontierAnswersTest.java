@@ -48,18 +48,20 @@ class FrontierAnswersTest {
     }
 
     private static byte[] fetch(TestServer server, String ctx, String sql, String freshkey) throws Exception {
+        return fetch(server, ctx, sql, freshkey, "127.0.0.1");
+    }
+
+    /** As a client at {@code from}: the servlet limits the requests per client address (MaxRequestsPerClient). */
+    private static byte[] fetch(TestServer server, String ctx, String sql, String freshkey, String from) throws Exception {
         String target = FrontierDecoder.path(ctx, "BLOBzip5", freshkey == null ? Map.of() : Map.of("freshkey", freshkey), sql);
-        // each simulated client its own X-Frontier-Id, as separate processes have (the servlet limits requests per client)
-        Map<String, String> headers = new java.util.LinkedHashMap<>(FrontierDecoder.clientHeaders());
-        headers.put("X-Frontier-Id", "client 2.10.2 " + (freshkey == null ? "plain" : freshkey) + " root(0) root");
-        try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.0", headers)) {
+        try (RawHttp r = RawHttp.sendFrom(from, server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
             assertThat(r.status).isEqualTo(200);
             return r.body();
         }
     }
 
     /**
-     * {@code clients} site Squids (each its own freshkey and client id) asking {@code sql} of context "Cached" at
+     * {@code clients} site Squids (each its own freshkey and loopback address) asking {@code sql} of context "Cached" at
      * once; each gets the rows context "Plain" (no answer cache) computes.
      */
     private static void missTogether(TestServer server, String sql, int clients) throws Exception {
@@ -69,9 +71,10 @@ class FrontierAnswersTest {
             CountDownLatch go = new CountDownLatch(1);
             for (int i = 0; i < clients; i++) {
                 String key = "squid" + i;
+                String from = "127.0.0." + (10 + i);
                 bodies.add(pool.submit(() -> {
                     go.await();
-                    return fetch(server, "Cached", sql, key);
+                    return fetch(server, "Cached", sql, key, from);
                 }));
             }
             go.countDown();

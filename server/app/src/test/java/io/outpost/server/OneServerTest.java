@@ -3,8 +3,6 @@ package io.outpost.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.outpost.server.front.HttpFront;
-import io.outpost.server.support.AccessLogCapture;
 import io.outpost.server.support.RunningService;
 import io.outpost.store.demo.DemoData;
 import io.outpost.testkit.RawHttp;
@@ -27,10 +25,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The HTTP front on the public port: memory hits answered by it, everything else by Tomcat behind it, in order,
- * with the client's own address, and its own clear refusals of unreadable requests.
+ * Tomcat alone on the public port: memory hits answered before the servlet dispatch with the servlet's own headers,
+ * pipelined requests in order whatever answers them, the client's own address whatever it claims, clear 4xx for
+ * unreadable requests, idle connections closed, and the connection limit.
  */
-class HttpFrontTest {
+class OneServerTest {
     private static final long T = DemoData.T0 + 7 * DemoData.HOUR + 11;
     private static RunningService svc;
 
@@ -45,13 +44,11 @@ class HttpFrontTest {
     }
 
     @Test
-    void thePublicPortIsTheFrontsAndHitsAreAnsweredThereWithTomcatsHeaders() throws Exception {
-        assertThat(svc.port()).isEqualTo(svc.bean(HttpFront.class).port());
+    void aMemoryHitCarriesTheComputedAnswersHeadersAndIsCounted() throws Exception {
         String path = "/v1/bin/at/HEAD/" + T + "/all/DEMO/Calo/Pedestals";
-        double memory = frontRequests("memory");
-        double tomcat = frontRequests("tomcat");
         Exchange computed = exchange(new Socket(), "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 .get(0);
+        double memory = memoryRequests();
         Exchange hit = exchange(new Socket(), "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 .get(0);
         assertThat(hit.status).isEqualTo(200);
@@ -61,9 +58,7 @@ class HttpFrontTest {
             assertThat(hit.headers.get(h)).as(h).isNotNull().isEqualTo(computed.headers.get(h));
         }
         assertThat(hit.headers.get("date")).matches("[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT");
-        // the metric reads go through the front too (to Tomcat): count only what this test sent
-        assertThat(frontRequests("memory") - memory).isEqualTo(1.0);
-        assertThat(frontRequests("tomcat") - tomcat).isEqualTo(3.0);
+        assertThat(memoryRequests() - memory).isEqualTo(1.0);
     }
 
     @Test
@@ -89,24 +84,9 @@ class HttpFrontTest {
     }
 
     @Test
-    void tomcatSeesTheClientsAddressAndNotOneAClientClaims() throws Exception {
-        List<String> lines;
-        try (AccessLogCapture log = new AccessLogCapture()) {
-            Socket s = new Socket();
-            s.bind(new InetSocketAddress("127.0.0.2", 0));
-            List<Exchange> r = exchange(s, "GET /v1/json/nodes?client-address-test HTTP/1.1\r\nHost: x\r\n"
-                    + "X-Outpost-Front: guessed 10.1.2.3\r\nConnection: close\r\n\r\n");
-            assertThat(r.get(0).status).isEqualTo(400); // a query string the native API does not take
-            lines = log.awaitLine("client-address-test");
-        }
-        assertThat(lines).filteredOn(l -> l.contains("client-address-test")).singleElement()
-                .satisfies(l -> assertThat(l).startsWith("127.0.0.2 ").doesNotContain("10.1.2.3"));
-    }
-
-    @Test
-    void http10WithoutKeepAliveIsAnsweredAndClosedBothWays() throws Exception {
+    void http10WithoutKeepAliveIsAnsweredAndClosed() throws Exception {
         String hitPath = "/v1/json/at/HEAD/" + (T + 4) + "/all/DEMO/Calo/Pedestals";
-        for (int i = 0; i < 2; i++) { // a miss (Tomcat), then a hit (the front)
+        for (int i = 0; i < 2; i++) { // a miss (the servlet), then a memory hit (the valve)
             List<Exchange> r = exchange(new Socket(), "GET " + hitPath + " HTTP/1.0\r\n\r\n");
             assertThat(r).hasSize(1);
             assertThat(r.get(0).status).isEqualTo(200);
@@ -115,17 +95,18 @@ class HttpFrontTest {
     }
 
     @Test
-    void unreadableRequestsGetAClear4xxThatNoCacheKeeps() throws Exception {
+    void unreadableRequestsGetAClear4xxThatShowsNothingInternal() throws Exception {
         RawHttp.Response bad = RawHttp.get(svc.port(), "/v1/json/nodes HTTP/1.1 extra");
         assertThat(bad.status()).isBetween(400, 499);
         String longPath = "/v1/json/nodes/" + "x".repeat(40 * 1024);
         RawHttp.Response tooLong = RawHttp.get(svc.port(), longPath);
-        assertThat(tooLong.status()).isEqualTo(414);
-        assertThat(tooLong.header("Cache-Control")).contains("no-store");
-        assertThat(new String(tooLong.body(), StandardCharsets.UTF_8)).contains("longer than");
+        assertThat(tooLong.status()).isBetween(400, 499);
         RawHttp.Response hugeHeader = RawHttp.get(svc.port(), "/v1/json/nodes", "X-Big", "y".repeat(40 * 1024));
-        assertThat(hugeHeader.status()).isEqualTo(431);
-        assertThat(hugeHeader.header("Cache-Control")).contains("no-store");
+        assertThat(hugeHeader.status()).isBetween(400, 499);
+        for (RawHttp.Response r : List.of(bad, tooLong, hugeHeader)) {
+            String text = r.head() + new String(r.body(), StandardCharsets.ISO_8859_1);
+            assertThat(text).doesNotContainIgnoringCase("tomcat").doesNotContain("Exception").doesNotContain("at org.");
+        }
     }
 
     @Test
@@ -151,19 +132,69 @@ class HttpFrontTest {
         }
     }
 
+    /** A connection that never sends a request is closed after connection-timeout, one idle after keep-alive-timeout. */
     @Test
-    void turnedOffTomcatHasThePortAgain() throws Exception {
-        try (RunningService plain = RunningService.startSqliteDemo("--outpost.front.enabled=false")) {
-            assertThat(plain.context().getBeanNamesForType(HttpFront.class)).isEmpty();
-            String path = "/v1/json/at/HEAD/" + T + "/all/DEMO/Calo/Pedestals";
-            assertThat(plain.get(path).statusCode()).isEqualTo(200);
-            assertThat(plain.get(path).body()).isEqualTo(svc.get(path).body());
+    void silentAndIdleConnectionsAreClosed() throws Exception {
+        try (RunningService strict = RunningService.startSqliteDemo("--server.tomcat.connection-timeout=1s",
+                "--server.tomcat.keep-alive-timeout=1s")) {
+            try (Socket silent = new Socket(InetAddress.getLoopbackAddress(), strict.port());
+                 Socket idle = connectAndAsk(strict.port())) {
+                silent.setSoTimeout(30_000);
+                assertThat(silent.getInputStream().read()).as("closed without a request").isEqualTo(-1);
+                assertThat(idle.getInputStream().read()).as("closed once idle").isEqualTo(-1);
+            }
         }
     }
 
-    private static double frontRequests(String answered) throws Exception {
+    /** Tomcat's connection meter counts the open connections (kept open by the 60 s keep-alive of the defaults). */
+    @Test
+    void openConnectionsAreCounted() throws Exception {
+        try (Socket first = connectAndAsk(svc.port()); Socket second = connectAndAsk(svc.port())) {
+            assertThat(svc.metric("tomcat_connections_current_connections")).isGreaterThanOrEqualTo(2);
+            assertThat(svc.metric("tomcat_connections_config_max_connections")).isEqualTo(1000);
+        }
+    }
+
+    /**
+     * A stop (SIGTERM) stops accepting, lets the request in flight finish with its answer, then closes: here the
+     * request waits for the only read connection, which the test holds until the stop has begun.
+     */
+    @Test
+    void aStopLetsTheRequestInFlightFinish() throws Exception {
+        RunningService stopping = RunningService.startSqliteDemo("--outpost.database.read-pool-size=1",
+                "--outpost.database.connection-timeout=60s");
+        java.util.concurrent.CompletableFuture<Void> stopped = null;
+        try (Socket busy = new Socket(InetAddress.getLoopbackAddress(), stopping.port())) {
+            busy.setSoTimeout(60_000);
+            com.zaxxer.hikari.HikariDataSource pool = stopping.bean(io.outpost.store.IovStore.class).database()
+                    .readPool();
+            try (java.sql.Connection held = pool.getConnection()) {
+                busy.getOutputStream().write(("GET /v1/json/count/HEAD/0/" + T + "/all/DEMO/Calo/Pedestals HTTP/1.1\r\n"
+                        + "Host: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (pool.getHikariPoolMXBean().getThreadsAwaitingConnection() < 1) {
+                    assertThat(System.nanoTime()).as("the request waits for the connection").isLessThan(deadline);
+                    Thread.onSpinWait();
+                }
+                stopped = java.util.concurrent.CompletableFuture.runAsync(stopping::close);
+                assertThat(stopped).as("the stop waits for the request in flight").isNotDone();
+            }
+            Exchange answer = read(new BufferedInputStream(busy.getInputStream()));
+            assertThat(answer.status).isEqualTo(200);
+            assertThat(new String(answer.body, StandardCharsets.UTF_8)).contains("count");
+            stopped.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(stopping.context().isActive()).isFalse();
+        } finally {
+            if (stopped == null) {
+                stopping.close();
+            }
+        }
+    }
+
+    /** Requests the native API answered from memory so far (the timer's count). */
+    private static double memoryRequests() throws Exception {
         return Arrays.stream(svc.getString("/actuator/prometheus").split("\n"))
-                .filter(l -> l.startsWith("outpost_front_requests_total{") && l.contains("answered=\"" + answered + "\""))
+                .filter(l -> l.startsWith("outpost_requests_seconds_count{") && l.contains("path=\"memory\""))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
 
@@ -225,70 +256,6 @@ class HttpFrontTest {
             body.write(in.readAllBytes());
         }
         return new Exchange(code, headers, body.toByteArray());
-    }
-
-    /**
-     * A large Frontier answer is left by the servlet with the front and sent from there: the same bytes as the
-     * servlet writes itself (asked on Tomcat's own loopback port, where no front vouches for the request), with its
-     * own length, counted; a small answer is written by Tomcat as before.
-     */
-    @Test
-    void largeFrontierAnswersAreSentByTheFrontFromWhereTheServletLeftThem() throws Exception {
-        String table = svc.bean(io.outpost.store.IovStore.class).folder("/DEMO/Calo/Pedestals").iovTable();
-        String big = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1=" + io.outpost.frontier.protocol.P1Codec
-                .encode("SELECT OBJECT_ID, CHANNEL_ID, IOV_SINCE, IOV_UNTIL, SYS_INSTIME FROM " + table
-                        + " ORDER BY OBJECT_ID");
-        double before = svc.metric("outpost_front_handed_bodies_total");
-        java.net.http.HttpResponse<byte[]> viaFront = svc.get(big, "X-Frontier-Id", "front-test");
-        assertThat(viaFront.statusCode()).isEqualTo(200);
-        assertThat(viaFront.headers().firstValue(io.outpost.frontier.BodyHandoff.HEADER)).isEmpty();
-        assertThat(viaFront.body().length).isGreaterThanOrEqualTo(io.outpost.frontier.BodyHandoff.MIN_BYTES);
-        assertThat(viaFront.headers().firstValueAsLong("Content-Length")).hasValue(viaFront.body().length);
-        assertThat(new String(viaFront.body(), StandardCharsets.US_ASCII)).contains("records=\"768\"")
-                .endsWith("</frontier>\n");
-        assertThat(svc.metric("outpost_front_handed_bodies_total")).isEqualTo(before + 1);
-
-        assertThat(onTomcatsPort(big).body()).isEqualTo(viaFront.body());
-
-        String small = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1=" + io.outpost.frontier.protocol.P1Codec
-                .encode("SELECT NODE_FULLPATH FROM OUTPOST_NODES WHERE NODE_ISLEAF = 1 ORDER BY NODE_FULLPATH");
-        assertThat(new String(svc.get(small, "X-Frontier-Id", "front-test").body(), StandardCharsets.US_ASCII))
-                .contains("<quality error=\"0\"");
-        assertThat(svc.metric("outpost_front_handed_bodies_total")).isEqualTo(before + 1);
-    }
-
-    /**
-     * A large native answer computed by Tomcat (a miss) is left with the front too, and sent from there with its
-     * length; Tomcat's own port writes the same bytes, and the next request is a memory hit of the front.
-     */
-    @Test
-    void largeNativeMissesAreSentByTheFrontFromWhereTheServletLeftThem() throws Exception {
-        String path = "/v1/json/browse/HEAD/0/9223372036854775807/all/cs/DEMO/Calo/Pedestals";
-        double handed = svc.metric("outpost_front_handed_bodies_total");
-        double memory = frontRequests("memory");
-        java.net.http.HttpResponse<byte[]> miss = svc.get(path);
-        assertThat(miss.statusCode()).isEqualTo(200);
-        assertThat(miss.headers().firstValue(io.outpost.frontier.BodyHandoff.HEADER)).isEmpty();
-        assertThat(miss.body().length).isGreaterThanOrEqualTo(io.outpost.frontier.BodyHandoff.MIN_BYTES);
-        assertThat(miss.headers().firstValueAsLong("Content-Length")).hasValue(miss.body().length);
-        assertThat(miss.headers().firstValue("ETag")).isPresent();
-        assertThat(svc.metric("outpost_front_handed_bodies_total")).isEqualTo(handed + 1);
-
-        assertThat(onTomcatsPort(path).body()).isEqualTo(miss.body());
-        java.net.http.HttpResponse<byte[]> hit = svc.get(path);
-        assertThat(hit.body()).isEqualTo(miss.body());
-        assertThat(frontRequests("memory") - memory).isEqualTo(1.0);
-        assertThat(svc.metric("outpost_front_handed_bodies_total")).isEqualTo(handed + 1);
-    }
-
-    /** A GET on Tomcat's own loopback port, where no front vouches for the request (so nothing is handed). */
-    private static java.net.http.HttpResponse<byte[]> onTomcatsPort(String path) throws Exception {
-        int tomcat = ((org.springframework.boot.web.server.context.WebServerApplicationContext) svc.context())
-                .getWebServer().getPort();
-        return java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + tomcat + path))
-                        .header("X-Frontier-Id", "front-test").build(),
-                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
     }
 
     private static String line(InputStream in) throws IOException {
