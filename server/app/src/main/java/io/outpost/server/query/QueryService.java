@@ -31,7 +31,7 @@ import org.springframework.stereotype.Service;
 
 /** Runs one native query against the store and encodes the answer (binary or JSON). */
 @Service
-public class QueryService {
+public class QueryService implements AutoCloseable {
     private static final List<Column> NODE_COLUMNS = List.of(new Column("path", ColumnType.STRING255),
             new Column("folder", ColumnType.BOOL), new Column("versioning", ColumnType.STRING255),
             new Column("keyType", ColumnType.STRING255), new Column("payloadSpec", ColumnType.STRING4K),
@@ -60,6 +60,12 @@ public class QueryService {
             });
 
     private final RowStore rowStore;
+
+    /** The encoder threads end with the application context (Spring closes an AutoCloseable bean). */
+    @Override
+    public void close() {
+        encoders.shutdownNow();
+    }
 
     public QueryService(IovStore store, OutpostProperties props, MeterRegistry registry, RowStore rowStore) {
         this.store = store;
