@@ -151,7 +151,13 @@ class OneServerTest {
     void openConnectionsAreCounted() throws Exception {
         try (Socket first = connectAndAsk(svc.port()); Socket second = connectAndAsk(svc.port())) {
             // this service's connector only: Tomcat's meters are JVM-wide, other tests' services show there too
-            String connector = "-" + svc.port() + "\"";
+            // Tomcat's name of this service's connector, as its meters are tagged ("http-nio2-auto-N" on port 0)
+            var tomcat = (org.springframework.boot.tomcat.TomcatWebServer)
+                    ((org.springframework.boot.web.server.context.WebServerApplicationContext) svc.context()).getWebServer();
+            String name = ((org.apache.coyote.AbstractProtocol<?>) tomcat.getTomcat().getConnector().getProtocolHandler())
+                    .getName().replace("\"", "").replaceFirst("-" + svc.port() + "$", ""); // registered before binding
+            java.util.regex.Pattern connector = java.util.regex.Pattern.compile(
+                    "name=\"" + java.util.regex.Pattern.quote(name) + "\"");
             assertThat(svc.metric("tomcat_connections_current_connections", connector)).isGreaterThanOrEqualTo(2);
             assertThat(svc.metric("tomcat_connections_config_max_connections", connector)).isEqualTo(1000);
         }

@@ -92,13 +92,14 @@ public final class RunningService implements AutoCloseable {
     }
 
     /**
-     * The sum of a metric's series whose labels contain {@code label} (e.g. this service's connector name): Tomcat's
+     * The sum of a metric's series whose labels match {@code labels} (e.g. this service's connector name): Tomcat's
      * meters come from the JVM-wide MBean server, so other services started in the same JVM show there too.
      */
-    public double metric(String name, String label) throws IOException, InterruptedException {
+    public double metric(String name, java.util.regex.Pattern labels) throws IOException, InterruptedException {
         double sum = 0;
         for (String line : getString("/actuator/prometheus").split("\n")) {
-            if (line.startsWith(name + "{") && line.substring(0, line.lastIndexOf('}') + 1).contains(label)) {
+            if (line.startsWith(name + "{")
+                    && labels.matcher(line.substring(0, line.lastIndexOf('}') + 1)).find()) {
                 sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }
