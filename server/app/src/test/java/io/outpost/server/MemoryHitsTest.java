@@ -71,25 +71,6 @@ class MemoryHitsTest {
         assertThat(head.headers().firstValue("ETag")).hasValue(etag);
     }
 
-    /** With the valve in the engine's pipeline (outpost.memory-hits.valve=engine) a hit is the same answer, counted. */
-    @Test
-    void theValveMayRunInTheEnginesPipeline() throws Exception {
-        try (RunningService engine = RunningService.startSqliteDemo("--outpost.memory-hits.valve=engine")) {
-            String path = "/v1/bin/at/HEAD/" + (T + 2) + "/all/DEMO/Calo/Pedestals";
-            HttpResponse<byte[]> computed = engine.get(path);
-            double before = engine.metric("outpost_requests_seconds_count");
-            HttpResponse<byte[]> hit = engine.get(path);
-            assertThat(hit.statusCode()).isEqualTo(200);
-            assertThat(hit.body()).isEqualTo(computed.body());
-            assertThat(hit.headers().firstValue("ETag")).isEqualTo(computed.headers().firstValue("ETag"));
-            String memory = java.util.Arrays.stream(engine.getString("/actuator/prometheus").split("\n"))
-                    .filter(l -> l.startsWith("outpost_requests_seconds_count{") && l.contains("path=\"memory\""))
-                    .findFirst().orElseThrow();
-            assertThat(Double.parseDouble(memory.substring(memory.lastIndexOf(' ') + 1))).isEqualTo(1.0);
-            assertThat(engine.metric("outpost_requests_seconds_count") - before).isEqualTo(1.0);
-        }
-    }
-
     /** Requests the native API answered from memory so far (the timer's count). */
     private static double memoryRequests() throws Exception {
         for (String line : svc.getString("/actuator/prometheus").split("\n")) {

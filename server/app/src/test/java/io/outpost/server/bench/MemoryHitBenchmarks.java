@@ -33,7 +33,6 @@ class MemoryHitBenchmarks {
         {"Tomcat NIO2 (default)"},
         {"Tomcat NIO", "--outpost.tomcat.protocol=nio"},
         {"Tomcat NIO2, virtual threads", "--spring.threads.virtual.enabled=true"},
-        {"Tomcat NIO2, valve in the engine's pipeline", "--outpost.memory-hits.valve=engine"},
     };
     private static final int ROUNDS = 5;
 
