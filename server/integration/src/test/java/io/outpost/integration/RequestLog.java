@@ -94,13 +94,14 @@ public final class RequestLog {
         }
 
         /**
-         * Memory hits are answered by a valve before any filter: this valve, first in the pipeline, records the
-         * requests the filter never saw, once they are answered (so possibly after the client has the answer).
+         * Memory hits are answered by a valve in the engine's pipeline, before any filter: this valve, first in that
+         * pipeline, records the requests the filter never saw, once they are answered (so possibly after the client
+         * has the answer).
          */
         @Bean
-        @org.springframework.core.annotation.Order(org.springframework.core.Ordered.HIGHEST_PRECEDENCE)
-        public org.springframework.boot.tomcat.TomcatContextCustomizer requestLogValve(RequestLog log) {
-            return context -> context.getPipeline().addValve(new org.apache.catalina.valves.ValveBase(true) {
+        public org.springframework.boot.web.server.WebServerFactoryCustomizer<
+                org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory> requestLogValve(RequestLog log) {
+            return new FirstEngineValve(new org.apache.catalina.valves.ValveBase(true) {
                 @Override
                 public void invoke(org.apache.catalina.connector.Request req, org.apache.catalina.connector.Response resp)
                         throws IOException, ServletException {
@@ -114,6 +115,22 @@ public final class RequestLog {
                     }
                 }
             });
+        }
+
+        /** Adds its valve to the engine before every other customizer adds one. */
+        private record FirstEngineValve(org.apache.catalina.Valve valve) implements
+                org.springframework.boot.web.server.WebServerFactoryCustomizer<
+                        org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory>,
+                org.springframework.core.Ordered {
+            @Override
+            public void customize(org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory factory) {
+                factory.addEngineValves(valve);
+            }
+
+            @Override
+            public int getOrder() {
+                return org.springframework.core.Ordered.HIGHEST_PRECEDENCE;
+            }
         }
     }
 }
