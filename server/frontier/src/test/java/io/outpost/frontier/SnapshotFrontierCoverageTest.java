@@ -1,7 +1,6 @@
 package io.outpost.frontier;
 
 import static io.outpost.store.export.SnapshotTestSupport.GT;
-import static io.outpost.store.export.SnapshotTestSupport.MAXK;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.store.IovStore;

@@ -2,13 +2,11 @@ package io.outpost.integration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.outpost.store.IovStore;
 import io.outpost.testkit.SquidProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;

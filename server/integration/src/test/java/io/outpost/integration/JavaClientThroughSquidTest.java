@@ -8,7 +8,6 @@ import io.outpost.client.Iov;
 import io.outpost.client.Keys;
 import io.outpost.client.Order;
 import io.outpost.client.OutpostClient;
-import io.outpost.store.IovStore;
 import io.outpost.testkit.SquidProcess;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

@@ -3,7 +3,6 @@ package io.outpost.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.outpost.store.IovStore;
 import io.outpost.testkit.SquidProcess;
 import java.net.URI;
 import java.net.http.HttpClient;

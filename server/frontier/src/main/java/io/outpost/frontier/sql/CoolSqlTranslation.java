@@ -21,7 +21,6 @@ import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
-import net.sf.jsqlparser.statement.select.SelectItem;
 
 /**
  * Rewrites a statement that {@link AllowList} admitted from COOL's Oracle SQL into PostgreSQL's or SQLite's, in

@@ -1,6 +1,5 @@
 package io.outpost.frontier.sql;
 
-import io.outpost.frontier.FrontierException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

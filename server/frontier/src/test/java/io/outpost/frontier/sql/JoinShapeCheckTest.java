@@ -1,10 +1,8 @@
 package io.outpost.frontier.sql;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.outpost.frontier.cost.QueryCostLimits;
 import io.outpost.frontier.FrontierException;
 import java.util.concurrent.ExecutorService;
 import org.junit.jupiter.api.AutoClose;
