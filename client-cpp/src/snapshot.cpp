@@ -2,6 +2,7 @@
 #include "outpost/snapshot.h"
 
 #include <future>
+#include <limits>
 
 namespace outpost {
 
@@ -28,6 +29,11 @@ const FolderSnapshot* Snapshot::folder(const std::string& path) const {
     return nullptr;
 }
 
+bool Snapshot::covers(Key timeKey, Key runLumiKey) const {
+    if (!time && !runLumi) return covers(timeKey) && covers(runLumiKey);
+    return (!time || time->covers(timeKey)) && (!runLumi || runLumi->covers(runLumiKey));
+}
+
 SnapshotSession::SnapshotSession(Client& client, std::string globalTag, std::string subtree)
     : client_(client), globalTag_(std::move(globalTag)), subtree_(subtree == "/" ? "" : std::move(subtree)) {
     checkTag(globalTag_);
@@ -45,22 +51,37 @@ Result<Snapshot> SnapshotSession::at(Key t) {
     } catch (const std::invalid_argument& e) {
         return Error(ErrorCode::InvalidArgument, e.what());
     }
-    auto r = fetch(t);
+    return at(std::to_string(t), [t](const Snapshot& s) { return s.covers(t); });
+}
+
+Result<Snapshot> SnapshotSession::at(Key time, Key runLumi) {
+    try {
+        checkKey("time", time);
+        checkKey("runLumi", runLumi);
+    } catch (const std::invalid_argument& e) {
+        return Error(ErrorCode::InvalidArgument, e.what());
+    }
+    return at(std::to_string(time) + "," + std::to_string(runLumi),
+              [time, runLumi](const Snapshot& s) { return s.covers(time, runLumi); });
+}
+
+Result<Snapshot> SnapshotSession::at(const std::string& keys, const std::function<bool(const Snapshot&)>& covers) {
+    auto r = fetch(keys, covers);
     if (r || !isGone(r.error())) return r;
     {
         std::lock_guard<std::mutex> lock(mu_);
         state_.clear();  // the state moved on: read the current one once, then ask again
         last_.reset();
     }
-    return fetch(t);
+    return fetch(keys, covers);
 }
 
-Result<Snapshot> SnapshotSession::fetch(Key t) {
+Result<Snapshot> SnapshotSession::fetch(const std::string& keys, const std::function<bool(const Snapshot&)>& covers) {
     std::string pinned;
     {
         std::lock_guard<std::mutex> lock(mu_);
         bool fresh = !state_.empty() && Clock::now() < expires_;
-        if (fresh && last_ && last_->state == state_ && last_->covers(t)) {
+        if (fresh && last_ && last_->state == state_ && covers(*last_)) {
             Snapshot reused = *last_;
             reused.requests = 0;
             return reused;
@@ -68,8 +89,8 @@ Result<Snapshot> SnapshotSession::fetch(Key t) {
         if (fresh) pinned = state_;
     }
     const std::string path = pinned.empty()
-        ? "/v1/bin/snapshot/" + globalTag_ + "/" + std::to_string(t) + subtree_
-        : "/v1/bin/pin/" + pinned + "/snapshot/" + globalTag_ + "/" + std::to_string(t) + subtree_;
+        ? "/v1/bin/snapshot/" + globalTag_ + "/" + keys + subtree_
+        : "/v1/bin/pin/" + pinned + "/snapshot/" + globalTag_ + "/" + keys + subtree_;
     std::string header;
     long fresh = -1;
     auto answer = client_.getWithState(path, header, fresh);
@@ -111,6 +132,17 @@ Result<Snapshot> SnapshotSession::assemble(const Table& a, const std::string& st
         f.folder = *folder;
         f.tag = *tag;
         f.generation = *generation;
+        if (r.values.size() > 8 && str(r, 6)) {
+            // Per key type validity (docs/api.md, "Mixed key types"): common to the folders of each type.
+            const auto* since = std::get_if<std::int64_t>(&r.values[7]);
+            const auto* until = std::get_if<std::int64_t>(&r.values[8]);
+            if (!since || !until) return Error(ErrorCode::Protocol, "snapshot row of " + f.folder + " without validity");
+            f.keyType = *str(r, 6);
+            std::optional<Validity>& common = f.keyType == "run-lumi" ? s.runLumi : s.time;
+            if (!common) common = Validity{0, std::numeric_limits<Key>::max()};
+            common->since = std::max<Key>(common->since, static_cast<Key>(*since));
+            common->until = std::min<Key>(common->until, static_cast<Key>(*until));
+        }
         if (str(r, 4)) {
             byUrl.push_back(i);
             continue;

@@ -64,20 +64,28 @@ TEST(Integration, SnapshotOfTheDemoGlobalTagEqualsPerFolderAnswers) {
     ASSERT_TRUE(client) << client.error().message;
     SnapshotSession session(*client, "DEMO-GT-2026");
     const Key t = 1767229200000000000;  // 2026-01-01T01:00:00Z
-    auto snap = session.at(t);
+    const Key rl = (Key(302) << 32) | 17;  // run 302, lumi 17: the global tag holds time and run-lumi folders
+    auto oneKey = session.at(t);
+    ASSERT_FALSE(oneKey);
+    EXPECT_EQ(400, oneKey.error().httpStatus);
+    auto snap = session.at(t, rl);
     ASSERT_TRUE(snap) << snap.error().describe();
     EXPECT_EQ(16u, session.state().size());
     ASSERT_NE(nullptr, snap->folder("/DEMO/Calo/Gains"));
     EXPECT_EQ("GAINS-v2", snap->folder("/DEMO/Calo/Gains")->tag);
+    EXPECT_EQ("run-lumi", snap->folder("/DEMO/Calo/Gains")->keyType);
     for (const auto& f : snap->folders) {
         SCOPED_TRACE(f.folder);
-        auto direct = client->get(paths::at(f.folder, f.tag, t, ChannelSelection::all()));
+        const Key key = f.keyType == "run-lumi" ? rl : t;
+        auto direct = client->get(paths::at(f.folder, f.tag, key, ChannelSelection::all()));
         ASSERT_TRUE(direct) << direct.error().describe();
         ASSERT_EQ(direct->rows.size(), f.answer.rows.size());
+        EXPECT_FALSE(f.answer.rows.empty());
         for (std::size_t i = 0; i < direct->rows.size(); ++i) EXPECT_EQ(direct->rows[i].values, f.answer.rows[i].values);
     }
-    EXPECT_TRUE(snap->covers(t));
-    auto again = session.at(snap->validSince);
+    ASSERT_TRUE(snap->time && snap->runLumi);
+    EXPECT_TRUE(snap->covers(t, rl));
+    auto again = session.at(snap->time->since, snap->runLumi->since);
     ASSERT_TRUE(again);
     EXPECT_EQ(0, again->requests);
 }

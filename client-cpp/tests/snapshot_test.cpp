@@ -97,6 +97,49 @@ TEST(SnapshotSession, AGoneStateIsRefreshedOnceAndTheSnapshotAskedAgain) {
     EXPECT_EQ(std::int64_t(9), std::get<std::int64_t>(later->folder("/A")->answer.rows[0].values[3]));
 }
 
+TEST(SnapshotSession, ATimeAndARunLumiKeyWithValidityPerKeyType) {
+    // /T a time folder valid for times [10, 20), /R a run-lumi folder valid for run-lumi keys [300, 400)
+    Table t;
+    t.header.kind = AnswerKind::Snapshot;
+    t.header.folder = "/";
+    t.header.tag = "GT";
+    t.header.columns = {{"folder", ColumnType::String255}, {"tag", ColumnType::String255},
+                        {"generation", ColumnType::String255}, {"rows", ColumnType::UInt63},
+                        {"url", ColumnType::String4k}, {"answer", ColumnType::Blob16M},
+                        {"keyType", ColumnType::String255}, {"validSince", ColumnType::UInt63},
+                        {"validUntil", ColumnType::UInt63}};
+    Row time;
+    time.values = {std::string("/T"), std::string("HEAD"), std::string("1.1"), std::int64_t(1), Value{},
+                   Blob{encode(part("/T", 1))}, std::string("time"), std::int64_t(10), std::int64_t(20)};
+    Row run;
+    run.values = {std::string("/R"), std::string("HEAD"), std::string("1.2"), std::int64_t(1), Value{},
+                  Blob{encode(part("/R", 2))}, std::string("run-lumi"), std::int64_t(300), std::int64_t(400)};
+    t.rows = {time, run};
+    FakeServer server([&](const Request& r) {
+        if (r.path == "/v1/bin/snapshot/GT/15,350") return withState(Response::binary(encode(t), 60), kOld);
+        return Response::problem(404, "unexpected " + r.path);
+    });
+    auto client = Client::create(*Config::fromString(server.url()));
+    ASSERT_TRUE(client);
+    SnapshotSession session(*client, "GT");
+    auto s = session.at(15, 350);
+    ASSERT_TRUE(s) << s.error().describe();
+    ASSERT_TRUE(s->time && s->runLumi);
+    EXPECT_EQ(10, s->time->since);
+    EXPECT_EQ(20, s->time->until);
+    EXPECT_EQ(300, s->runLumi->since);
+    EXPECT_EQ(400, s->runLumi->until);
+    EXPECT_EQ("run-lumi", s->folder("/R")->keyType);
+    // both keys inside their intervals: reused; one outside: asked again (pinned, then once more after the
+    // fake's 404 as after a gone state)
+    auto again = session.at(19, 301);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(0, again->requests);
+    EXPECT_EQ(1u, server.requests().size());
+    EXPECT_FALSE(session.at(20, 301));
+    EXPECT_EQ(3u, server.requests().size());
+}
+
 TEST(SnapshotSession, BadSpellingAndUnknownGlobalTag) {
     FakeServer server([](const Request&) { return Response::problem(404, "no global tag"); });
     auto client = Client::create(*Config::fromString(server.url()));

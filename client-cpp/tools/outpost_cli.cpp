@@ -37,7 +37,9 @@ commands:
   find FOLDER TIME                the objects valid at TIME in the selected channels
   browse FOLDER [T1 [T2]]         every IOV with since <= T2 and until > T1 (default min max; streamed for csv/json)
   count FOLDER [T1 [T2]]          how many IOVs browse would print
-  snapshot GLOBALTAG TIME         every folder of GLOBALTAG (or HEAD) at TIME, all at one state
+  snapshot GLOBALTAG TIME [RUNLUMI]
+                                  every folder of GLOBALTAG (or HEAD) at TIME, all at one state; a global tag
+                                  holding time and run-lumi folders needs both keys (e.g. 2026-01-01 305/50)
 
 times: nanoseconds (1767229200000000000), min, max, RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time
        (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given)
@@ -215,10 +217,12 @@ int main(int argc, char** argv) {
     if (cmd == "tags") need(1, 1, "tags NODE");
     if (cmd == "tag") need(2, 2, "tag FOLDER TAG");
     if (cmd == "find") need(2, 2, "find FOLDER TIME");
-    if (cmd == "snapshot") need(2, 2, "snapshot GLOBALTAG TIME");
+    if (cmd == "snapshot") need(2, 3, "snapshot GLOBALTAG TIME [RUNLUMI]");
     if (cmd == "browse" || cmd == "count") need(1, 3, "browse|count FOLDER [T1 [T2]]");
     Key t1 = kMinKey, t2 = kMaxKey, t = 0;
     if (cmd == "find" || cmd == "snapshot") t = parseTimeArg(args[2]);
+    std::optional<Key> runLumi;
+    if (cmd == "snapshot" && args.size() > 3) runLumi = parseTimeArg(args[3]);
     if (cmd == "browse" || cmd == "count") {
         if (args.size() > 2) t1 = parseTimeArg(args[2]);
         if (args.size() > 3) t2 = parseTimeArg(args[3]);
@@ -250,19 +254,32 @@ int main(int argc, char** argv) {
         } catch (const std::invalid_argument& e) {
             usage(e.what());
         }
-        auto snap = session->at(t);
+        auto snap = runLumi ? session->at(t, *runLumi) : session->at(t);
         if (!snap) return fail(snap.error());
-        // Every folder's iovs answer in path order, separated by an empty line (docs/cli.md).
+        // Every folder's iovs answer in path order (docs/cli.md): in table and csv each block labelled with its
+        // folder and tag and separated by an empty line; in json one document holding them all.
+        const bool json = fmt == cli::Format::Json;
+        if (json) {
+            auto validity = [](const char* keyType, const std::optional<Validity>& v) {
+                if (!v) return std::string();
+                return std::string("{\"keyType\":\"") + keyType + "\",\"validSince\":" + std::to_string(v->since) +
+                       ",\"validUntil\":" + std::to_string(v->until) + "}";
+            };
+            std::cout << "{\"kind\":\"snapshot\",\"globalTag\":" << cli::jsonString(snap->globalTag)
+                      << ",\"state\":" << cli::jsonString(snap->state) << ",\"validity\":["
+                      << validity("time", snap->time) << (snap->time && snap->runLumi ? "," : "")
+                      << validity("run-lumi", snap->runLumi) << "],\n \"folders\":[\n";
+        }
         bool first = true;
         for (FolderSnapshot& f : snap->folders) {
-            if (!first) std::cout << "\n";
+            if (!first) std::cout << (json ? ",\n" : "\n");
             first = false;
+            if (!json) std::cout << "# folder " << f.folder << " tag " << f.tag << "\n";
             f.answer.header.folder = f.folder;
             f.answer.header.tag = f.tag;
-            f.answer.header.validSince = snap->validSince;
-            f.answer.header.validUntil = snap->validUntil;
             cli::printTable(std::cout, f.answer, fmt);
         }
+        if (json) std::cout << "]}\n";
         std::cout.flush();
         return std::cout ? kExitOk : kExitFailed;
     }

@@ -71,9 +71,24 @@ public final class SnapshotSession {
      */
     public Snapshot at(long t) throws OutpostException {
         Paths.checkKey(t);
+        return at(Long.toString(t), previous -> previous.covers(t));
+    }
+
+    /**
+     * Every folder of a global tag holding time and run-lumi folders, each read at the key of its own key type
+     * (docs/api.md, "Mixed key types"); a global tag of one key type uses the key of its type. A snapshot of the
+     * same state whose validity covers both keys is reused without a request.
+     */
+    public Snapshot at(long time, long runLumi) throws OutpostException {
+        Paths.checkKey(time);
+        Paths.checkKey(runLumi);
+        return at(time + "," + runLumi, previous -> previous.covers(time, runLumi));
+    }
+
+    private Snapshot at(String keys, java.util.function.Predicate<Snapshot> covers) throws OutpostException {
         for (int attempt = 0; ; attempt++) {
             try {
-                return fetchSnapshot(t);
+                return fetchSnapshot(keys, covers);
             } catch (OutpostException e) {
                 if (attempt > 0 || !generationGone(e)) {
                     throw e;
@@ -111,12 +126,12 @@ public final class SnapshotSession {
         }
     }
 
-    private Snapshot fetchSnapshot(long t) throws OutpostException {
+    private Snapshot fetchSnapshot(String t, java.util.function.Predicate<Snapshot> covers) throws OutpostException {
         Pinned s = state;
         Snapshot previous = last;
-        if (s != null && s.fresh() && previous != null && previous.state().equals(s.hash) && previous.covers(t)) {
+        if (s != null && s.fresh() && previous != null && previous.state().equals(s.hash) && covers.test(previous)) {
             return new Snapshot(previous.globalTag(), previous.state(), previous.validSince(), previous.validUntil(),
-                    previous.folders(), 0, 0);
+                    previous.time(), previous.runLumi(), previous.folders(), 0, 0);
         }
         Fetched f;
         if (s == null || !s.fresh()) {
@@ -147,6 +162,7 @@ public final class SnapshotSession {
     /** Decodes inline folders and fetches the others (in parallel) through their pinned URLs. */
     private Snapshot assemble(Answer a, String hash) throws OutpostException {
         Map<String, Snapshot.FolderSnapshot> folders = new LinkedHashMap<>();
+        Map<String, long[]> validity = new java.util.HashMap<>();
         long bytes = a.encodedBytes();
         List<Future<Answer>> pending = new ArrayList<>();
         List<Row> byUrl = new ArrayList<>();
@@ -186,10 +202,24 @@ public final class SnapshotSession {
                     throw new OutpostException(OutpostException.Kind.PROTOCOL, "snapshot part of " + folder + " is a "
                             + part.kind().jsonName() + " answer");
                 }
-                folders.put(folder, new Snapshot.FolderSnapshot(folder, (String) r.get(1), (String) r.get(2), part));
+                String keyType = a.schema().size() > 8 ? (String) r.get(6) : null;
+                if (keyType != null) {
+                    long since = (Long) r.get(7);
+                    long until = (Long) r.get(8);
+                    long[] common = validity.computeIfAbsent(keyType, k -> new long[] {0, Long.MAX_VALUE});
+                    common[0] = Math.max(common[0], since);
+                    common[1] = Math.min(common[1], until);
+                }
+                folders.put(folder, new Snapshot.FolderSnapshot(folder, (String) r.get(1), (String) r.get(2), keyType,
+                        part));
             }
         }
-        return new Snapshot(globalTag, hash, a.validSince(), a.validUntil(), folders, 1 + pending.size(), bytes);
+        return new Snapshot(globalTag, hash, a.validSince(), a.validUntil(), validity(validity.get("time")),
+                validity(validity.get("run-lumi")), folders, 1 + pending.size(), bytes);
+    }
+
+    private static Snapshot.Validity validity(long[] common) {
+        return common == null ? null : new Snapshot.Validity(common[0], common[1]);
     }
 
     private static Answer await(Future<Answer> f, Row row) throws OutpostException {

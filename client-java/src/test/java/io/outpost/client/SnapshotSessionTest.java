@@ -18,6 +18,8 @@ class SnapshotSessionTest {
     static final long T0 = RealServiceTest.T0;
     static final long HOUR = RealServiceTest.HOUR;
     static final String GT = "DEMO-GT-2026";
+    /** Run 302, lumi 17: the demo global tag holds time and run-lumi folders, so a snapshot takes both keys. */
+    static final long RL = (302L << 32) | 17;
     static InProcessService service;
     static OutpostClient client;
 
@@ -43,18 +45,24 @@ class SnapshotSessionTest {
     void snapshotEqualsPerFolderQueriesReusesTheStateAndRefreshesWhenAGenerationIsGone() throws Exception {
         SnapshotSession session = client.snapshotSession(GT, null);
         long t = T0 + 3 * HOUR + 17;
-        Snapshot first = session.at(t);
+        Snapshot first = session.at(t, RL);
         assertThat(first.state()).isEqualTo(session.state()).matches("[0-9a-f]{16}");
         assertThat(first.folders()).containsKeys("/DEMO/Calo/Gains", "/DEMO/Calo/Pedestals", "/DEMO/DCS/HV");
         assertThat(first.folders().get("/DEMO/Calo/Gains").tag()).isEqualTo("GAINS-v2");
         assertThat(first.requests()).as("one snapshot request plus the folders given by URL")
                 .isGreaterThan(1).isLessThanOrEqualTo(1 + first.folders().size());
         for (Snapshot.FolderSnapshot f : first.folders().values()) {
-            List<Iov> direct = client.browse(f.folder(), f.tag(), t, t, ChannelSelection.all(), Order.CHANNEL_SINCE);
-            assertThat(f.iovs()).as(f.folder()).isEqualTo(direct);
+            long key = f.keyType().equals("run-lumi") ? RL : t;
+            List<Iov> direct = client.browse(f.folder(), f.tag(), key, key, ChannelSelection.all(),
+                    Order.CHANNEL_SINCE);
+            assertThat(f.iovs()).as(f.folder()).isEqualTo(direct).isNotEmpty();
         }
-        // a key in the same validity interval of every folder: no request at all
-        Snapshot again = session.at(t + 1000);
+        assertThat(first.folders().get("/DEMO/Align/Global").keyType()).isEqualTo("run-lumi");
+        assertThat(first.time().covers(t)).isTrue();
+        assertThat(first.runLumi().covers(RL)).isTrue();
+        assertThat(first.runLumi().since()).isGreaterThanOrEqualTo(302L << 32);
+        // keys in the same validity interval of every folder of their type: no request at all
+        Snapshot again = session.at(t + 1000, RL + 1);
         assertThat(again.requests()).isZero();
         assertThat(again.folders()).isEqualTo(first.folders());
 
@@ -64,7 +72,7 @@ class SnapshotSessionTest {
                 1.5f, 0.5f, 7)));
         service.context().getBean(Catalog.class).refresh();
         long later = T0 + 55 * HOUR;
-        Snapshot after = session.at(later);
+        Snapshot after = session.at(later, RL);
         assertThat(after.state()).isNotEqualTo(first.state());
         assertThat(after.iovs("/DEMO/Calo/Pedestals")).anyMatch(i -> i.channel() == 3 && i.since() == T0 + 50 * HOUR);
         assertThat(after.folders().get("/DEMO/Calo/Pedestals").generation())
@@ -79,6 +87,20 @@ class SnapshotSessionTest {
         assertThat(browsed.get(0).since()).isEqualTo(T0 + 50 * HOUR);
         assertThatThrownBy(() -> session.browse("/NOT/IN/STATE", 0, 1, ChannelSelection.all(), Order.CHANNEL_SINCE))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void oneKeyForAGlobalTagOfBothKeyTypesIsRejectedAndOneKeyTypeTakesOneKey() throws Exception {
+        assertThatThrownBy(() -> client.snapshotSession(GT, null).at(T0))
+                .isInstanceOf(OutpostException.class).hasMessageContaining("{time},{runlumi}")
+                .extracting("kind").isEqualTo(OutpostException.Kind.REJECTED);
+        Snapshot calo = client.snapshotSession(GT, "/DEMO/DCS").at(T0 + HOUR);
+        assertThat(calo.validSince()).isPositive();
+        assertThat(calo.covers(T0 + HOUR)).isTrue();
+        assertThat(calo.runLumi()).isNull();
+        Snapshot pair = client.snapshotSession(GT, "/DEMO/DCS").at(T0 + HOUR, RL);
+        assertThat(pair.folders().keySet()).isEqualTo(calo.folders().keySet());
+        assertThat(pair.iovs("/DEMO/DCS/HV")).isEqualTo(calo.iovs("/DEMO/DCS/HV")).isNotEmpty();
     }
 
     @Test

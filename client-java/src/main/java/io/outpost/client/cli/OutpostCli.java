@@ -387,32 +387,56 @@ public final class OutpostCli implements Callable<Integer> {
         }
     }
 
-    @Command(name = "snapshot", description = "Every folder of GLOBALTAG (or HEAD) at TIME, all at one state.")
+    @Command(name = "snapshot", description = {"Every folder of GLOBALTAG (or HEAD) at TIME, all at one state.",
+        "A global tag holding time and run-lumi folders needs both keys: TIME and RUNLUMI (e.g. 305/50)."})
     static final class SnapshotCommand implements Callable<Integer> {
         @ParentCommand OutpostCli cli;
         @Parameters(index = "0", paramLabel = "GLOBALTAG") String globalTag;
         @Parameters(index = "1", paramLabel = "TIME") String time;
+        @Parameters(index = "2", arity = "0..1", paramLabel = "RUNLUMI") String runLumi;
 
         @Override
         public Integer call() throws OutpostException {
             cli.checkOptions();
             long t = time(time);
+            Long rl = runLumi == null ? null : time(runLumi);
             Paths.checkTag(globalTag);
-            io.outpost.client.Snapshot snap = cli.client().snapshotSession(globalTag, null).at(t);
+            io.outpost.client.SnapshotSession session = cli.client().snapshotSession(globalTag, null);
+            io.outpost.client.Snapshot snap = rl == null ? session.at(t) : session.at(t, rl);
+            RowWriter.Format format = cli.format();
+            if (format == RowWriter.Format.JSON) {
+                cli.out.print("{\"kind\":\"snapshot\",\"globalTag\":" + RowWriter.Json.str(snap.globalTag())
+                        + ",\"state\":" + RowWriter.Json.str(snap.state()) + ",\"validity\":["
+                        + validity("time", snap.time()) + (snap.time() != null && snap.runLumi() != null ? "," : "")
+                        + validity("run-lumi", snap.runLumi()) + "],\n \"folders\":[\n");
+            }
             boolean first = true;
             for (io.outpost.client.Snapshot.FolderSnapshot f : snap.folders().values()) {
                 if (!first) {
-                    cli.out.println();
+                    cli.out.println(format == RowWriter.Format.JSON ? "," : "");
                 }
                 first = false;
-                RowWriter w = RowWriter.of(cli.format(), cli.out);
-                w.begin("iovs", f.folder(), f.tag(), snap.validSince(), snap.validUntil(), f.answer().schema());
-                for (Row r : f.answer().rows()) {
+                if (format != RowWriter.Format.JSON) {
+                    cli.out.println("# folder " + f.folder() + " tag " + f.tag());
+                }
+                RowWriter w = RowWriter.of(format, cli.out);
+                Answer a = f.answer();
+                w.begin("iovs", f.folder(), f.tag(), a.validSince(), a.validUntil(), a.schema());
+                for (Row r : a.rows()) {
                     w.row(r.values().toArray());
                 }
                 w.end();
             }
+            if (format == RowWriter.Format.JSON) {
+                cli.out.println("]}");
+                cli.out.flush();
+            }
             return 0;
+        }
+
+        private static String validity(String keyType, io.outpost.client.Snapshot.Validity v) {
+            return v == null ? "" : "{\"keyType\":\"" + keyType + "\",\"validSince\":" + v.since()
+                    + ",\"validUntil\":" + v.until() + "}";
         }
     }
 

@@ -24,6 +24,8 @@ class PinnedApiTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String GT = DemoData.GLOBAL_TAG;
     private static final long T = DemoData.T0 + 3 * DemoData.HOUR + 17;
+    /** A run-lumi key: run 302, lumi 150 (inside the demo gains' hot-cell IOV of channel 2). */
+    private static final long RL = ValidityKey.fromRunLumi(DemoData.FIRST_RUN + 2, 150);
     private static final String IMMUTABLE = "public, max-age=31536000, immutable";
     private static RunningService svc;
 
@@ -152,28 +154,43 @@ class PinnedApiTest {
     }
 
     @Test
-    void snapshotInlinesSmallFoldersPinsLargeOnesAndCanonicalisesTheKey() throws Exception {
-        HttpResponse<byte[]> cur = svc.get("/v1/json/snapshot/" + GT + "/" + T);
+    void snapshotInlinesSmallFoldersPinsLargeOnesAndCanonicalisesTheKeys() throws Exception {
+        // The demo global tag holds time and run-lumi folders: a time and a run-lumi key, each for its own folders.
+        String keys = T + "," + RL;
+        HttpResponse<byte[]> cur = svc.get("/v1/json/snapshot/" + GT + "/" + keys);
         assertThat(cur.statusCode()).isEqualTo(200);
         assertThat(header(cur, "Cache-Control")).isEqualTo("public, max-age=10");
         String state = header(cur, "X-Outpost-State");
         String pinnedPath = header(cur, "X-Outpost-Snapshot");
         long t0 = DemoData.T0 + 3 * DemoData.HOUR;
-        assertThat(pinnedPath).isEqualTo("/v1/json/pin/" + state + "/snapshot/" + GT + "/" + t0);
         JsonNode snap = json(cur);
         assertThat(snap.get("kind").asString()).isEqualTo("snapshot");
-        assertThat(snap.get("validSince").asLong()).isEqualTo(t0);
-        assertThat(snap.get("validUntil").asLong()).isEqualTo(t0 + DemoData.HOUR / 2);
+        assertThat(snap.get("validSince").asLong()).as("no one interval for two key types").isZero();
+        assertThat(snap.get("validUntil").asLong()).isZero();
         int inline = 0;
         int byUrl = 0;
+        long rlSince = 0;
+        long rlUntil = Long.MAX_VALUE;
+        java.util.Set<String> keyTypes = new java.util.HashSet<>();
         for (JsonNode row : snap.get("rows")) {
             String folder = row.get(0).asString();
             String tag = row.get(1).asString();
-            JsonNode direct = json(svc.get("/v1/json/at/" + tag + "/" + T + "/all" + folder));
+            String keyType = row.get(6).asString();
+            keyTypes.add(keyType);
+            long key = keyType.equals("run-lumi") ? RL : T;
+            HttpResponse<byte[]> directAnswer = svc.get("/v1/json/at/" + tag + "/" + key + "/all" + folder);
+            JsonNode direct = json(directAnswer);
+            assertThat(row.get(7).asLong()).as(folder).isEqualTo(direct.get("validSince").asLong());
+            assertThat(row.get(8).asLong()).as(folder).isEqualTo(direct.get("validUntil").asLong());
+            if (keyType.equals("run-lumi")) {
+                rlSince = Math.max(rlSince, row.get(7).asLong());
+                rlUntil = Math.min(rlUntil, row.get(8).asLong());
+            }
             JsonNode part;
             if (row.get(4).isNull()) {
                 inline++;
-                part = JSON.readTree(row.get(5).asString());
+                part = row.get(5);
+                assertThat(part.isObject()).as("an inline answer is a nested object, not a string").isTrue();
             } else {
                 byUrl++;
                 String url = row.get(4).asString();
@@ -184,11 +201,17 @@ class PinnedApiTest {
             }
             assertThat(part.get("rows")).as(folder).isEqualTo(direct.get("rows"));
         }
+        assertThat(keyTypes).containsExactlyInAnyOrder("time", "run-lumi");
         assertThat(inline).isPositive();
         assertThat(byUrl).isPositive();
+        assertThat(rlSince).isLessThanOrEqualTo(RL);
+        assertThat(pinnedPath).isEqualTo("/v1/json/pin/" + state + "/snapshot/" + GT + "/" + t0 + "," + rlSince);
+        assertThat(header(cur, "X-Outpost-Valid-Since")).isEqualTo(t0 + "," + rlSince);
+        assertThat(header(cur, "X-Outpost-Valid-Until")).isEqualTo((t0 + DemoData.HOUR / 2) + "," + rlUntil);
 
-        // any key in the common interval leads to the one pinned snapshot URL
-        HttpResponse<byte[]> other = svc.get("/v1/json/pin/" + state + "/snapshot/" + GT + "/" + (t0 + 99));
+        // any pair of keys in the common intervals leads to the one pinned snapshot URL
+        HttpResponse<byte[]> other = svc.get("/v1/json/pin/" + state + "/snapshot/" + GT + "/" + (t0 + 99) + ","
+                + (rlUntil - 1));
         assertThat(other.statusCode()).isEqualTo(301);
         assertThat(header(other, "Location")).isEqualTo(pinnedPath);
         assertThat(header(other, "Cache-Control")).isEqualTo(IMMUTABLE);
@@ -196,7 +219,7 @@ class PinnedApiTest {
         assertThat(pinned.statusCode()).isEqualTo(200);
         assertThat(header(pinned, "Cache-Control")).isEqualTo(IMMUTABLE);
         assertThat(pinned.body()).isEqualTo(cur.body());
-        WireDecoder.Table bin = WireDecoder.decode(svc.get("/v1/bin/snapshot/" + GT + "/" + T).body());
+        WireDecoder.Table bin = WireDecoder.decode(svc.get("/v1/bin/snapshot/" + GT + "/" + keys).body());
         assertThat(bin.rows()).hasSize(snap.get("rowCount").asInt());
         assertThat(bin.kind()).isEqualTo(10);
 
@@ -207,11 +230,40 @@ class PinnedApiTest {
     }
 
     @Test
+    void oneKeyForBothKeyTypesIsRefusedAndAPairForOneKeyTypeKeepsTheOneKeyUrl() throws Exception {
+        HttpResponse<byte[]> one = svc.get("/v1/json/snapshot/" + GT + "/" + T);
+        assertThat(one.statusCode()).isEqualTo(400);
+        assertThat(header(one, "Content-Type")).startsWith("application/problem+json");
+        assertThat(json(one).get("detail").asString()).contains("{time},{runlumi}");
+
+        // a subtree of time folders only: one key as before, and a pair uses its time
+        String sub = "/DEMO/Calo/Pedestals";
+        HttpResponse<byte[]> byTime = svc.get("/v1/json/snapshot/" + GT + "/" + T + sub);
+        assertThat(byTime.statusCode()).isEqualTo(200);
+        HttpResponse<byte[]> byPair = svc.get("/v1/json/snapshot/" + GT + "/" + T + "," + RL + sub);
+        assertThat(byPair.statusCode()).isEqualTo(200);
+        assertThat(byPair.body()).isEqualTo(byTime.body());
+        String pinnedPath = header(byTime, "X-Outpost-Snapshot");
+        assertThat(header(byPair, "X-Outpost-Snapshot")).isEqualTo(pinnedPath).doesNotContain(",");
+        String state = header(byTime, "X-Outpost-State");
+        HttpResponse<byte[]> pinnedPair = svc.get("/v1/json/pin/" + state + "/snapshot/" + GT + "/" + T + "," + RL
+                + sub);
+        assertThat(pinnedPair.statusCode()).isEqualTo(301);
+        assertThat(header(pinnedPair, "Location")).isEqualTo(pinnedPath);
+        assertThat(json(byTime).get("validSince").asLong()).isPositive();
+
+        // and a run-lumi subtree reads at the run-lumi key
+        JsonNode align = json(svc.get("/v1/json/snapshot/" + GT + "/" + T + "," + RL + "/DEMO/Align"));
+        assertThat(align.get("validSince").asLong()).isEqualTo(ValidityKey.fromRunLumi(DemoData.FIRST_RUN + 2, 0));
+    }
+
+    @Test
     void badInputGetsAClearShortLivedProblem() throws Exception {
         for (String bad : List.of("/v1/json/pin/12/at/HEAD/5/all/DEMO/Calo/Pedestals",
                 "/v1/json/pin/012.3/at/HEAD/5/all/DEMO/Calo/Pedestals", "/v1/json/pin/1.1/tags/DEMO",
                 "/v1/json/snapshot/" + GT + "/99999999999999999999", "/v1/json/snapshot/" + GT,
-                "/v1/json/pin/XYZ/snapshot/" + GT + "/5", "/v1/json/state/b%21d", "/v1/json/globaltags/x")) {
+                "/v1/json/pin/XYZ/snapshot/" + GT + "/5", "/v1/json/snapshot/" + GT + "/5,6,7",
+                "/v1/json/snapshot/" + GT + "/5,", "/v1/json/snapshot/" + GT + "/,5", "/v1/json/state/b%21d", "/v1/json/globaltags/x")) {
             HttpResponse<byte[]> r = svc.get(bad);
             assertThat(r.statusCode()).as(bad).isEqualTo(400);
             assertThat(header(r, "Content-Type")).as(bad).startsWith("application/problem+json");

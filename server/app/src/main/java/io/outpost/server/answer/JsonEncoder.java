@@ -4,7 +4,9 @@ import io.outpost.wire.AnswerKind;
 import io.outpost.wire.Column;
 import io.outpost.wire.TableEncoder;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
@@ -14,10 +16,24 @@ public final class JsonEncoder implements TableEncoder {
     public static final String CONTENT_TYPE = "application/json";
     private static final JsonFactory FACTORY = new JsonFactory();
 
+    /** A value that is itself a JSON document (a snapshot's folder answer), written as it is, not as a string. */
+    public record Nested(byte[] json) {
+    }
+
+    private final Set<String> nestedColumns;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(4096);
     private final JsonGenerator gen = FACTORY.createGenerator(ObjectWriteContext.empty(), buffer);
     private List<Column> columns;
     private long rows;
+
+    public JsonEncoder() {
+        this(Set.of());
+    }
+
+    /** {@code nestedColumns}: columns whose values are {@link Nested} documents; their type is written "Object". */
+    public JsonEncoder(Set<String> nestedColumns) {
+        this.nestedColumns = nestedColumns;
+    }
 
     @Override
     public void begin(AnswerKind kind, String folder, String tag, long validSince, long validUntil,
@@ -34,7 +50,7 @@ public final class JsonEncoder implements TableEncoder {
         for (Column c : columns) {
             gen.writeStartObject();
             gen.writeStringProperty("name", c.name());
-            gen.writeStringProperty("type", c.type().wireName());
+            gen.writeStringProperty("type", nestedColumns.contains(c.name()) ? "Object" : c.type().wireName());
             gen.writeEndObject();
         }
         gen.writeEndArray();
@@ -59,6 +75,7 @@ public final class JsonEncoder implements TableEncoder {
                 case Long n -> gen.writeNumber(n);
                 case String s -> gen.writeString(s);
                 case byte[] b -> gen.writeBinary(b);
+                case Nested n -> gen.writeRawValue(new String(n.json(), StandardCharsets.UTF_8));
                 default -> gen.writeString(v.toString());
             }
         }

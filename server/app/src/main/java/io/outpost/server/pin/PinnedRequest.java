@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
  * @param subtree the folderset or folder a state or snapshot is restricted to, "/" for all
  * @param pin     the state hash or generation token the URL is pinned to, or null
  * @param read    the pinned folder read (PINNED_READ only)
+ * @param keys    the snapshot's key or keys (other types: key 0)
  */
-public record PinnedRequest(Query.Format format, Type type, String tag, String subtree, long t, String pin,
+public record PinnedRequest(Query.Format format, Type type, String tag, String subtree, SnapshotKeys keys, String pin,
                             GenerationToken token, Query read) {
 
     public enum Type { GLOBALTAGS, RESOLVE, STATE, SNAPSHOT, PINNED_SNAPSHOT, PINNED_READ }
@@ -24,6 +25,7 @@ public record PinnedRequest(Query.Format format, Type type, String tag, String s
     private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}");
     private static final Pattern NODE_PATH = Pattern.compile("(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,63})+");
     private static final Pattern STATE_HASH = Pattern.compile("[0-9a-f]{16}");
+    private static final SnapshotKeys NO_KEY = SnapshotKeys.one(0);
 
     /** True when {@code rawPath} belongs to this part of the API (the word after the format). */
 
@@ -47,31 +49,31 @@ public record PinnedRequest(Query.Format format, Type type, String tag, String s
                 if (s.length != 2) {
                     throw new BadQueryException("/v1/" + s[0] + "/globaltags takes no further path");
                 }
-                return new PinnedRequest(format, Type.GLOBALTAGS, "", "/", 0, null, null, null);
+                return new PinnedRequest(format, Type.GLOBALTAGS, "", "/", NO_KEY, null, null, null);
             }
             case "resolve" -> {
                 if (s.length != 3) {
                     throw new BadQueryException("expected /v1/" + s[0] + "/resolve/{globaltag}");
                 }
-                return new PinnedRequest(format, Type.RESOLVE, tag(s[2], false), "/", 0, null, null, null);
+                return new PinnedRequest(format, Type.RESOLVE, tag(s[2], false), "/", NO_KEY, null, null, null);
             }
             case "state" -> {
                 if (s.length < 3) {
                     throw new BadQueryException("expected /v1/" + s[0] + "/state/{globaltag|HEAD}{subtree}");
                 }
-                return new PinnedRequest(format, Type.STATE, tag(s[2], true), subtree(s, 3), 0, null, null, null);
+                return new PinnedRequest(format, Type.STATE, tag(s[2], true), subtree(s, 3), NO_KEY, null, null, null);
             }
             case "snapshot" -> {
                 if (s.length < 4) {
-                    throw new BadQueryException("expected /v1/" + s[0] + "/snapshot/{globaltag|HEAD}/{t}{subtree}");
+                    throw new BadQueryException("expected /v1/" + s[0] + "/snapshot/{globaltag|HEAD}/{t}{subtree}, where {t} is a key or {time},{runlumi}");
                 }
-                return new PinnedRequest(format, Type.SNAPSHOT, tag(s[2], true), subtree(s, 4), key(s[3]), null, null,
+                return new PinnedRequest(format, Type.SNAPSHOT, tag(s[2], true), subtree(s, 4), keys(s[3]), null, null,
                         null);
             }
             case "pin" -> {
                 if (s.length < 4) {
                     throw new BadQueryException("expected /v1/" + s[0] + "/pin/{generation}/{query} or /v1/" + s[0]
-                            + "/pin/{state}/snapshot/{globaltag|HEAD}/{t}{subtree}");
+                            + "/pin/{state}/snapshot/{globaltag|HEAD}/{t}{subtree}, where {t} is a key or {time},{runlumi}");
                 }
                 if (s[3].equals("snapshot")) {
                     if (!STATE_HASH.matcher(s[2]).matches()) {
@@ -81,7 +83,7 @@ public record PinnedRequest(Query.Format format, Type type, String tag, String s
                     if (s.length < 6) {
                         throw new BadQueryException("expected /v1/" + s[0] + "/pin/{state}/snapshot/{globaltag|HEAD}/{t}");
                     }
-                    return new PinnedRequest(format, Type.PINNED_SNAPSHOT, tag(s[4], true), subtree(s, 6), key(s[5]),
+                    return new PinnedRequest(format, Type.PINNED_SNAPSHOT, tag(s[4], true), subtree(s, 6), keys(s[5]),
                             s[2], null, null);
                 }
                 GenerationToken token = GenerationToken.parse(s[2]);
@@ -94,7 +96,7 @@ public record PinnedRequest(Query.Format format, Type type, String tag, String s
                     throw new BadQueryException("a generation pins folder reads (at, browse, count, channels), not '"
                             + q.op().word() + "'; node and tag lists are covered by the state");
                 }
-                return new PinnedRequest(format, Type.PINNED_READ, q.tag(), q.path(), 0, s[2], token, q);
+                return new PinnedRequest(format, Type.PINNED_READ, q.tag(), q.path(), NO_KEY, s[2], token, q);
             }
             default -> throw new BadQueryException("'" + s[1] + "' is not a query");
         }
@@ -108,8 +110,8 @@ public record PinnedRequest(Query.Format format, Type type, String tag, String s
             case GLOBALTAGS -> f + "/globaltags";
             case RESOLVE -> f + "/resolve/" + tag;
             case STATE -> f + "/state/" + tag + sub;
-            case SNAPSHOT -> f + "/snapshot/" + tag + "/" + t + sub;
-            case PINNED_SNAPSHOT -> f + "/pin/" + pin + "/snapshot/" + tag + "/" + t + sub;
+            case SNAPSHOT -> f + "/snapshot/" + tag + "/" + keys.path() + sub;
+            case PINNED_SNAPSHOT -> f + "/pin/" + pin + "/snapshot/" + tag + "/" + keys.path() + sub;
             case PINNED_READ -> PinnedReads.pinnedPath(read, token);
         };
     }
@@ -138,6 +140,19 @@ public record PinnedRequest(Query.Format format, Type type, String tag, String s
             throw new BadQueryException("'" + abbreviate(path) + "' is not a folder path like /A/B/C");
         }
         return path;
+    }
+
+    /** {@code t}, or {@code time,runlumi} (docs/api.md, "Mixed key types"). */
+    private static SnapshotKeys keys(String s) {
+        int comma = s.indexOf(',');
+        if (comma < 0) {
+            return SnapshotKeys.one(key(s));
+        }
+        if (s.indexOf(',', comma + 1) >= 0) {
+            throw new BadQueryException("keys '" + abbreviate(s) + "' must be one key, or a time and a run-lumi key"
+                    + " as {time},{runlumi}");
+        }
+        return SnapshotKeys.of(key(s.substring(0, comma)), key(s.substring(comma + 1)));
     }
 
     private static long key(String s) {

@@ -7,7 +7,9 @@ import io.outpost.server.cache.Answer;
 import io.outpost.server.cache.Catalog;
 import io.outpost.server.config.OutpostProperties;
 import io.outpost.server.query.Op;
+import io.outpost.server.query.BadQueryException;
 import io.outpost.server.query.Query;
+import io.outpost.store.model.KeyType;
 import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.wire.AnswerEncoder;
@@ -16,11 +18,11 @@ import io.outpost.wire.Codec;
 import io.outpost.wire.Column;
 import io.outpost.wire.ColumnType;
 import io.outpost.wire.TableEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.springframework.stereotype.Component;
 
@@ -31,12 +33,35 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class SnapshotService {
-    /** What a snapshot request resolved to: the canonical key, the common validity interval and the answer. */
-    public record Snapshot(String pinnedPath, long validSince, long validUntil, Answer answer) {
+    /**
+     * What a snapshot request resolved to: the canonical keys (each the start of the interval common to the folders
+     * of its key type), the common validity interval (0, 0 when the state holds both key types) and the answer.
+     */
+    public record Snapshot(String pinnedPath, SnapshotKeys canonical, long validSince, long validUntil, Answer answer) {
     }
 
     private record Part(State.FolderState folder, String url, Answer answer) {
     }
+
+    /** The interval common to the folders of one key type. */
+    private static final class Common {
+        long since = 0;
+        long until = ValidityKey.MAX;
+        boolean seen;
+
+        void add(Answer a) {
+            since = Math.max(since, a.validSince());
+            until = Math.min(until, a.validUntil());
+            seen = true;
+        }
+    }
+
+    /** The snapshot table (docs/wire-format.md); {@code answer} is an object in JSON, a binary document in bin. */
+    private static final List<Column> COLUMNS = List.of(new Column("folder", ColumnType.STRING255),
+            new Column("tag", ColumnType.STRING255), new Column("generation", ColumnType.STRING255),
+            new Column("rows", ColumnType.UINT63), new Column("url", ColumnType.STRING4K),
+            new Column("answer", ColumnType.BLOB16M), new Column("keyType", ColumnType.STRING255),
+            new Column("validSince", ColumnType.UINT63), new Column("validUntil", ColumnType.UINT63));
 
     private final PinnedReads pinned;
     private final long inlineMax;
@@ -52,32 +77,51 @@ public class SnapshotService {
         this.level = outpost.cache().compressionLevel();
     }
 
-    /** The pinned path of a snapshot: {@code /v1/{format}/pin/{state}/snapshot/{tag}/{t}{subtree}}. */
-    public static String pinnedPath(Query.Format format, State state, long t) {
-        return "/v1/" + format.word() + "/pin/" + state.hash() + "/snapshot/" + state.tag() + "/" + t
+    /** The pinned path of a snapshot: {@code /v1/{format}/pin/{state}/snapshot/{tag}/{keys}{subtree}}. */
+    public static String pinnedPath(Query.Format format, State state, SnapshotKeys keys) {
+        return "/v1/" + format.word() + "/pin/" + state.hash() + "/snapshot/" + state.tag() + "/" + keys.path()
                 + state.subtreeSuffix();
     }
 
-    /** The snapshot of {@code state} at {@code t}, built once per canonical key and kept in the answer cache. */
-    public Snapshot at(Query.Format format, State state, long t) {
+    /**
+     * The snapshot of {@code state} at {@code keys}, built once per canonical key and kept in the answer cache.
+     * One key for a state holding both key types is refused: it cannot mean a time and a run-lumi at once.
+     */
+    public Snapshot at(Query.Format format, State state, SnapshotKeys keys) {
+        Common time = new Common();
+        Common runLumi = new Common();
+        boolean mixed = state.folders().stream().map(f -> f.folder().keyType()).distinct().count() > 1;
+        if (mixed && !keys.pair()) {
+            throw new BadQueryException(state.tag() + state.subtreeSuffix() + " holds time and run-lumi folders: ask"
+                    + " for a time and a run-lumi key as /snapshot/" + state.tag() + "/{time},{runlumi}"
+                    + state.subtreeSuffix());
+        }
         List<Part> parts = new ArrayList<>(state.folders().size());
-        long since = 0;
-        long until = ValidityKey.MAX;
         for (State.FolderState f : state.folders()) {
-            Part p = folderAt(format, f, t);
+            KeyType type = f.folder().keyType();
+            Part p = folderAt(format, f, keys.forType(type));
             parts.add(p);
-            since = Math.max(since, p.answer.validSince());
-            until = Math.min(until, p.answer.validUntil());
+            (type == KeyType.RUN_LUMI ? runLumi : time).add(p.answer);
         }
-        if (state.folders().isEmpty()) {
-            until = ValidityKey.MAX;
+        SnapshotKeys canonical;
+        long since;
+        long until;
+        if (mixed) {
+            canonical = SnapshotKeys.of(time.since, runLumi.since);
+            since = 0;
+            until = 0;
+        } else {
+            Common only = runLumi.seen ? runLumi : time;
+            canonical = SnapshotKeys.one(only.since);
+            since = only.since;
+            until = only.until;
         }
-        String key = pinnedPath(format, state, since);
-        long s = since;
-        long u = until;
-        Answer a = pinned.cache().get(key, state.hash(), () -> encode(format, state, s, u, parts, key),
-                pinned.maxWaitMillis());
-        return new Snapshot(key, since, until, a);
+        String key = pinnedPath(format, state, canonical);
+        String sinceHeader = mixed ? time.since + "," + runLumi.since : Long.toString(since);
+        String untilHeader = mixed ? time.until + "," + runLumi.until : Long.toString(until);
+        Answer a = pinned.cache().get(key, state.hash(),
+                () -> encode(format, state, since, until, parts, key, sinceHeader, untilHeader), pinned.maxWaitMillis());
+        return new Snapshot(key, canonical, since, until, a);
     }
 
     private Part folderAt(Query.Format format, State.FolderState f, long t) {
@@ -109,24 +153,22 @@ public class SnapshotService {
         return new Query(format, Op.AT, f.tag(), t, t, ChannelSelection.all(), f.folder().path());
     }
 
-    private Answer encode(Query.Format format, State state, long since, long until, List<Part> parts, String key) {
+    private Answer encode(Query.Format format, State state, long since, long until, List<Part> parts, String key,
+                          String sinceHeader, String untilHeader) {
         boolean bin = format == Query.Format.BIN;
-        TableEncoder e = bin ? new AnswerEncoder(codec, level) : new JsonEncoder();
-        e.begin(AnswerKind.SNAPSHOT, state.subtree(), state.tag(), since, until, List.of(
-                new Column("folder", ColumnType.STRING255), new Column("tag", ColumnType.STRING255),
-                new Column("generation", ColumnType.STRING255), new Column("rows", ColumnType.UINT63),
-                new Column("url", ColumnType.STRING4K),
-                new Column("answer", bin ? ColumnType.BLOB16M : ColumnType.STRING16M)));
+        TableEncoder e = bin ? new AnswerEncoder(codec, level) : new JsonEncoder(Set.of("answer"));
+        e.begin(AnswerKind.SNAPSHOT, state.subtree(), state.tag(), since, until, COLUMNS);
         for (Part p : parts) {
             boolean inline = p.answer.body().length <= inlineMax;
-            Object body = !inline ? null : bin ? p.answer.body() : new String(p.answer.body(), StandardCharsets.UTF_8);
+            Object body = !inline ? null : bin ? p.answer.body() : new JsonEncoder.Nested(p.answer.body());
             e.row(new Object[] {p.folder.folder().path(), p.folder.tag(), p.folder.token().toString(), p.answer.rows(),
-                inline ? null : p.url, body});
+                inline ? null : p.url, body, p.folder.folder().keyType().label(), p.answer.validSince(),
+                p.answer.validUntil()});
         }
         byte[] body = e.finish();
         Answer a = new Answer(body, e.contentType(), e.rows(), since, until, false, true, state.hash(), null);
         String cc = pinned.immutableCacheControl();
         return a.withHeaders(new Answer.Headers(state.subtree(), PinnedReads.etag(key), 0, "", cc, cc,
-                Long.toString(e.rows()), Long.toString(since), Long.toString(until)));
+                Long.toString(e.rows()), sinceHeader, untilHeader));
     }
 }

@@ -148,7 +148,7 @@ public class PinnedApiServlet extends HttpServlet {
         for (int attempt = 1; snap == null; attempt++) {
             try {
                 s = states.current(r.tag(), r.subtree());
-                snap = snapshots.at(r.format(), s, r.t());
+                snap = snapshots.at(r.format(), s, r.keys());
             } catch (GenerationGoneException moved) {
                 // The catalog was behind the database and has just been refreshed: build from the new state.
                 if (attempt == CURRENT_SNAPSHOT_ATTEMPTS) {
@@ -171,9 +171,9 @@ public class PinnedApiServlet extends HttpServlet {
                 throw new GenerationGoneException("state of " + r.tag() + s.subtreeSuffix(), r.pin(), s.hash(), false);
             }
         }
-        SnapshotService.Snapshot snap = snapshots.at(r.format(), s, r.t());
+        SnapshotService.Snapshot snap = snapshots.at(r.format(), s, r.keys());
         resp.setHeader("X-Outpost-State", s.hash());
-        if (snap.validSince() != r.t()) {
+        if (!snap.canonical().equals(r.keys())) {
             redirect(resp, snap.pinnedPath(), pinned.immutableCacheControl());
             return;
         }
