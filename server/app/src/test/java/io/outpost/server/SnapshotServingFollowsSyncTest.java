@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * is answered through the native API and the Frontier endpoint once the service's catalog poll has seen it.
  */
 class SnapshotServingFollowsSyncTest {
-    private static final long FROM = ValidityKey.fromRunLumi(300, 0);
+    private static final long FROM = DemoData.T0;
     private static final long TO = DemoData.T0 + 10 * DemoData.HOUR;
     private static final String ADDED = "/DEMO/Added";
 
@@ -40,8 +40,10 @@ class SnapshotServingFollowsSyncTest {
             DatabaseConfig snapshot = DatabaseConfig.of("jdbc:sqlite:" + dir.resolve("snapshot.db"));
             try (IovStore src = IovStore.open(source); IovStore out = IovStore.open(snapshot)) {
                 DemoData.load(src);
-                new SnapshotExporter(src, out).export(new SnapshotExporter.Request("DEMO-2026", FROM, TO, "/DEMO/**"),
-                        SnapshotExporter.Progress.NONE);
+                // a time range and a run range: the folder added later (time keys) is synced over the time range
+                new SnapshotExporter(src, out).export(SnapshotExporter.Request.perKeyType("DEMO-2026",
+                        new SnapshotExporter.Range(FROM, TO), new SnapshotExporter.Range(ValidityKey.fromRunLumi(300, 0),
+                        ValidityKey.fromRunLumi(310, 0)), "/DEMO/**"), SnapshotExporter.Progress.NONE);
             }
             long t = DemoData.T0 + DemoData.HOUR;
             String nativeCount = "/v1/json/count/HEAD/" + FROM + "/" + TO + "/all" + ADDED;

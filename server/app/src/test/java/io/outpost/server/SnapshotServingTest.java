@@ -18,13 +18,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The service started on an offline snapshot of the demo database (global tag DEMO-2026 over a key range): inside
- * the range it answers byte for byte like the service on the source; outside it, or for a layer it does not hold,
- * it answers 404 with a problem saying so.
+ * The service started on an offline snapshot of the demo database (its global tag, which holds time and run-lumi
+ * folders, over a time range and a run range): inside the ranges it answers byte for byte like the service on the
+ * source, snapshots at a time and a run-lumi key included; outside them, or for a layer it does not hold, it
+ * answers 404 with a problem saying so.
  */
 class SnapshotServingTest {
-    private static final long FROM = ValidityKey.fromRunLumi(300, 0);
+    private static final String GT = DemoData.GLOBAL_TAG;
+    private static final long FROM = DemoData.T0;
     private static final long TO = DemoData.T0 + 10 * DemoData.HOUR;
+    private static final long RUN_FROM = ValidityKey.fromRunLumi(300, 0);
+    private static final long RUN_TO = ValidityKey.fromRunLumi(303, 0);
 
     @TempDir
     static Path dir;
@@ -38,7 +42,8 @@ class SnapshotServingTest {
         try (IovStore src = IovStore.open(DatabaseConfig.of(sourceUrl));
              IovStore out = IovStore.open(DatabaseConfig.of(snapshotUrl))) {
             DemoData.load(src);
-            new SnapshotExporter(src, out).export(new SnapshotExporter.Request("DEMO-2026", FROM, TO, "/DEMO/**"),
+            new SnapshotExporter(src, out).export(SnapshotExporter.Request.perKeyType(GT,
+                    new SnapshotExporter.Range(FROM, TO), new SnapshotExporter.Range(RUN_FROM, RUN_TO), "/DEMO/**"),
                     SnapshotExporter.Progress.NONE);
         }
         source = RunningService.start(sourceUrl, "--outpost.demo-data=false");
@@ -63,11 +68,14 @@ class SnapshotServingTest {
                 "/v1/json/at/HEAD/" + t + "/all/DEMO/Calo/Pedestals",
                 "/v1/bin/browse/HEAD/" + DemoData.T0 + "/" + TO + "/1-3/cs/DEMO/DCS/HV",
                 "/v1/json/count/HEAD/" + FROM + "/" + TO + "/all/DEMO/Calo/Pedestals",
-                "/v1/json/at/DEMO-2026/" + run + "/2/DEMO/Calo/Gains",
+                "/v1/json/at/" + GT + "/" + run + "/2/DEMO/Calo/Gains",
                 "/v1/json/at/GAINS-v2/" + run + "/all/DEMO/Calo/Gains",
-                "/v1/json/count/DEMO-2026/" + FROM + "/" + ValidityKey.fromRunLumi(400, 0) + "/all/DEMO/Calo/Gains",
+                "/v1/json/count/" + GT + "/" + RUN_FROM + "/" + RUN_TO + "/all/DEMO/Calo/Gains",
+                "/v1/json/browse/HEAD/" + RUN_FROM + "/" + RUN_TO + "/all/cs/DEMO/Align/Global",
                 "/v1/json/channels/DEMO/DCS/HV",
-                "/v1/json/tag/DEMO-2026/DEMO/Calo/Gains");
+                "/v1/json/tag/" + GT + "/DEMO/Calo/Gains",
+                "/v1/json/snapshot/" + GT + "/" + t + "," + run,
+                "/v1/bin/snapshot/" + GT + "/" + TO + "," + RUN_FROM);
         for (String q : queries) {
             HttpResponse<byte[]> expected = source.get(q);
             HttpResponse<byte[]> actual = snapshot.get(q);
@@ -82,14 +90,23 @@ class SnapshotServingTest {
         HttpResponse<byte[]> r = snapshot.get("/v1/json/at/HEAD/" + (TO + DemoData.HOUR) + "/all/DEMO/Calo/Pedestals");
         assertThat(r.statusCode()).isEqualTo(404);
         assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).contains("problem+json"));
-        assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("covers keys [" + FROM + ", " + TO + "] only");
+        assertThat(new String(r.body(), StandardCharsets.UTF_8))
+                .contains("covers keys [" + FROM + ", " + TO + "] of '/DEMO/Calo/Pedestals' only");
         // The source has rows there: the snapshot's 404 is not the source's answer.
         assertThat(source.get("/v1/json/at/HEAD/" + (TO + DemoData.HOUR) + "/all/DEMO/Calo/Pedestals").statusCode())
                 .isEqualTo(200);
-        HttpResponse<byte[]> head = snapshot.get("/v1/json/count/HEAD/" + FROM + "/" + TO + "/all/DEMO/Calo/Gains");
+        // a run-lumi folder is held over the run range only, whatever the time range
+        HttpResponse<byte[]> lateRun = snapshot.get("/v1/json/at/HEAD/" + (RUN_TO + 1) + "/all/DEMO/Align/Global");
+        assertThat(lateRun.statusCode()).isEqualTo(404);
+        assertThat(new String(lateRun.body(), StandardCharsets.UTF_8))
+                .contains("covers keys [" + RUN_FROM + ", " + RUN_TO + "] of '/DEMO/Align/Global' only");
+        HttpResponse<byte[]> lateSnapshot = snapshot.get("/v1/json/snapshot/" + GT + "/" + FROM + "," + (RUN_TO + 1));
+        assertThat(lateSnapshot.statusCode()).isEqualTo(404);
+        HttpResponse<byte[]> head = snapshot.get("/v1/json/count/HEAD/" + RUN_FROM + "/" + RUN_TO + "/all/DEMO/Calo/Gains");
         assertThat(head.statusCode()).isEqualTo(404);
         assertThat(new String(head.body(), StandardCharsets.UTF_8)).contains("not its HEAD");
-        HttpResponse<byte[]> otherTag = snapshot.get("/v1/json/count/GAINS-v1/" + FROM + "/" + TO + "/all/DEMO/Calo/Gains");
+        HttpResponse<byte[]> otherTag = snapshot.get("/v1/json/count/GAINS-v1/" + RUN_FROM + "/" + RUN_TO
+                + "/all/DEMO/Calo/Gains");
         assertThat(otherTag.statusCode()).isEqualTo(404);
     }
 
@@ -103,7 +120,8 @@ class SnapshotServingTest {
         long after = TO + DemoData.HOUR;
         assertThat(frontier(source, iovs, after)).contains("error=\"0\"");
         assertThat(frontier(snapshot, iovs, after)).contains("error=\"1\"")
-                .contains("Not covered by this offline snapshot: this snapshot covers keys [" + FROM + ", " + TO + "] only");
+                .contains("Not covered by this offline snapshot: this snapshot covers keys [" + FROM + ", " + TO
+                        + "] of '/DEMO/Calo/Pedestals' only");
     }
 
     /** COOL's at-time read of every channel at t through the service's Frontier endpoint: the raw response. */

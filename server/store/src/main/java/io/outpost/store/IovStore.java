@@ -424,8 +424,8 @@ public final class IovStore implements AutoCloseable {
         SnapshotCoverage cov = coverage;
         if (cov != null) {
             throw new StoreException(StoreException.Kind.READ_ONLY, "this database is an offline snapshot (global tag '"
-                    + cov.globalTag() + "', keys [" + cov.keyFrom() + ", " + cov.keyTo()
-                    + "]): it is read-only; write to the source database and sync the snapshot");
+                    + cov.globalTag() + "', " + cov.describeRanges()
+                    + "): it is read-only; write to the source database and sync the snapshot");
         }
         try (Connection c = db.writePool().getConnection()) {
             try {

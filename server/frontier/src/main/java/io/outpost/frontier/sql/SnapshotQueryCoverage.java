@@ -28,22 +28,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class SnapshotQueryCoverage {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotQueryCoverage.class);
-    static final SnapshotQueryCoverage NONE = new SnapshotQueryCoverage(null, 0, 0, Map.of());
+    static final SnapshotQueryCoverage NONE = new SnapshotQueryCoverage(null, Map.of());
 
-    /** A folder the snapshot holds, and the layer it holds it in (null: the HEAD, or a single-version folder). */
-    private record Held(Node folder, Tag tag) {
+    /**
+     * A folder the snapshot holds, the layer it holds it in (null: the HEAD, or a single-version folder) and the key
+     * range it was exported over (of the folder's key type).
+     */
+    private record Held(Node folder, Tag tag, long keyFrom, long keyTo) {
     }
 
     private final Pattern folderTable;
-    private final long keyFrom;
-    private final long keyTo;
     private final Map<String, Held> tables;
 
-    private SnapshotQueryCoverage(String prefix, long keyFrom, long keyTo, Map<String, Held> tables) {
+    private SnapshotQueryCoverage(String prefix, Map<String, Held> tables) {
         this.folderTable = prefix == null ? null
                 : Pattern.compile(Pattern.quote(prefix.toUpperCase(Locale.ROOT)) + "F[0-9]+_(IOVS|IOV2TAG)");
-        this.keyFrom = keyFrom;
-        this.keyTo = keyTo;
         this.tables = tables;
     }
 
@@ -64,12 +63,11 @@ public final class SnapshotQueryCoverage {
                     if (r.folderTag() != null) {
                         tag = meta.tags(c, f).stream().filter(t -> t.name().equals(r.folderTag())).findFirst().orElse(null);
                     }
-                    Held h = new Held(f, tag);
+                    Held h = new Held(f, tag, r.keyFrom(), r.keyTo());
                     tables.put(f.iovTable().toUpperCase(Locale.ROOT), h);
                     tables.put(f.iov2TagTable().toUpperCase(Locale.ROOT), h);
                 }
-                CoverageRow first = rows.get(0);
-                return new SnapshotQueryCoverage(db.prefix(), first.keyFrom(), first.keyTo(), tables);
+                return new SnapshotQueryCoverage(db.prefix(), tables);
             } finally {
                 c.rollback();
             }
@@ -113,12 +111,12 @@ public final class SnapshotQueryCoverage {
             // the last IOV starting at or before t1: exact when t1 is inside, the enclosing read bounds it below
             from = to;
         }
-        if (from < keyFrom) {
-            throw notCovered(range() + (r.from() == null ? "a read of " + r.table() + " without a lower key bound"
+        if (from < held.keyFrom()) {
+            throw notCovered(range(held) + (r.from() == null ? "a read of " + r.table() + " without a lower key bound"
                     + " (IOV_UNTIL > t1)" : "the read of " + r.table() + " from key " + r.from()) + " reaches outside it");
         }
-        if (to > keyTo) {
-            throw notCovered(range() + (r.to() == null ? "a read of " + r.table() + " without an upper key bound"
+        if (to > held.keyTo()) {
+            throw notCovered(range(held) + (r.to() == null ? "a read of " + r.table() + " without an upper key bound"
                     + " (IOV_SINCE <= t2)" : "the read of " + r.table() + " up to key " + r.to()) + " reaches outside it");
         }
         checkLayer(held, r);
@@ -161,8 +159,9 @@ public final class SnapshotQueryCoverage {
         }
     }
 
-    private String range() {
-        return "this snapshot covers keys [" + keyFrom + ", " + keyTo + "] only; ";
+    private static String range(Held held) {
+        return "this snapshot covers keys [" + held.keyFrom() + ", " + held.keyTo() + "] of '" + held.folder().path()
+                + "' only; ";
     }
 
     private static FrontierException notCovered(String message) {

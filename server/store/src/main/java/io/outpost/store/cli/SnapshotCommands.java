@@ -66,18 +66,27 @@ final class SnapshotCommands {
         }
     }
 
-    @Command(name = "export", description = "Write an offline snapshot: what reads in one global tag over [FROM, TO]"
-            + " can see, into a new SQLite file or an empty database; from a database (--url) or from a running"
-            + " Outpost service over HTTP (--server).")
+    @Command(name = "export", description = "Write an offline snapshot: what reads in one global tag over a key range"
+            + " can see (--from/--to for folders of one key type; --time-from/--time-to and --run-from/--run-to for"
+            + " time and run-lumi folders), into a new SQLite file or an empty database; from a database (--url) or"
+            + " from a running Outpost service over HTTP (--server).")
     static final class Export implements Callable<Integer> {
         @Mixin
         LoaderCli.Db db;
         @Option(names = "--global-tag", required = true, description = "tag of the root folderset (HEAD: the HEAD of every folder)")
         String globalTag;
-        @Option(names = "--from", required = true, description = "first key of the range (inclusive)")
+        @Option(names = "--from", description = "first key of the range (inclusive), when every folder has one key type")
         String from;
-        @Option(names = "--to", required = true, description = "last key of the range (inclusive; -1 for the end of time)")
+        @Option(names = "--to", description = "last key of the range (inclusive; -1 for the end of time)")
         String to;
+        @Option(names = "--time-from", description = "first time (ns) of the range of the time folders (inclusive)")
+        String timeFrom;
+        @Option(names = "--time-to", description = "last time of the range of the time folders (inclusive; -1: end of time)")
+        String timeTo;
+        @Option(names = "--run-from", description = "first run-lumi key of the range of the run-lumi folders (inclusive)")
+        String runFrom;
+        @Option(names = "--run-to", description = "last run-lumi key of that range (inclusive; -1: no end)")
+        String runTo;
         @Option(names = "--folders", defaultValue = "/**", description = "folder path glob (default /**: all)")
         String folders;
         @Option(names = "--out", required = true, description = "new SQLite file, or JDBC URL of an empty database")
@@ -96,8 +105,7 @@ final class SnapshotCommands {
                 throw new IllegalArgumentException("'" + file + "' exists: export writes a new file (use sync to update"
                         + " an existing snapshot)");
             }
-            SnapshotExporter.Request request = new SnapshotExporter.Request(globalTag, LoaderCli.key(from),
-                    LoaderCli.key(to), folders);
+            SnapshotExporter.Request request = request();
             boolean ok = false;
             try (IovStore target = IovStore.open(new DatabaseConfig(url, outUser, outPassword, db.prefix, 2, 2, null, null));
                  Bar bar = new Bar("export")) {
@@ -113,7 +121,7 @@ final class SnapshotCommands {
                 bar.done();
                 ok = true;
                 System.out.println("exported " + r.folders() + " folders, " + r.iovs() + " IOVs of '" + request.globalTag()
-                        + "' over [" + request.from() + ", " + request.to() + "] to " + out);
+                        + "' over " + request.describe() + " to " + out);
             } finally {
                 if (!ok && file != null) {
                     for (String suffix : new String[] {"", "-wal", "-shm"}) {
@@ -122,6 +130,33 @@ final class SnapshotCommands {
                 }
             }
             return 0;
+        }
+
+        /** One range (--from/--to), or a range per key type (--time-*, --run-*), each given whole. */
+        private SnapshotExporter.Request request() {
+            SnapshotExporter.Range one = range("--from", from, "--to", to);
+            SnapshotExporter.Range time = range("--time-from", timeFrom, "--time-to", timeTo);
+            SnapshotExporter.Range runLumi = range("--run-from", runFrom, "--run-to", runTo);
+            if (one != null && (time != null || runLumi != null)) {
+                throw new IllegalArgumentException("give either --from/--to (folders of one key type) or"
+                        + " --time-from/--time-to and --run-from/--run-to, not both");
+            }
+            if (one == null && time == null && runLumi == null) {
+                throw new IllegalArgumentException("no key range: give --from/--to, or --time-from/--time-to and"
+                        + " --run-from/--run-to");
+            }
+            return one != null ? SnapshotExporter.Request.oneKeyType(globalTag, one.from(), one.to(), folders)
+                    : SnapshotExporter.Request.perKeyType(globalTag, time, runLumi, folders);
+        }
+
+        private static SnapshotExporter.Range range(String fromName, String fromValue, String toName, String toValue) {
+            if (fromValue == null && toValue == null) {
+                return null;
+            }
+            if (fromValue == null || toValue == null) {
+                throw new IllegalArgumentException(fromName + " and " + toName + " go together");
+            }
+            return new SnapshotExporter.Range(LoaderCli.key(fromValue), LoaderCli.key(toValue));
         }
     }
 
@@ -168,6 +203,10 @@ final class SnapshotCommands {
                 bar.done();
                 System.out.println("synced " + to + ": " + r.copied() + " folders copied, " + r.unchanged()
                         + " unchanged, " + r.iovs() + " IOVs");
+                for (String path : r.skipped()) {
+                    System.out.println("not added: " + path + " (the snapshot has no key range of its key type;"
+                            + " export again with one)");
+                }
             }
             return 0;
         }

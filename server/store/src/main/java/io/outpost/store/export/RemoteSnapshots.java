@@ -4,6 +4,7 @@ import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.db.Database;
 import io.outpost.store.db.DatabaseConfig;
+import io.outpost.store.model.KeyType;
 import io.outpost.store.model.Node;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,13 +42,15 @@ public final class RemoteSnapshots {
             throw StoreException.badArgument("the snapshot database must be empty; use sync to update an existing"
                     + " snapshot");
         }
-        List<String> folders = source.folders(r.folderGlob());
+        List<RemoteSource.Folder> folders = source.folders(r.folderGlob());
         if (folders.isEmpty()) {
             throw StoreException.badArgument("no folder matches '" + r.folderGlob() + "'");
         }
+        r.check(folders.stream().map(RemoteSource.Folder::keyType).toList());
         List<Prefetch.Job> jobs = new ArrayList<>();
-        for (String path : folders) {
-            jobs.add(new Prefetch.Job(FolderExport.Part.FOLDER, r.globalTag(), r.from(), r.to(), path, null));
+        for (RemoteSource.Folder f : folders) {
+            SnapshotExporter.Range range = r.range(f.path(), f.keyType());
+            jobs.add(new Prefetch.Job(FolderExport.Part.FOLDER, r.globalTag(), range.from(), range.to(), f.path(), null));
         }
         long iovs = 0;
         try (Prefetch downloads = new Prefetch(source, jobs)) {
@@ -69,13 +72,26 @@ public final class RemoteSnapshots {
         CoverageRow first = rows.get(0);
         Map<String, CoverageRow> recorded = new HashMap<>();
         rows.forEach(r -> recorded.put(r.folderPath(), r));
-        List<String> folders = source.folders(first.folderGlob());
+        Map<String, KeyType> keyTypes = new HashMap<>();
+        List<String> folders = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        List<RemoteSource.Folder> listed = source.folders(first.folderGlob());
+        listed.forEach(f -> keyTypes.put(f.path(), f.keyType()));
+        Map<KeyType, SnapshotExporter.Range> ranges = SnapshotSync.ranges(rows, keyTypes);
         List<Prefetch.Job> jobs = new ArrayList<>();
-        for (String path : folders) {
+        for (RemoteSource.Folder f : listed) {
+            String path = f.path();
             CoverageRow had = recorded.get(path);
+            SnapshotExporter.Range range = had != null ? new SnapshotExporter.Range(had.keyFrom(), had.keyTo())
+                    : ranges.get(f.keyType());
+            if (range == null) {
+                skipped.add(path); // a new folder of a key type the snapshot has no range of
+                continue;
+            }
+            folders.add(path);
             // a folder held in a locked tag: only its channels can have changed, unless the tag itself did
             FolderExport.Part part = had != null && had.tagLocked() ? FolderExport.Part.CHANNELS : FolderExport.Part.FOLDER;
-            jobs.add(new Prefetch.Job(part, first.globalTag(), first.keyFrom(), first.keyTo(), path,
+            jobs.add(new Prefetch.Job(part, first.globalTag(), range.from(), range.to(), path,
                     had == null ? null : FolderExport.etag(had.folderTag(), had.sourceGeneration())));
         }
         int copied = 0;
@@ -90,8 +106,9 @@ public final class RemoteSnapshots {
                 }
                 if (o.retag()) {
                     // the global tag now resolves to another tag: copy the folder whole
-                    Prefetch.Job whole = new Prefetch.Job(FolderExport.Part.FOLDER, first.globalTag(), first.keyFrom(),
-                            first.keyTo(), folders.get(i), null);
+                    Prefetch.Job asked = jobs.get(i);
+                    Prefetch.Job whole = new Prefetch.Job(FolderExport.Part.FOLDER, first.globalTag(), asked.from(),
+                            asked.to(), folders.get(i), null);
                     try (Prefetch.Download d = Prefetch.download(source, whole)) {
                         o = apply(d, first.folderGlob(), exists, i, folders.size(), progress);
                     }
@@ -104,7 +121,7 @@ public final class RemoteSnapshots {
                 }
             }
         }
-        return new SnapshotSync.Result(copied, unchanged, iovs);
+        return new SnapshotSync.Result(copied, unchanged, iovs, List.copyOf(skipped));
     }
 
     /**

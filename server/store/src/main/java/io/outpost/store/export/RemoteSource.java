@@ -1,6 +1,7 @@
 package io.outpost.store.export;
 
 import io.outpost.store.StoreException;
+import io.outpost.store.model.KeyType;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,20 +34,24 @@ final class RemoteSource {
                 .followRedirects(HttpClient.Redirect.NORMAL).build();
     }
 
-    /** The source's folder paths matching the glob, as the JDBC export lists them. */
-    List<String> folders(String glob) {
+    /** A folder of the source: its path and key type. */
+    record Folder(String path, KeyType keyType) {
+    }
+
+    /** The source's folders matching the glob, as the JDBC export lists them. */
+    List<Folder> folders(String glob) {
         PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + glob);
         HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(base + "/v1/json/nodes")).GET(),
                 HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         if (r.statusCode() != 200) {
             throw failed("/v1/json/nodes", r.statusCode(), r.body());
         }
-        List<String> out = new ArrayList<>();
+        List<Folder> out = new ArrayList<>();
         try {
             for (JsonNode row : JSON.readTree(r.body()).get("rows")) {
                 String path = row.get(0).asString();
                 if (row.get(1).asBoolean() && m.matches(Path.of(path))) {
-                    out.add(path);
+                    out.add(new Folder(path, KeyType.parse(row.get(3).asString())));
                 }
             }
         } catch (RuntimeException e) {

@@ -13,21 +13,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What an offline snapshot covers, read from its SNAPSHOT_COVERAGE table: the key range and, per folder, the
- * layer that was exported. A store over a snapshot checks every read against it, so a question the snapshot
+ * What an offline snapshot covers, read from its SNAPSHOT_COVERAGE table: per folder, the key range (of the
+ * folder's key type: a time range or a run range) and the layer that was exported. A store over a snapshot checks every read against it, so a question the snapshot
  * cannot answer gets a clear "not covered" instead of an empty answer that looks valid.
  */
 public final class SnapshotCoverage {
-    private final long keyFrom;
-    private final long keyTo;
     private final String globalTag;
     private final Map<Long, CoverageRow> folders;
 
     private SnapshotCoverage(List<CoverageRow> rows) {
-        CoverageRow first = rows.get(0);
-        this.keyFrom = first.keyFrom();
-        this.keyTo = first.keyTo();
-        this.globalTag = first.globalTag();
+        this.globalTag = rows.get(0).globalTag();
         this.folders = new HashMap<>();
         for (CoverageRow r : rows) {
             folders.put(r.nodeId(), r);
@@ -53,12 +48,10 @@ public final class SnapshotCoverage {
         return out;
     }
 
-    public long keyFrom() {
-        return keyFrom;
-    }
-
-    public long keyTo() {
-        return keyTo;
+    /** The distinct key ranges the folders were exported with, e.g. "keys [1, 2] and [5, 9]". */
+    public String describeRanges() {
+        return "keys " + String.join(" and ", folders.values().stream()
+                .map(r -> "[" + r.keyFrom() + ", " + r.keyTo() + "]").distinct().sorted().toList());
     }
 
     public String globalTag() {
@@ -71,9 +64,9 @@ public final class SnapshotCoverage {
         if (row == null) {
             throw notCovered("this snapshot does not hold folder '" + folder.path() + "'");
         }
-        if (t1 < keyFrom || t2 > keyTo) {
-            throw notCovered("this snapshot covers keys [" + keyFrom + ", " + keyTo + "] only; [" + t1 + ", " + t2
-                    + "] reaches outside it");
+        if (t1 < row.keyFrom() || t2 > row.keyTo()) {
+            throw notCovered("this snapshot covers keys [" + row.keyFrom() + ", " + row.keyTo() + "] of '"
+                    + folder.path() + "' only; [" + t1 + ", " + t2 + "] reaches outside it");
         }
     }
 

@@ -3,15 +3,18 @@ package io.outpost.store.export;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.db.Database;
+import io.outpost.store.model.KeyType;
 import io.outpost.store.model.Node;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * Brings an offline snapshot up to date from its source, for the global tag, key range and folders it was
- * exported with. A folder is copied again only when its generation in the source changed since the snapshot
+ * Brings an offline snapshot up to date from its source, for the global tag, key ranges (one per key type) and
+ * folders it was exported with. A folder is copied again only when its generation in the source changed since the snapshot
  * recorded it, or its global tag now resolves to another tag; the IOV rows of a folder whose recorded tag was
  * locked when copied are never copied again (a locked tag cannot change), only its channel list is refreshed.
  * Each folder is replaced in one transaction, so an interrupted sync leaves every folder either as it was or
@@ -19,8 +22,26 @@ import java.util.Objects;
  */
 public final class SnapshotSync {
 
-    /** What a sync did: folders copied (new or changed), folders left as they were, IOV rows copied. */
-    public record Result(int copied, int unchanged, long iovs) {
+    /**
+     * What a sync did: folders copied (new or changed), folders left as they were, IOV rows copied, and new folders
+     * not added because the snapshot has no key range of their key type.
+     */
+    public record Result(int copied, int unchanged, long iovs, List<String> skipped) {
+    }
+
+    /**
+     * The key range each key type was exported with, from the coverage rows (a folder's row holds the range of its
+     * key type); a key type no folder was exported with has none.
+     */
+    static Map<KeyType, SnapshotExporter.Range> ranges(List<CoverageRow> rows, Map<String, KeyType> keyTypes) {
+        Map<KeyType, SnapshotExporter.Range> out = new EnumMap<>(KeyType.class);
+        for (CoverageRow r : rows) {
+            KeyType k = keyTypes.get(r.folderPath());
+            if (k != null) {
+                out.putIfAbsent(k, new SnapshotExporter.Range(r.keyFrom(), r.keyTo()));
+            }
+        }
+        return out;
     }
 
     private final IovStore source;
@@ -42,6 +63,10 @@ public final class SnapshotSync {
         Map<Long, CoverageRow> recorded = new HashMap<>();
         rows.forEach(r -> recorded.put(r.nodeId(), r));
         List<Node> folders = transfer.folders(first.folderGlob());
+        Map<String, KeyType> keyTypes = new HashMap<>();
+        folders.forEach(f -> keyTypes.put(f.path(), f.keyType()));
+        Map<KeyType, SnapshotExporter.Range> ranges = ranges(rows, keyTypes);
+        List<String> skipped = new ArrayList<>();
         int copied = 0;
         int unchanged = 0;
         long iovs = 0;
@@ -58,10 +83,16 @@ public final class SnapshotSync {
                 unchanged++;
                 continue;
             }
-            iovs += transfer.transfer(state, first.globalTag(), first.keyFrom(), first.keyTo(), first.folderGlob(),
+            SnapshotExporter.Range range = had != null ? new SnapshotExporter.Range(had.keyFrom(), had.keyTo())
+                    : ranges.get(f.keyType());
+            if (range == null) {
+                skipped.add(f.path());
+                continue;
+            }
+            iovs += transfer.transfer(state, first.globalTag(), range.from(), range.to(), first.folderGlob(),
                     had != null, progress::iovs);
             copied++;
         }
-        return new Result(copied, unchanged, iovs);
+        return new Result(copied, unchanged, iovs, List.copyOf(skipped));
     }
 }

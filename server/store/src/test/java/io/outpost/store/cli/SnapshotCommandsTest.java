@@ -1,6 +1,7 @@
 package io.outpost.store.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.outpost.store.IovStore;
 import io.outpost.store.db.DatabaseConfig;
@@ -49,10 +50,21 @@ class SnapshotCommandsTest {
             s.createTagRelation("DET-ALL", "MV-1");
             s.createTagRelation("GT", "DET-ALL");
         }
-        assertThat(run("export", "--url", src, "--global-tag", "GT", "--from", "0", "--to", "100", "--out",
-                snap.toString())).as(err.toString()).isZero();
+        // one range for time and run-lumi folders means nothing: refused, and no file is left
         assertThat(run("export", "--url", src, "--global-tag", "GT", "--from", "0", "--to", "100", "--out",
                 snap.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--time-from/--time-to and --run-from/--run-to");
+        assertThat(snap).doesNotExist();
+        assertThat(run("export", "--url", src, "--global-tag", "GT", "--time-from", "0", "--time-to", "100", "--out",
+                snap.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("'/DET/mv' has run-lumi keys, and no run range was given");
+        assertThat(run("export", "--url", src, "--global-tag", "GT", "--time-from", "0", "--from", "0", "--out",
+                snap.toString())).isEqualTo(2);
+        assertThat(snap).doesNotExist();
+        assertThat(run("export", "--url", src, "--global-tag", "GT", "--time-from", "0", "--time-to", "100",
+                "--run-from", "0", "--run-to", "60", "--out", snap.toString())).as(err.toString()).isZero();
+        assertThat(run("export", "--url", src, "--global-tag", "GT", "--time-from", "0", "--time-to", "100",
+                "--run-from", "0", "--run-to", "60", "--out", snap.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("exists");
         assertThat(run("export", "--url", src, "--global-tag", "NOPE", "--from", "0", "--to", "100", "--out",
                 dir.resolve("nope.db").toString())).isEqualTo(2);
@@ -72,8 +84,12 @@ class SnapshotCommandsTest {
         try (IovStore s = IovStore.open(DatabaseConfig.of("jdbc:sqlite:" + snap))) {
             Node sv = s.folder("/DET/sv");
             assertThat(s.count(sv, 0, 100, ChannelSelection.all(), null)).isEqualTo(2);
-            assertThat(s.count(s.folder("/DET/mv"), 0, 100, ChannelSelection.all(), "GT")).isEqualTo(2);
+            assertThat(s.count(s.folder("/DET/mv"), 0, 60, ChannelSelection.all(), "GT")).isEqualTo(2);
             assertThat(s.snapshotCoverage().globalTag()).isEqualTo("GT");
+            // coverage per key type: the run-lumi folder only over its run range, the time folder over its times
+            Node mv = s.folder("/DET/mv");
+            assertThatThrownBy(() -> s.count(mv, 0, 100, ChannelSelection.all(), "GT"))
+                    .hasMessageContaining("covers keys [0, 60] of '/DET/mv' only");
         }
     }
 }
