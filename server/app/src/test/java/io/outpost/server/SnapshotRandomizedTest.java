@@ -28,13 +28,16 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * For random histories (single- and multi-version folders, HEAD writes, tags, user tags, new global tags each
- * round) and random keys: every folder of a snapshot holds exactly the rows of the per-folder at-time answer at
- * the generation the snapshot names, and exactly what the store finds at that key.
+ * For random histories (single- and multi-version folders with time and run-lumi keys, HEAD writes, tags, user
+ * tags, new global tags each round) and random pairs of a time and a run-lumi key: every folder of a snapshot
+ * holds exactly the rows of the per-folder at-time answer, at the key of its own key type, at the generation the
+ * snapshot names, and exactly what the store finds at that key; the validity of each key type holds its key.
  */
 class SnapshotRandomizedTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final long SEED = Long.getLong("outpost.test.seed", 20261123L);
+    /** Run-lumi folders' keys start at run 300 (so a time read as a run-lumi key, or the reverse, finds nothing). */
+    private static final long RUN0 = ValidityKey.fromRunLumi(300, 0);
     private static RunningService svc;
     private static int inline;
     private static int byUrl;
@@ -64,8 +67,8 @@ class SnapshotRandomizedTest {
         List<Node> folders = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             Versioning v = i % 2 == 0 ? Versioning.MULTI_VERSION : Versioning.SINGLE_VERSION;
-            folders.add(store.createFolder("/RND/S" + (i % 3) + "/F" + i, v, KeyType.TIME, PayloadSpec.parse("v:Int32"),
-                    "", true));
+            KeyType k = i < 3 ? KeyType.TIME : KeyType.RUN_LUMI;
+            folders.add(store.createFolder("/RND/S" + (i % 3) + "/F" + i, v, k, PayloadSpec.parse("v:Int32"), "", true));
         }
         int checkedFolders = 0;
         int value = 0;
@@ -74,7 +77,8 @@ class SnapshotRandomizedTest {
                 int writes = rnd.nextInt(4);
                 for (int w = 0; w < writes; w++) {
                     List<NewIov> rows = new ArrayList<>();
-                    long since = rnd.nextInt(1000);
+                    long base = f.keyType() == KeyType.RUN_LUMI ? RUN0 : 0;
+                    long since = base + rnd.nextInt(1000);
                     long until = rnd.nextInt(5) == 0 ? ValidityKey.MAX : since + 1 + rnd.nextInt(300);
                     for (int ch = 0; ch < 3; ch++) {
                         if (rnd.nextInt(4) != 0) {
@@ -105,8 +109,11 @@ class SnapshotRandomizedTest {
             for (String tag : choices.isEmpty() ? List.of("HEAD") : List.of("HEAD", gt)) {
                 for (int k = 0; k < 5; k++) {
                     long t = rnd.nextInt(5) == 0 ? ValidityKey.MAX - 1 : rnd.nextInt(1400);
-                    checkedFolders += checkSnapshot(store, tag, t);
+                    long rl = rnd.nextInt(5) == 0 ? ValidityKey.MAX - 1 : RUN0 + rnd.nextInt(1400);
+                    checkedFolders += checkSnapshot(store, tag, t, rl);
                 }
+                // one key cannot serve both key types
+                assertThat(svc.get("/v1/json/snapshot/" + tag + "/5/RND").statusCode()).isEqualTo(400);
             }
         }
         assertThat(checkedFolders).isGreaterThan(100);
@@ -115,30 +122,37 @@ class SnapshotRandomizedTest {
     }
 
     /** Compares one snapshot with the per-folder answers; returns the number of folders compared. */
-    private static int checkSnapshot(IovStore store, String tag, long t) throws Exception {
-        HttpResponse<byte[]> r = svc.get("/v1/json/snapshot/" + tag + "/" + t + "/RND");
+    private static int checkSnapshot(IovStore store, String tag, long t, long rl) throws Exception {
+        HttpResponse<byte[]> r = svc.get("/v1/json/snapshot/" + tag + "/" + t + "," + rl + "/RND");
         JsonNode snap = json(r);
         String pinned = r.headers().firstValue("X-Outpost-Snapshot").orElseThrow();
-        long since = snap.get("validSince").asLong();
-        long until = snap.get("validUntil").asLong();
-        assertThat(since).isLessThanOrEqualTo(t);
-        assertThat(t).isLessThan(until);
-        assertThat(pinned).endsWith("/snapshot/" + tag + "/" + since + "/RND");
+        String[] since = r.headers().firstValue("X-Outpost-Valid-Since").orElseThrow().split(",");
+        String[] until = r.headers().firstValue("X-Outpost-Valid-Until").orElseThrow().split(",");
+        assertThat(Long.parseLong(since[0])).isLessThanOrEqualTo(t);
+        assertThat(t).isLessThan(Long.parseLong(until[0]));
+        assertThat(Long.parseLong(since[1])).isLessThanOrEqualTo(rl);
+        assertThat(rl).isLessThan(Long.parseLong(until[1]));
+        assertThat(pinned).endsWith("/snapshot/" + tag + "/" + since[0] + "," + since[1] + "/RND");
         int n = 0;
         for (JsonNode row : snap.get("rows")) {
             String folder = row.get(0).asString();
             String folderTag = row.get(1).asString();
             String generation = row.get(2).asString();
+            long key = row.get(6).asString().equals("run-lumi") ? rl : t;
+            assertThat(store.folder(folder).keyType().label()).isEqualTo(row.get(6).asString());
+            assertThat(row.get(7).asLong()).as(folder).isLessThanOrEqualTo(key);
+            assertThat(key).as(folder).isLessThan(row.get(8).asLong());
             if (row.get(4).isNull()) {
                 inline++;
             } else {
                 byUrl++;
             }
-            JsonNode part = row.get(4).isNull() ? JSON.readTree(row.get(5).asString()) : json(svc.get(row.get(4).asString()));
-            // the per-folder at-time answer pinned to the same generation, at t itself
-            JsonNode direct = json(svc.get("/v1/json/pin/" + generation + "/at/" + folderTag + "/" + t + "/all" + folder));
-            assertThat(part.get("rows")).as(folder + " at " + t + " in " + tag).isEqualTo(direct.get("rows"));
-            List<Iov> found = store.findObjects(store.folder(folder), t, ChannelSelection.all(), folderTag);
+            JsonNode part = row.get(4).isNull() ? row.get(5) : json(svc.get(row.get(4).asString()));
+            // the per-folder at-time answer pinned to the same generation, at the key itself
+            JsonNode direct = json(svc.get("/v1/json/pin/" + generation + "/at/" + folderTag + "/" + key + "/all"
+                    + folder));
+            assertThat(part.get("rows")).as(folder + " at " + key + " in " + tag).isEqualTo(direct.get("rows"));
+            List<Iov> found = store.findObjects(store.folder(folder), key, ChannelSelection.all(), folderTag);
             assertThat(part.get("rows")).as(folder + " rows in the store").hasSize(found.size());
             for (int i = 0; i < found.size(); i++) {
                 JsonNode got = part.get("rows").get(i);

@@ -121,14 +121,15 @@ class SnapshotServingTest {
         assertThat(frontier(source, iovs, after)).contains("error=\"0\"");
         assertThat(frontier(snapshot, iovs, after)).contains("error=\"1\"")
                 .contains("Not covered by this offline snapshot: this snapshot covers keys [" + FROM + ", " + TO
-                        + "] of '/DEMO/Calo/Pedestals' only");
+                        + "] of &apos;/DEMO/Calo/Pedestals&apos; only");
         // a run-lumi folder: its run range, not the time range, bounds what the snapshot answers
         String align = snapshot.bean(io.outpost.store.IovStore.class).folder("/DEMO/Align/Global").iovTable();
         long run = ValidityKey.fromRunLumi(302, 7);
         String runInside = frontier(snapshot, align, run);
-        assertThat(runInside).contains("error=\"0\"").doesNotContain("records=\"0\"").isEqualTo(frontier(source, align, run));
+        assertThat(runInside).contains("error=\"0\"").doesNotContain("records=\"0\"")
+                .isEqualTo(frontier(source, align, run));
         assertThat(frontier(snapshot, align, RUN_TO + 1)).contains("error=\"1\"")
-                .contains("covers keys [" + RUN_FROM + ", " + RUN_TO + "] of '/DEMO/Align/Global' only");
+                .contains("covers keys [" + RUN_FROM + ", " + RUN_TO + "] of &apos;/DEMO/Align/Global&apos; only");
     }
 
     /** COOL's at-time read of every channel at t through the service's Frontier endpoint: the raw response. */
