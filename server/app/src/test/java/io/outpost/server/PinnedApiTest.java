@@ -236,6 +236,11 @@ class PinnedApiTest {
         assertThat(header(one, "Content-Type")).startsWith("application/problem+json");
         assertThat(json(one).get("detail").asString()).contains("{time},{runlumi}");
 
+        // a percent-encoded comma is redirected to the one spelling caches key on
+        HttpResponse<byte[]> encoded = svc.get("/v1/json/snapshot/" + GT + "/" + T + "%2C" + RL);
+        assertThat(encoded.statusCode()).isEqualTo(301);
+        assertThat(header(encoded, "Location")).isEqualTo("/v1/json/snapshot/" + GT + "/" + T + "," + RL);
+
         // a subtree of time folders only: one key as before, and a pair uses its time
         String sub = "/DEMO/Calo/Pedestals";
         HttpResponse<byte[]> byTime = svc.get("/v1/json/snapshot/" + GT + "/" + T + sub);

@@ -143,7 +143,9 @@ public record PinnedRequest(Query.Format format, Type type, String tag, String s
     }
 
     /** {@code t}, or {@code time,runlumi} (docs/api.md, "Mixed key types"). */
-    private static SnapshotKeys keys(String s) {
+    private static SnapshotKeys keys(String spelled) {
+        // a client that percent-encodes the comma is redirected to the canonical spelling
+        String s = spelled.replace("%2C", ",").replace("%2c", ",");
         int comma = s.indexOf(',');
         if (comma < 0) {
             return SnapshotKeys.one(key(s));

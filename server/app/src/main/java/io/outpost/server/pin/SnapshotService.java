@@ -6,11 +6,11 @@ import io.outpost.server.answer.JsonEncoder;
 import io.outpost.server.cache.Answer;
 import io.outpost.server.cache.Catalog;
 import io.outpost.server.config.OutpostProperties;
-import io.outpost.server.query.Op;
 import io.outpost.server.query.BadQueryException;
+import io.outpost.server.query.Op;
 import io.outpost.server.query.Query;
-import io.outpost.store.model.KeyType;
 import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.model.KeyType;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.wire.AnswerEncoder;
 import io.outpost.wire.AnswerKind;
@@ -27,9 +27,10 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import org.springframework.stereotype.Component;
 
 /**
- * Snapshots: for every folder of a state, the objects valid at key t. Each folder's at-time answer is pinned to
- * the folder's generation and keyed by the start of its validity interval, so every t inside that interval maps
- * to one URL; the snapshot itself is keyed by the start of the interval common to all its folders.
+ * Snapshots: for every folder of a state, the objects valid at the key of the folder's key type (one key t, or a
+ * time and a run-lumi key). Each folder's at-time answer is pinned to the folder's generation and keyed by the
+ * start of its validity interval, so every key inside that interval maps to one URL; the snapshot itself is keyed
+ * by the start of the interval common to the folders of each key type.
  */
 @Component
 public class SnapshotService {
