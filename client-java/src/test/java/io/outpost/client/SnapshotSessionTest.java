@@ -98,9 +98,16 @@ class SnapshotSessionTest {
         assertThat(calo.validSince()).isPositive();
         assertThat(calo.covers(T0 + HOUR)).isTrue();
         assertThat(calo.runLumi()).isNull();
-        Snapshot pair = client.snapshotSession(GT, "/DEMO/DCS").at(T0 + HOUR, RL);
+        SnapshotSession dcs = client.snapshotSession(GT, "/DEMO/DCS");
+        Snapshot pair = dcs.at(T0 + HOUR, RL);
         assertThat(pair.folders().keySet()).isEqualTo(calo.folders().keySet());
         assertThat(pair.iovs("/DEMO/DCS/HV")).isEqualTo(calo.iovs("/DEMO/DCS/HV")).isNotEmpty();
+        // pinned to the state now: the pair URL is redirected to the one-key URL of the time folders
+        long later = T0 + 5 * HOUR;
+        Snapshot pinned = dcs.at(later, RL);
+        assertThat(pinned.requests()).isPositive();
+        assertThat(pinned.iovs("/DEMO/DCS/HV")).isEqualTo(client.browse("/DEMO/DCS/HV", "HEAD", later, later,
+                ChannelSelection.all(), Order.CHANNEL_SINCE)).isNotEmpty();
     }
 
     @Test
