@@ -168,6 +168,26 @@ class Answer:
         rows: list[tuple[Value, ...]] = self._cache[-1]
         return rows
 
+    def select(self, rows: npt.NDArray[Any], valid_since: int | None = None,
+               valid_until: int | None = None) -> Answer:
+        """The answer with only the given rows (a boolean mask or row numbers), sharing this one's content."""
+        positions = [p[rows] for p in self.positions]
+        return Answer(self.kind, self.folder, self.tag,
+                      self.valid_since if valid_since is None else valid_since,
+                      self.valid_until if valid_until is None else valid_until,
+                      self.columns, len(positions[0]) if positions else 0, self.content, positions,
+                      [None if n is None else n[rows] for n in self.lengths], self.encoded_bytes)
+
+    def to_pandas(self, *, datetimes: bool = False) -> Any:
+        """A pandas DataFrame (the ``pandas`` extra); see ``outpost.frames.to_pandas``."""
+        from .frames import to_pandas
+        return to_pandas(self, datetimes=datetimes)
+
+    def to_arrow(self) -> Any:
+        """A pyarrow Table (the ``pandas`` extra); see ``outpost.frames.to_arrow``."""
+        from .frames import to_arrow
+        return to_arrow(self)
+
     def __iter__(self) -> Iterator[tuple[Value, ...]]:
         return iter(self.rows)
 
@@ -268,17 +288,21 @@ def decompress(codec: int, body: bytes | memoryview) -> bytes:
     return out
 
 
+class Incomplete(CorruptAnswer):
+    """The content ended inside a value: corrupt in a whole answer, "wait for more" in a stream."""
+
+
 class _Reader:
     """Bounds-checked reads from the content."""
 
-    def __init__(self, content: bytes, pos: int = 0) -> None:
+    def __init__(self, content: bytes | bytearray, pos: int = 0) -> None:
         self.content = content
         self.pos = pos
 
     def take(self, n: int) -> int:
         p = self.pos
         if p + n > len(self.content):
-            raise CorruptAnswer(f"content ends inside a value at byte {p}")
+            raise Incomplete(f"content ends inside a value at byte {p}")
         self.pos = p + n
         return p
 
@@ -319,8 +343,8 @@ class ContentHeader:
     rows_start: int
 
 
-def parse_content_header(content: bytes) -> ContentHeader:
-    """The content fields before the rows; raises CorruptAnswer (or IndexError-free CorruptAnswer) when short."""
+def parse_content_header(content: bytes | bytearray) -> ContentHeader:
+    """The content fields before the rows; raises Incomplete when the content ends inside them."""
     r = _Reader(content)
     kind_code = r.u8()
     try:
@@ -340,14 +364,14 @@ def parse_content_header(content: bytes) -> ContentHeader:
     return ContentHeader(kind, folder, tag, since, until, columns, r.pos)
 
 
-def walk_row(content: bytes, pos: int, types: Sequence[ColumnType], out: list[list[int]],
+def walk_row(content: bytes | bytearray, pos: int, types: Sequence[ColumnType], out: list[list[int]],
              lens: list[list[int]]) -> int:
     """Indexes the row at ``pos`` (after its 0x01 marker) into ``out``/``lens``; returns the next row's offset."""
     ncols = len(types)
     nb = (ncols + 7) // 8
     end = len(content)
     if pos + nb > end:
-        raise CorruptAnswer(f"content ends inside a null bitmap at byte {pos}")
+        raise Incomplete(f"content ends inside a null bitmap at byte {pos}")
     bitmap = int.from_bytes(content[pos:pos + nb], "little")
     pos += nb
     for c in range(ncols):
@@ -362,14 +386,14 @@ def walk_row(content: bytes, pos: int, types: Sequence[ColumnType], out: list[li
             lens[c].append(w)
         else:
             if pos + 4 > end:
-                raise CorruptAnswer(f"content ends inside a length at byte {pos}")
+                raise Incomplete(f"content ends inside a length at byte {pos}")
             n = int.from_bytes(content[pos:pos + 4], "big")
             if n > _MAX_VALUE_LENGTH:
                 raise CorruptAnswer(f"value of {n} bytes at byte {pos}")
             pos += 4 + n
             lens[c].append(n)
         if pos > end:
-            raise CorruptAnswer(f"content ends inside a value at byte {pos}")
+            raise Incomplete(f"content ends inside a value at byte {pos}")
     return pos
 
 
