@@ -27,7 +27,7 @@ from .wire import Answer, AnswerKind, Value, decode, expect_kind
 if TYPE_CHECKING:
     from .snapshot import SnapshotSession
 
-VERSION = "0.1.0"
+VERSION = "0.1.0"  # = outpost.__version__ (kept here: __init__ imports this module)
 T = TypeVar("T")
 _REFRESHES = ("", "max-age=0", "no-cache")  # plain, soft refresh, hard refresh
 

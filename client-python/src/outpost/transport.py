@@ -100,6 +100,8 @@ class ChunkReader:
         x = self.exchange
         resp = x.response
         if resp is None or self.remaining == 0:
+            if resp is not None:
+                resp.read()  # marks the response finished, so that the connection can send the next request
             x.close(reusable=self.remaining == 0)
             raise StopIteration
         try:
