@@ -88,8 +88,10 @@ def test_a_streamed_browse_gives_the_rows_of_the_whole_one(server: str) -> None:
 def test_bad_arguments_are_refused_before_any_request(server: str) -> None:
     log = Log()
     with client([server], log=log) as c:
-        for call in (lambda: c.channels("DEMO/DCS/HV"), lambda: c.find("/DEMO/DCS/HV", -1),
-                     lambda: c.browse("/DEMO/DCS/HV", 5, 4), lambda: c.find("/DEMO/DCS/HV", 0, tag="bad!tag")):
+        calls: list[Callable[[], object]] = [
+            lambda: c.channels("DEMO/DCS/HV"), lambda: c.find("/DEMO/DCS/HV", -1),
+            lambda: c.browse("/DEMO/DCS/HV", 5, 4), lambda: c.find("/DEMO/DCS/HV", 0, tag="bad!tag")]
+        for call in calls:
             with pytest.raises(OutpostError) as e:
                 call()
             assert e.value.kind == ErrorKind.INVALID_ARGUMENT
@@ -121,7 +123,7 @@ def test_a_dead_proxy_is_skipped_for_the_servers_directly(server: str) -> None:
 
 
 def test_every_route_dead_gives_unavailable_after_backoff() -> None:
-    log, sleeps = Log(), []
+    log, sleeps = Log(), list[float]()
     with client([dead(), dead()], log=log, retries=2, sleeps=sleeps) as c:
         with pytest.raises(OutpostError) as e:
             c.nodes()

@@ -73,11 +73,10 @@ def to_pandas(answer: Answer, *, datetimes: bool = False) -> pd.DataFrame:
         nulls = answer.nulls(i)
         if c.type.width:
             values = answer.column(i)
-            if nulls.any():
-                values = pd.array(values, dtype={np.dtype(bool): "boolean", np.dtype(np.float32): "Float32",
-                                                 np.dtype(np.float64): "Float64"}.get(values.dtype,
-                                                                                      str(values.dtype).capitalize()))
-                values[nulls] = pd.NA
+            if nulls.any():  # pandas' nullable arrays take the values and the NULL mask as they are
+                masked = pd.arrays.BooleanArray if c.type == ColumnType.Bool else \
+                    pd.arrays.FloatingArray if values.dtype.kind == "f" else pd.arrays.IntegerArray
+                values = masked(values, nulls)
             columns[c.name] = values
         elif c.type.is_string and _has_pyarrow():
             columns[c.name] = pd.arrays.ArrowStringArray(_arrow_column(answer, i))
