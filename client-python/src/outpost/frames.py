@@ -18,18 +18,26 @@ if TYPE_CHECKING:
 
 
 def _var_buffers(answer: Answer, i: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
-    """Arrow-style offsets and data of a string or blob column, gathered from the content in one numpy step."""
+    """Arrow-style offsets and data of a string or blob column, gathered from the content: one strided copy when
+    the values have one length at evenly spaced positions (constant rows), else one join of the value slices."""
     pos, lengths = answer.positions[i], answer.lengths[i]
     assert lengths is not None
+    n = len(pos)
     lengths = np.where(pos < 0, 0, lengths)
-    offsets = np.zeros(len(pos) + 1, dtype=np.int64)
+    offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    total = int(offsets[-1])
-    u8 = np.frombuffer(answer.content, dtype=np.uint8)
-    if not total:
+    if not offsets[-1]:
         return offsets, np.zeros(0, dtype=np.uint8)
-    index = np.arange(total, dtype=np.int64) - np.repeat(offsets[:-1] - (pos + 4), lengths)
-    return offsets, u8[index]
+    u8 = np.frombuffer(answer.content, dtype=np.uint8)
+    width = int(lengths[0])
+    stride = int(pos[1] - pos[0]) if n > 1 else 0
+    if n > 1 and (lengths == width).all() and (np.diff(pos) == stride).all() and stride > 0:
+        view = np.lib.stride_tricks.as_strided(u8[int(pos[0]) + 4:], shape=(n, width), strides=(stride, 1),
+                                               writeable=False)
+        return offsets, np.ascontiguousarray(view).reshape(-1)
+    content = memoryview(answer.content)
+    data = b"".join([content[p + 4:p + 4 + k] for p, k in zip(pos.tolist(), lengths.tolist()) if p >= 0])
+    return offsets, np.frombuffer(data, dtype=np.uint8)
 
 
 def _arrow_column(answer: Answer, i: int) -> pa.Array:

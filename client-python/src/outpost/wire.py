@@ -198,10 +198,8 @@ class Answer:
         t = self.columns[i].type
         pos = self.positions[i]
         if t.width:
-            u8 = np.frombuffer(self.content, dtype=np.uint8)
-            safe = np.where(pos < 0, 0, pos)
-            raw = u8[safe[:, None] + np.arange(t.width)] if len(pos) else np.zeros((0, t.width), np.uint8)
-            arr = np.ascontiguousarray(raw).view(t.numpy_type).reshape(len(pos))
+            raw = value_bytes(self.content, np.where(pos < 0, 0, pos), t.width)
+            arr = raw.view(t.numpy_type).reshape(len(pos))
             native = arr.astype(bool if t == ColumnType.Bool else arr.dtype.newbyteorder("="))
             native[pos < 0] = 0
             return native
@@ -215,6 +213,21 @@ class Answer:
             except UnicodeDecodeError:
                 raise CorruptAnswer(f"column '{self.columns[i].name}' holds a string that is not UTF-8") from None
         return [None if p < 0 else content[p + 4:p + 4 + n] for p, n in zip(pos.tolist(), lengths.tolist())]
+
+
+def value_bytes(content: bytes, pos: npt.NDArray[np.int64], width: int) -> npt.NDArray[np.uint8]:
+    """The ``width`` bytes at each position, as an (n, width) array: one strided copy when the positions are evenly
+    spaced (constant rows), else a gather."""
+    u8 = np.frombuffer(content, dtype=np.uint8)
+    n = len(pos)
+    if n == 0:
+        return np.zeros((0, width), dtype=np.uint8)
+    stride = int(pos[1] - pos[0]) if n > 1 else 1
+    if stride > 0 and (n == 1 or (np.diff(pos) == stride).all()):
+        view = np.lib.stride_tricks.as_strided(u8[int(pos[0]):], shape=(n, width), strides=(stride, 1),
+                                               writeable=False)
+        return np.ascontiguousarray(view)
+    return u8[pos[:, None] + np.arange(width)]
 
 
 def decode(data: bytes | bytearray | memoryview) -> Answer:
