@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import CorruptAnswer
-from .wire import Answer, ColumnType
+from .wire import Answer, ColumnType, value_bytes
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,13 +28,8 @@ def _var_buffers(answer: Answer, i: int) -> tuple[npt.NDArray[np.int64], npt.NDA
     np.cumsum(lengths, out=offsets[1:])
     if not offsets[-1]:
         return offsets, np.zeros(0, dtype=np.uint8)
-    u8 = np.frombuffer(answer.content, dtype=np.uint8)
-    width = int(lengths[0])
-    stride = int(pos[1] - pos[0]) if n > 1 else 0
-    if n > 1 and (lengths == width).all() and (np.diff(pos) == stride).all() and stride > 0:
-        view = np.lib.stride_tricks.as_strided(u8[int(pos[0]) + 4:], shape=(n, width), strides=(stride, 1),
-                                               writeable=False)
-        return offsets, np.ascontiguousarray(view).reshape(-1)
+    if answer.row_size and pos[0] >= 0:  # constant rows: every value has the first one's length
+        return offsets, value_bytes(answer.content, pos + 4, int(lengths[0]), answer.row_size).reshape(-1)
     content = memoryview(answer.content)
     data = b"".join([content[p + 4:p + 4 + k] for p, k in zip(pos.tolist(), lengths.tolist()) if p >= 0])
     return offsets, np.frombuffer(data, dtype=np.uint8)

@@ -121,6 +121,7 @@ class Answer:
     positions: list[npt.NDArray[np.int64]] = field(repr=False)
     lengths: list[npt.NDArray[np.int64] | None] = field(repr=False)
     encoded_bytes: int = 0
+    row_size: int = 0  # > 0: every row has this size, NULLs and value lengths (values are evenly spaced)
     _cache: dict[int, Any] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
@@ -198,10 +199,14 @@ class Answer:
         t = self.columns[i].type
         pos = self.positions[i]
         if t.width:
-            raw = value_bytes(self.content, np.where(pos < 0, 0, pos), t.width)
+            nulls = pos < 0
+            has_nulls = bool(nulls.any())
+            raw = value_bytes(self.content, np.where(nulls, 0, pos) if has_nulls else pos, t.width,
+                              0 if has_nulls else self.row_size)
             arr = raw.view(t.numpy_type).reshape(len(pos))
             native = arr.astype(bool if t == ColumnType.Bool else arr.dtype.newbyteorder("="))
-            native[pos < 0] = 0
+            if has_nulls:
+                native[nulls] = 0
             return native
         lengths = self.lengths[i]
         assert lengths is not None
@@ -215,19 +220,19 @@ class Answer:
         return [None if p < 0 else content[p + 4:p + 4 + n] for p, n in zip(pos.tolist(), lengths.tolist())]
 
 
-def value_bytes(content: bytes, pos: npt.NDArray[np.int64], width: int) -> npt.NDArray[np.uint8]:
-    """The ``width`` bytes at each position, as an (n, width) array: one strided copy when the positions are evenly
-    spaced (constant rows), else a gather."""
+def value_bytes(content: bytes, pos: npt.NDArray[np.int64], width: int, stride: int = 0) -> npt.NDArray[np.uint8]:
+    """The ``width`` bytes at each position, as an (n, width) array: one strided copy when the positions are ``stride``
+    bytes apart (constant rows), else a gather."""
     u8 = np.frombuffer(content, dtype=np.uint8)
     n = len(pos)
     if n == 0:
         return np.zeros((0, width), dtype=np.uint8)
-    stride = int(pos[1] - pos[0]) if n > 1 else 1
-    if stride > 0 and (n == 1 or (np.diff(pos) == stride).all()):
+    if stride > 0:
         view = np.lib.stride_tricks.as_strided(u8[int(pos[0]):], shape=(n, width), strides=(stride, 1),
                                                writeable=False)
         return np.ascontiguousarray(view)
-    return u8[pos[:, None] + np.arange(width)]
+    gathered: npt.NDArray[np.uint8] = u8[pos[:, None] + np.arange(width)]
+    return gathered
 
 
 def decode(data: bytes | bytearray | memoryview) -> Answer:
@@ -417,14 +422,14 @@ def index_content(content: bytes, trailer_rows: int) -> Answer:
     ncols = len(types)
     if trailer_rows > len(content):  # every row takes at least one byte
         raise CorruptAnswer(f"trailer says {trailer_rows} rows, content has at most {len(content)} bytes")
-    positions, lengths = _index_constant_rows(content, head.rows_start, types, trailer_rows) or \
-        _index_rows(content, head.rows_start, types)
+    constant = _index_constant_rows(content, head.rows_start, types, trailer_rows)
+    positions, lengths = constant[:2] if constant else _index_rows(content, head.rows_start, types)
     found = len(positions[0]) if ncols else _count_empty_rows(content, head.rows_start)
     if found != trailer_rows:
         raise CorruptAnswer(f"trailer says {trailer_rows} rows, content has {found}")
     _check_values(content, types, positions)
     return Answer(head.kind, head.folder, head.tag, head.valid_since, head.valid_until, head.columns, found,
-                  content, positions, lengths)
+                  content, positions, lengths, row_size=constant[2] if constant else 0)
 
 
 def _index_rows(content: bytes, pos: int, types: Sequence[ColumnType]) \
@@ -448,7 +453,7 @@ def _index_rows(content: bytes, pos: int, types: Sequence[ColumnType]) \
 
 
 def _index_constant_rows(content: bytes, start: int, types: Sequence[ColumnType], n: int) \
-        -> tuple[list[npt.NDArray[np.int64]], list[npt.NDArray[np.int64] | None]] | None:
+        -> tuple[list[npt.NDArray[np.int64]], list[npt.NDArray[np.int64] | None], int] | None:
     """The numpy path: if every row has the first row's size, NULLs and value lengths, index all rows at once
     (checking each row's marker, bitmap and lengths); None when they do not (then rows are walked one by one)."""
     if n < 2 or not types or start >= len(content) or content[start] != 1:
@@ -475,7 +480,7 @@ def _index_constant_rows(content: bytes, start: int, types: Sequence[ColumnType]
     positions = [bases + (first[c][0] - start) if first[c][0] >= 0 else np.full(n, -1, dtype=np.int64)
                  for c in range(len(types))]
     lengths = [None if t.width else np.full(n, first_lens[c][0], dtype=np.int64) for c, t in enumerate(types)]
-    return positions, lengths
+    return positions, lengths, size
 
 
 def _count_empty_rows(content: bytes, pos: int) -> int:
