@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
+import struct
+import zlib
 from pathlib import Path
 
 import pytest
@@ -222,3 +224,34 @@ def test_through_squid_repeated_queries_are_cache_hits(server: str, squid: tuple
         assert all(e.proxy == proxy for e in log.events if e.kind in ("attempt", "success"))
     assert answers[0] == answers[1]
     assert any("HIT/200" in line and "outpost-python" in line for line in access_log.read_text().splitlines())
+
+
+def big_answer(copies: int) -> bytes:
+    """The likeluis vector's rows ``copies`` times, uncompressed (larger than one read of the stream)."""
+    from outpost import decode
+    from outpost.wire import parse_content_header
+    a = decode((Path(__file__).resolve().parents[2] / "testdata" / "iovs_likeluis_2000.bin").read_bytes())
+    start = parse_content_header(a.content).rows_start
+    content = a.content[:start] + a.content[start:-1] * copies + b"\0"
+    return (b"OUTP\x01\x00\x00\x00" + struct.pack(">Q", len(content)) + content
+            + struct.pack(">QI", len(a) * copies, zlib.crc32(content)) + b"PTUO")
+
+
+def test_a_streamed_answer_damaged_after_its_first_rows_raises_from_the_iteration(faulty: Start) -> None:
+    data = big_answer(5)
+    bad = faulty(lambda h: send(h, 200, damaged(data)))
+    rows = 0
+    with client([bad.url]) as c:
+        with pytest.raises(OutpostError) as e:
+            for _ in c.browse_stream("/T/all"):
+                rows += 1
+    assert e.value.kind == ErrorKind.CORRUPT and "CRC-32" in e.value.message
+    assert 0 < rows <= 10_000 and len(bad.requests) == 1  # rows were handed out: no refresh, browse again
+
+
+def test_a_streamed_answer_damaged_before_its_rows_is_refreshed(faulty: Start) -> None:
+    data = big_answer(5)
+    bad = faulty(lambda h: send(h, 200, data if h.headers.get("Cache-Control") else b"XUTP" + data[4:]))
+    with client([bad.url]) as c:
+        assert sum(1 for _ in c.browse_stream("/T/all")) == 10_000
+    assert [r.get("cache-control") for r in bad.requests] == [None, "max-age=0"]

@@ -102,7 +102,7 @@ class Column:
 Value = Any  # None, bool, int, float, str or bytes
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: its columns are numpy arrays
 class Answer:
     """One decoded answer: its header fields, schema, and the verified content with a value index.
 
