@@ -124,6 +124,19 @@ def test_a_dead_proxy_is_skipped_for_the_servers_directly(server: str) -> None:
                                                        ("attempt", ""), ("success", "")]
 
 
+def test_route_order_proxies_then_backup_proxies_and_never_direct_after_a_backup() -> None:
+    p1, p2, backup, s1, s2 = dead(), dead(), dead(), dead(), dead()
+    log = Log()
+    cfg = Config.parse(f"(serverurl={s1})(serverurl={s2})(proxyurl={p1})(proxyurl={p2})(backupproxyurl={backup})"
+                       "(retries=0)(connecttimeout=2)")
+    with Client(config=cfg, on_event=log) as c:
+        with pytest.raises(OutpostError):
+            c.nodes()
+    # a proxy that cannot be reached is skipped with all its servers; a backup proxy means no direct route
+    assert [(e.kind, e.proxy, e.server) for e in log.events if e.kind == "attempt"] == [
+        ("attempt", p1, s1), ("attempt", p2, s1), ("attempt", backup, s1)]
+
+
 def test_every_route_dead_gives_unavailable_after_backoff() -> None:
     log, sleeps = Log(), list[float]()
     with client([dead(), dead()], log=log, retries=2, sleeps=sleeps) as c:
