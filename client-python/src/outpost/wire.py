@@ -201,9 +201,13 @@ class Answer:
         if t.width:
             nulls = pos < 0
             has_nulls = bool(nulls.any())
-            raw = value_bytes(self.content, np.where(nulls, 0, pos) if has_nulls else pos, t.width,
-                              0 if has_nulls else self.row_size)
-            arr = raw.view(t.numpy_type).reshape(len(pos))
+            arr: npt.NDArray[Any]
+            if self.row_size and not has_nulls and len(pos):  # a strided view: one copy, in astype below
+                arr = np.ndarray((len(pos),), dtype=t.numpy_type, buffer=self.content, offset=int(pos[0]),
+                                 strides=(self.row_size,))
+            else:
+                raw = value_bytes(self.content, np.where(nulls, 0, pos) if has_nulls else pos, t.width)
+                arr = raw.view(t.numpy_type).reshape(len(pos))
             native = arr.astype(bool if t == ColumnType.Bool else arr.dtype.newbyteorder("="))
             if has_nulls:
                 native[nulls] = 0
