@@ -10,10 +10,8 @@ import numpy as np
 import zstandard
 
 from .errors import CorruptAnswer
-from .wire import (HEADER_SIZE, TRAILER_SIZE, Answer, ContentHeader, Incomplete, Value, check_header,
-                   parse_content_header, parse_trailer, walk_row)
-
-_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+from .wire import (HEADER_SIZE, TRAILER_SIZE, ZSTD_MAGIC, Answer, ContentHeader, Incomplete, Value,
+                   check_header, parse_content_header, parse_trailer, walk_row)
 
 
 class StreamDecoder:
@@ -72,7 +70,7 @@ class StreamDecoder:
         return self._codec >= 0
 
     def _body(self, chunk: bytes) -> None:
-        if self._body_seen == 0 and self._codec == 2 and chunk[:4] != _ZSTD_MAGIC:
+        if self._body_seen == 0 and self._codec == 2 and chunk[:4] != ZSTD_MAGIC:
             raise CorruptAnswer("the body does not start with a zstd frame")
         self._body_seen += len(chunk)
         if self._codec == 0:

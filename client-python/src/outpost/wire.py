@@ -27,7 +27,7 @@ HEADER_SIZE = 16
 TRAILER_SIZE = 16
 MAX_KEY = (1 << 63) - 1
 _MAX_VALUE_LENGTH = 16 << 20
-_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
 class AnswerKind(enum.IntEnum):
@@ -296,7 +296,7 @@ def decompress(codec: int, body: bytes | memoryview) -> bytes:
         if d.unused_data:
             raise CorruptAnswer(f"deflate stream ends {len(d.unused_data)} bytes before body_len {len(body)}")
         return out
-    if bytes(body[:4]) != _ZSTD_MAGIC:  # a skippable frame would otherwise be accepted
+    if bytes(body[:4]) != ZSTD_MAGIC:  # a skippable frame would otherwise be accepted
         raise CorruptAnswer("the body does not start with a zstd frame")
     z = zstandard.ZstdDecompressor().decompressobj()
     try:
