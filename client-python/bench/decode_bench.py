@@ -108,7 +108,8 @@ def main() -> int:
             assert int(fields["rows"]) == ROWS and int(fields["content"]) == content
             jd, jdec = int(fields["decompress_ns"]) / 1e9, int(fields["decode_ns"]) / 1e9
             print(f"  java   decompress only        : {mb / jd:7.1f} MB/s ({jd * 1e3:.2f} ms)")
-            print(f"  java   decode (every row)     : {mb / jdec:7.1f} MB/s ({jdec * 1e3:.2f} ms), ratio to decompression "
+            print(f"  java   decode (every row)     : {mb / jdec:7.1f} MB/s ({jdec * 1e3:.2f} ms), "
+                  f"ratio to decompression "
                   f"{jd / jdec:.2f}")
         else:
             print("  java: skipped (no java, or no client-java/target/outpost-client.jar: build client-java)")
