@@ -63,4 +63,52 @@ class FrontierEndpointTest {
         assertThat(svc.metric("outpost_frontier_answers_loads_total") - loads).isEqualTo(1.0);
         assertThat(svc.metric("outpost_frontier_answers_hits_total") - hits).isEqualTo(1.0);
     }
+
+    /**
+     * A CORAL client on the default start, no configuration ({@code frontier://(serverurl=…/Outpost)/OUTPOST}): the
+     * schema exists, and every table the dictionary lists reads whole with CORAL's schema-qualified quoted query.
+     * (Types and values, column by column, are checked in the Frontier module's CoralReadsTest.)
+     */
+    @Test
+    void aCoralClientReadsEveryDemoTableWithNoConfiguration() throws Exception {
+        assertThat(frontier("SELECT USERNAME FROM ALL_USERS WHERE USERNAME='OUTPOST'\n")).contains("records=\"1\"");
+        io.outpost.store.IovStore store = svc.bean(io.outpost.store.IovStore.class);
+        java.util.Map<String, Long> rows = store.read(c -> {
+            java.util.Map<String, Long> out = new java.util.TreeMap<>();
+            try (java.sql.ResultSet rs = c.getMetaData().getTables(null, null, "OUTPOST_%", new String[] {"TABLE"})) {
+                while (rs.next()) {
+                    out.put(rs.getString("TABLE_NAME").toUpperCase(java.util.Locale.ROOT), 0L);
+                }
+            }
+            for (String t : out.keySet()) {
+                try (java.sql.Statement st = c.createStatement();
+                     java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + t)) {
+                    rs.next();
+                    out.put(t, rs.getLong(1));
+                }
+            }
+            return out;
+        });
+        String dictionary = frontier("SELECT TABLE_NAME, COLUMN_NAME FROM ALL_TAB_COLUMNS WHERE OWNER='OUTPOST' "
+                + "ORDER BY TABLE_NAME, COLUMN_ID\n");
+        assertThat(dictionary).contains("error=\"0\"");
+        int read = 0;
+        for (var e : rows.entrySet()) {
+            if (!e.getKey().matches("OUTPOST_(NODES|TAGS|TAG2TAG|NODES_SEQ|TAGS_SEQ|DB_ATTRIBUTES|F[0-9]{4}_.*)")) {
+                continue; // the service's own bookkeeping tables are not COOL's and not served
+            }
+            String t = e.getKey();
+            assertThat(frontier("SELECT * FROM \"OUTPOST\".\"" + t + "\" \"" + t + "\"\n")).as(t)
+                    .contains("error=\"0\"").contains("records=\"" + e.getValue() + "\"");
+            read++;
+        }
+        assertThat(read).isGreaterThan(10);
+    }
+
+    private static String frontier(String sql) throws Exception {
+        HttpResponse<byte[]> r = svc.get("/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1=" + p1(sql),
+                "X-Frontier-Id", "outpost-test 1.0");
+        assertThat(r.statusCode()).isEqualTo(200);
+        return new String(r.body(), StandardCharsets.ISO_8859_1);
+    }
 }

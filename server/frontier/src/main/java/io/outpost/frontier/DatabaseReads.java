@@ -3,6 +3,7 @@ package io.outpost.frontier;
 import io.outpost.frontier.encode.BlobEncoder;
 import io.outpost.frontier.encode.ColumnValues;
 import io.outpost.frontier.encode.FetchSizing;
+import io.outpost.frontier.sql.ColumnTypes;
 import io.outpost.frontier.sql.DataDictionary;
 import io.outpost.frontier.sql.SqlGuard;
 import io.outpost.frontier.answers.PostgresPrelude;
@@ -36,6 +37,9 @@ final class DatabaseReads {
     private final Keepalives keepalives;
     private final boolean postgres;
     private final boolean oracle;
+    private final boolean sqlite;
+    /** SQLite's column types, read once per table (see {@link ColumnTypes}). */
+    private final ColumnTypes sqliteTypes;
 
     DatabaseReads(FrontierContext context, SqlGuard.Target target, Keepalives keepalives) {
         this.context = context;
@@ -43,6 +47,8 @@ final class DatabaseReads {
         this.keepalives = keepalives;
         this.postgres = target == SqlGuard.Target.POSTGRESQL;
         this.oracle = target == SqlGuard.Target.ORACLE;
+        this.sqlite = target == SqlGuard.Target.SQLITE;
+        this.sqliteTypes = new ColumnTypes(context.database().prefix());
     }
 
     /** Waits for a read-only connection, sending keepalives, for at most MaxDbAcquireSeconds. */
@@ -82,18 +88,19 @@ final class DatabaseReads {
     int query(Connection c, Payload p, BlobEncoder enc, ResponseOutput out, boolean timedByPrelude)
             throws SQLException, IOException {
         if (!p.dictionary()) {
-            return runQuery(c, p, enc, out, postgres, timedByPrelude);
+            return runQuery(c, p, enc, out, postgres, timedByPrelude, sqlite);
         }
-        // Oracle data-dictionary views: answered from a snapshot of this database's catalog
-        try (Connection snapshot = DataDictionary.snapshot(c, context.tables(), context.dictionaryOwner())) {
-            return runQuery(snapshot, p, enc, out, false, false);
+        // Oracle data-dictionary views: answered from a snapshot of this database's catalog (an in-memory SQLite)
+        try (Connection snapshot = DataDictionary.snapshot(c, context.tables(), context.dictionaryOwner(),
+                sqliteTypes)) {
+            return runQuery(snapshot, p, enc, out, false, false, true);
         } finally {
             rollback(c);
         }
     }
 
     private int runQuery(Connection c, Payload p, BlobEncoder enc, ResponseOutput out, boolean untypedBinds,
-                         boolean timedByPrelude) throws SQLException, IOException {
+                         boolean timedByPrelude, boolean onSqlite) throws SQLException, IOException {
         ResultSet rs;
         PreparedStatement ps;
         try (Keepalives.Keepalive ka = keepalives.start(out, config.maxDbExecuteSeconds())) {
@@ -116,7 +123,7 @@ final class DatabaseReads {
                 throw e;
             }
         }
-        return readRows(c, ps, rs, enc, untypedBinds);
+        return readRows(c, ps, rs, enc, untypedBinds, onSqlite);
     }
 
     /** A PostgreSQL query sent together with its prelude ({@link PostgresPrelude#withQuery}): one round trip. */
@@ -127,12 +134,12 @@ final class DatabaseReads {
             q = PostgresPrelude.withQuery(c, seqTables, p.sql(), p.binds(), config.statementTimeoutSeconds(),
                     FetchSizing.FIRST);
         }
-        return new StampedRows(readRows(c, q.statement(), q.rows(), enc, true), q.stamp());
+        return new StampedRows(readRows(c, q.statement(), q.rows(), enc, true, false), q.stamp());
     }
 
     /** The column header and rows of {@code rs} into {@code enc}; closes both and rolls the transaction back. */
-    private int readRows(Connection c, PreparedStatement ps, ResultSet rs, BlobEncoder enc, boolean untypedBinds)
-            throws SQLException, IOException {
+    private int readRows(Connection c, PreparedStatement ps, ResultSet rs, BlobEncoder enc, boolean untypedBinds,
+                         boolean onSqlite) throws SQLException, IOException {
         try (ps; rs) {
             ResultSetMetaData md = rs.getMetaData();
             int n = md.getColumnCount();
@@ -152,8 +159,12 @@ final class DatabaseReads {
                     if (name != null && name.equals(name.toLowerCase(Locale.ROOT))) {
                         name = name.toUpperCase(Locale.ROOT);
                     }
+                    // SQLite's driver types a column by its first value: name it by the table's declared type
+                    String declared = onSqlite ? sqliteTypes.sqliteAnswerType(c, md.getTableName(i), name,
+                            md.getColumnTypeName(i)) : null;
                     type = oracleTypeName(md.getColumnType(i), md.getPrecision(i), md.getColumnTypeName(i));
                     binary[i] = type.equals("BLOB");
+                    type = declared != null ? declared : type;
                 }
                 enc.writeString(name);
                 enc.writeString(type);
@@ -187,7 +198,9 @@ final class DatabaseReads {
     static String oracleTypeName(int jdbcType, int precision, String nativeName) {
         return switch (jdbcType) {
             case Types.BIGINT -> "NUMBER(20)";
-            case Types.INTEGER, Types.SMALLINT, Types.TINYINT -> "NUMBER(10)";
+            case Types.INTEGER -> "NUMBER(10)";
+            case Types.SMALLINT -> "NUMBER(5)"; // as the dictionary describes it (a C++ short for CORAL)
+            case Types.TINYINT -> "NUMBER(3)";
             case Types.BIT, Types.BOOLEAN -> "NUMBER(1)";
             case Types.NUMERIC, Types.DECIMAL -> precision > 0 && precision <= 38 ? "NUMBER(" + precision + ")" : "NUMBER";
             case Types.REAL -> "BINARY_FLOAT";

@@ -21,7 +21,10 @@ final class StatementChecks {
     StatementChecks(FrontierContext context, SqlGuard.Target target, QueryCostGuard cost, SqlParser parser) {
         this.context = context;
         this.parser = parser;
-        SqlGuard guard = new SqlGuard(context.config().schemaName(), target, context.tables(), parser);
+        // On PostgreSQL and SQLite the owner our dictionary reports is the one qualifier CORAL puts on every table;
+        // on Oracle the real owner is configured (SchemaName), since Oracle's own dictionary answers there.
+        String owner = target == SqlGuard.Target.ORACLE ? context.config().schemaName() : context.dictionaryOwner();
+        SqlGuard guard = new SqlGuard(owner, target, context.tables(), parser);
         // one parse: the join shape is checked on the tree the guard parsed
         this.checked = new CheckedStatements(statement -> guard.check(statement, cost::checkShape));
         this.snapshotCoverage = SnapshotQueryCoverage.load(context.database());

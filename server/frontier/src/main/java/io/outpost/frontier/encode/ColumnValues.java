@@ -26,7 +26,7 @@ import org.postgresql.PGResultSetMetaData;
  * UTF-8 text is sent as is only when it is ASCII; otherwise the value is read again with {@code getString}.
  */
 public final class ColumnValues {
-    private enum Read { STRING, BLOB, TEXT_BYTES, DIGITS, INTEGER }
+    private enum Read { STRING, BLOB, TEXT_BYTES, DIGITS, INTEGER, BOOLEAN }
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONGS_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INTS_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -70,6 +70,7 @@ public final class ColumnValues {
                     case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> Read.TEXT_BYTES;
                     case Types.BIGINT, Types.INTEGER, Types.SMALLINT ->
                             pg != null && pg.getFormat(i) == 0 ? Read.DIGITS : Read.INTEGER;
+                    case Types.BIT, Types.BOOLEAN -> Read.BOOLEAN; // described as NUMBER(1): 1 or 0, not t or f
                     default -> Read.STRING;
                 };
             } else {
@@ -109,6 +110,10 @@ public final class ColumnValues {
                     } else {
                         writeInteger(i, rs.getLong(i), enc);
                     }
+                }
+                case BOOLEAN -> {
+                    boolean v = rs.getBoolean(i);
+                    enc.writeString(rs.wasNull() ? null : v ? "1" : "0");
                 }
                 case STRING -> enc.writeString(rs.getString(i));
             }

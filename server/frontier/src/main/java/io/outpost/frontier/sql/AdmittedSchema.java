@@ -7,10 +7,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** The admitted tables and views of a database, as JDBC metadata describes them, names upper-cased. */
@@ -24,13 +26,18 @@ record AdmittedSchema(List<TableInfo> tables) {
     record ForeignKey(String name, String refTable, List<String> columns) {
     }
 
+    /**
+     * One table or view. {@code uniques} are the declared UNIQUE constraints (named as declared); each is also in
+     * {@code indexes} as the unique index of the same name that backs it, as Oracle reports them.
+     */
     record TableInfo(String name, boolean view, List<ColumnInfo> columns, String pkName, List<String> pkColumns,
-                     List<IndexInfo> indexes, List<ForeignKey> foreignKeys, String viewText) {
+                     List<IndexInfo> indexes, List<IndexInfo> uniques, List<ForeignKey> foreignKeys, String viewText) {
     }
 
-    static AdmittedSchema read(Connection c, TablePolicy policy) throws SQLException {
+    static AdmittedSchema read(Connection c, TablePolicy policy, ColumnTypes types) throws SQLException {
         DatabaseMetaData md = c.getMetaData();
         String schema = c.getSchema();
+        boolean sqlite = md.getDatabaseProductName().toLowerCase(Locale.ROOT).contains("sqlite");
         Map<String, String> names = new TreeMap<>(); // upper -> name as stored
         Map<String, Boolean> views = new HashMap<>();
         try (ResultSet rs = md.getTables(null, schema, "%", new String[] {"TABLE", "VIEW"})) {
@@ -53,10 +60,13 @@ record AdmittedSchema(List<TableInfo> tables) {
             List<ColumnInfo> cols = new ArrayList<>();
             try (ResultSet rs = md.getColumns(null, schema, stored, "%")) {
                 while (rs.next()) {
-                    cols.add(new ColumnInfo(rs.getString("COLUMN_NAME").toUpperCase(Locale.ROOT),
-                            rs.getInt("ORDINAL_POSITION"), rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls,
-                            OracleType.of(rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"), rs.getInt("COLUMN_SIZE"),
-                                    rs.getInt("DECIMAL_DIGITS"))));
+                    String column = rs.getString("COLUMN_NAME").toUpperCase(Locale.ROOT);
+                    OracleType type = sqlite ? types.sqlite(c, upper, column, rs.getInt("DATA_TYPE"),
+                            rs.getString("TYPE_NAME"), rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"))
+                            : OracleType.of(rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"), rs.getInt("COLUMN_SIZE"),
+                                    rs.getInt("DECIMAL_DIGITS"));
+                    cols.add(new ColumnInfo(column, rs.getInt("ORDINAL_POSITION"),
+                            rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls, type));
                 }
             }
             cols.sort((a, b) -> Integer.compare(a.position(), b.position()));
@@ -80,7 +90,9 @@ record AdmittedSchema(List<TableInfo> tables) {
             if (pkName != null) {
                 pkNames.put(upper, pkName);
             }
-            List<IndexInfo> indexes = views.get(upper) ? List.of() : indexes(md, schema, stored, pkName, pkColumns);
+            List<IndexInfo> uniques = views.get(upper) ? List.of() : UniqueConstraints.of(c, sqlite, stored);
+            List<IndexInfo> indexes = views.get(upper) ? List.of()
+                    : indexes(md, schema, stored, pkName, pkColumns, uniques, sqlite);
             if (!views.get(upper)) {
                 try (ResultSet rs = md.getImportedKeys(null, schema, stored)) {
                     List<String[]> keys = new ArrayList<>();
@@ -91,7 +103,7 @@ record AdmittedSchema(List<TableInfo> tables) {
                     importedKeys.put(upper, keys);
                 }
             }
-            out.add(new TableInfo(upper, views.get(upper), cols, pkName, pkColumns, indexes, new ArrayList<>(),
+            out.add(new TableInfo(upper, views.get(upper), cols, pkName, pkColumns, indexes, uniques, new ArrayList<>(),
                     viewTexts.get(upper)));
         }
         for (TableInfo t : out) {
@@ -124,7 +136,8 @@ record AdmittedSchema(List<TableInfo> tables) {
     }
 
     private static List<IndexInfo> indexes(DatabaseMetaData md, String schema, String table, String pkName,
-                                           List<String> pkColumns) throws SQLException {
+                                           List<String> pkColumns, List<IndexInfo> uniques, boolean sqlite)
+            throws SQLException {
         Map<String, Boolean> unique = new LinkedHashMap<>();
         Map<String, TreeMap<Integer, String>> cols = new LinkedHashMap<>();
         try (ResultSet rs = md.getIndexInfo(null, schema, table, false, true)) {
@@ -133,6 +146,9 @@ record AdmittedSchema(List<TableInfo> tables) {
                 String col = rs.getString("COLUMN_NAME");
                 if (name == null || col == null || rs.getShort("TYPE") == DatabaseMetaData.tableIndexStatistic) {
                     continue;
+                }
+                if (sqlite && name.startsWith("sqlite_autoindex_")) {
+                    continue; // SQLite's own name for the index behind a PRIMARY KEY or UNIQUE constraint
                 }
                 String upper = name.toUpperCase(Locale.ROOT);
                 unique.put(upper, !rs.getBoolean("NON_UNIQUE"));
@@ -145,10 +161,14 @@ record AdmittedSchema(List<TableInfo> tables) {
             // Oracle backs a primary key with a unique index of the constraint's name
             out.add(new IndexInfo(pkName, true, pkColumns));
         }
+        // and each UNIQUE constraint with a unique index of its name
+        out.addAll(uniques);
+        Set<String> constraintNames = new HashSet<>();
+        uniques.forEach(u -> constraintNames.add(u.name()));
         for (var e : cols.entrySet()) {
             List<String> c = List.copyOf(e.getValue().values());
             boolean backsPk = e.getKey().equals(pkName) || unique.get(e.getKey()) && c.equals(pkColumns);
-            if (!backsPk) {
+            if (!backsPk && !constraintNames.contains(e.getKey())) {
                 out.add(new IndexInfo(e.getKey(), unique.get(e.getKey()), c));
             }
         }

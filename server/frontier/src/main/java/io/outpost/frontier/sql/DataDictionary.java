@@ -35,6 +35,7 @@ public final class DataDictionary {
                 + "POSITION INTEGER");
         DDL.put("ALL_INDEXES", "OWNER VARCHAR, INDEX_NAME VARCHAR, TABLE_OWNER VARCHAR, TABLE_NAME VARCHAR, "
                 + "UNIQUENESS VARCHAR, TABLESPACE_NAME VARCHAR");
+        DDL.put("ALL_USERS", "USERNAME VARCHAR, USER_ID INTEGER, CREATED VARCHAR");
         DDL.put("ALL_IND_COLUMNS", "INDEX_OWNER VARCHAR, INDEX_NAME VARCHAR, TABLE_OWNER VARCHAR, TABLE_NAME VARCHAR, "
                 + "COLUMN_NAME VARCHAR, COLUMN_POSITION INTEGER");
     }
@@ -52,8 +53,9 @@ public final class DataDictionary {
      * An in-memory SQLite database holding the dictionary views for the tables of {@code source} that {@code policy}
      * admits, owned by {@code owner}. The caller closes it.
      */
-    public static Connection snapshot(Connection source, TablePolicy policy, String owner) throws SQLException {
-        AdmittedSchema schema = AdmittedSchema.read(source, policy);
+    public static Connection snapshot(Connection source, TablePolicy policy, String owner, ColumnTypes types)
+            throws SQLException {
+        AdmittedSchema schema = AdmittedSchema.read(source, policy, types);
         Connection mem = DriverManager.getConnection("jdbc:sqlite::memory:");
         try {
             try (Statement st = mem.createStatement()) {
@@ -86,7 +88,9 @@ public final class DataDictionary {
              PreparedStatement cons = mem.prepareStatement("INSERT INTO ALL_CONSTRAINTS VALUES (?,?,?,?,?,?,?)");
              PreparedStatement consCols = mem.prepareStatement("INSERT INTO ALL_CONS_COLUMNS VALUES (?,?,?,?,?)");
              PreparedStatement idx = mem.prepareStatement("INSERT INTO ALL_INDEXES VALUES (?,?,?,?,?,?)");
-             PreparedStatement idxCols = mem.prepareStatement("INSERT INTO ALL_IND_COLUMNS VALUES (?,?,?,?,?,?)")) {
+             PreparedStatement idxCols = mem.prepareStatement("INSERT INTO ALL_IND_COLUMNS VALUES (?,?,?,?,?,?)");
+             PreparedStatement users = mem.prepareStatement("INSERT INTO ALL_USERS VALUES (?,?,?)")) {
+            exec(users, owner, 1, null); // the one schema a context has: CORAL's ISession::schema(owner) finds it
             for (AdmittedSchema.TableInfo t : schema.tables()) {
                 exec(objs, owner, t.name(), t.view() ? "VIEW" : "TABLE");
                 if (t.view()) {
@@ -102,6 +106,10 @@ public final class DataDictionary {
                 if (t.pkName() != null) {
                     exec(cons, owner, t.pkName(), "P", t.name(), null, null, t.pkName());
                     position(consCols, owner, t.pkName(), t.name(), t.pkColumns());
+                }
+                for (AdmittedSchema.IndexInfo u : t.uniques()) {
+                    exec(cons, owner, u.name(), "U", t.name(), null, null, u.name());
+                    position(consCols, owner, u.name(), t.name(), u.columns());
                 }
                 for (AdmittedSchema.IndexInfo i : t.indexes()) {
                     exec(idx, owner, i.name(), owner, t.name(), i.unique() ? "UNIQUE" : "NONUNIQUE", TABLESPACE);

@@ -45,7 +45,11 @@ record OracleType(String name, int length, Integer precision, Integer scale, int
         };
     }
 
-    private static OracleType number(int precision, int scale) {
+    static OracleType binaryDouble() {
+        return new OracleType("BINARY_DOUBLE", 8, null, null, 0);
+    }
+
+    static OracleType number(int precision, int scale) {
         return new OracleType("NUMBER", 22, precision, scale, 0);
     }
 

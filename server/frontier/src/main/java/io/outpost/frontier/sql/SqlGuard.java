@@ -68,8 +68,9 @@ public final class SqlGuard {
 
     /** As {@link #check(String)}, then runs {@code more} on the admitted statement's translated tree. */
     public Checked check(String sql, TreeCheck more) throws FrontierException {
-        Select select = parser.parseSelect(sql);
+        Select parsed = parser.parseSelect(sql);
         try {
+            Select select = translation == null ? parsed : RownumLimit.unwrap(parsed);
             AllowList.Reads reads = allowList.check(select);
             Checked checked;
             if (reads.dictionary()) {

@@ -41,7 +41,11 @@ public final class SchemaManager {
 
     /** The DDL of one folder's tables, in execution order. */
     public List<String> folderDdl(Node folder) {
-        Dialect d = db.dialect();
+        return folderDdl(db.dialect(), folder);
+    }
+
+    /** The DDL of one folder's tables in dialect {@code d}: also how another dialect would declare its columns. */
+    public static List<String> folderDdl(Dialect d, Node folder) {
         String big = d.bigintType();
         String integer = d.integerType();
         String s255 = d.stringType(255);

@@ -1,0 +1,1 @@
+"""``outpost-cli``: the command-line contract of docs/cli.md."""

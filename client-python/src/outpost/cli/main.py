@@ -1,0 +1,281 @@
+"""outpost-cli: command-line access to an Outpost service, following docs/cli.md exactly (the same command line
+gives the same standard output and exit code as the Java and C++ tools)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import NoReturn, TextIO
+
+from .. import __version__
+from ..client import Client, Event
+from ..config import MAX_RETRIES, Config
+from ..errors import ErrorKind, OutpostError
+from ..query import MAX_KEY, Channels, Order, Window, check_path, check_tag
+from ..wire import Answer
+from .output import Printer
+from .times import parse_time
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_REJECTED, EXIT_UNAVAILABLE, EXIT_CORRUPT = range(7)
+
+USAGE = """usage: outpost-cli [options] COMMAND [ARGS]      (options may also follow the command)
+
+commands:
+  nodes | folders                 every folder and folderset
+  channels FOLDER                 the channels of a folder
+  tags NODE                       the tags of a folder or folderset
+  tag FOLDER TAG                  the tag of FOLDER that TAG (its own or a parent's) resolves to
+  find FOLDER TIME                the objects valid at TIME in the selected channels
+  browse FOLDER [T1 [T2]]         every IOV with since <= T2 and until > T1 (default min max; streamed for csv/json)
+  count FOLDER [T1 [T2]]          how many IOVs browse would print
+  snapshot GLOBALTAG TIME         every folder of GLOBALTAG (or HEAD) at TIME, all at one state
+
+times: nanoseconds (1767229200000000000), min, max, RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time
+       (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given)
+
+options:
+  --server URL          server base URL (repeatable); default: OUTPOST_SERVER or FRONTIER_SERVER
+  --proxy URL           HTTP proxy (repeatable); default: OUTPOST_PROXY or FRONTIER_PROXY
+  --config STRING       Frontier-style "(serverurl=...)(proxyurl=...)(retries=2)..." instead of the environment
+  --direct              ask the servers directly: no proxy, whatever the environment or --config says
+  --no-align            find asks the exact at-time URL instead of the folder's cache-aligned window
+  --retries N           extra passes over all routes after the first failed (0-10, default 1)
+  --connect-timeout S   connect timeout in seconds (default 5)
+  --read-timeout S      read timeout in seconds (default 10)
+  --tag TAG             HEAD (default) or a tag name (find, browse, count)
+  -c, --channels SEL    all (default), N, N-M, 1-4,7 or name:X
+  --order ORDER         browse order: cs (default), sc, csd, sdc
+  --format FMT          table (default), csv or json
+  -v, --verbose         print every attempt and failover decision to stderr
+  -h, --help            this text
+  --version             the version
+
+exit codes: 0 ok, 1 other failure, 2 usage, 3 not found (404), 4 rejected (other 4xx), 5 no server reachable,
+            6 corrupt answers; the contract all three command-line tools follow: docs/cli.md
+"""
+
+_VALUE_OPTIONS = {"--server": "server", "--proxy": "proxy", "--config": "config", "--retries": "retries",
+                  "--connect-timeout": "connect_timeout", "--read-timeout": "read_timeout", "--tag": "tag",
+                  "-c": "channels", "--channels": "channels", "--order": "order", "--format": "format"}
+_ARITY = {"nodes": (0, 0, "nodes"), "folders": (0, 0, "nodes"), "channels": (1, 1, "channels FOLDER"),
+          "tags": (1, 1, "tags NODE"), "tag": (2, 2, "tag FOLDER TAG"), "find": (2, 2, "find FOLDER TIME"),
+          "snapshot": (2, 2, "snapshot GLOBALTAG TIME"), "browse": (1, 3, "browse FOLDER [T1 [T2]]"),
+          "count": (1, 3, "count FOLDER [T1 [T2]]")}
+
+
+class _Usage(Exception):
+    pass
+
+
+def _usage(message: str) -> NoReturn:
+    raise _Usage(message)
+
+
+def exit_code(e: OutpostError) -> int:
+    if e.kind == ErrorKind.NOT_FOUND:
+        return EXIT_NOT_FOUND
+    if e.kind == ErrorKind.REJECTED:
+        return EXIT_REJECTED
+    if e.kind in (ErrorKind.INVALID_ARGUMENT, ErrorKind.CONFIG):
+        return EXIT_USAGE
+    if e.kind in (ErrorKind.CORRUPT, ErrorKind.PROTOCOL):
+        return EXIT_CORRUPT
+    if e.kind == ErrorKind.UNAVAILABLE:
+        corrupt = bool(e.attempts) and all(a.kind == ErrorKind.CORRUPT for a in e.attempts)
+        return EXIT_CORRUPT if corrupt else EXIT_UNAVAILABLE
+    if e.kind in (ErrorKind.CONNECT, ErrorKind.TIMEOUT, ErrorKind.TRANSFER, ErrorKind.SERVER):
+        return EXIT_UNAVAILABLE
+    return EXIT_FAILED
+
+
+def _whole(text: str, option: str, lo: int, hi: int) -> int:
+    if not text.isascii() or not text.isdigit() or len(text) > 6:
+        _usage(f"{option} needs a whole number, not '{text}'")
+    n = int(text)
+    if not lo <= n <= hi:
+        _usage(f"{option} is {lo} to {hi}")
+    return n
+
+
+def _time(text: str) -> int:
+    try:
+        return parse_time(text)
+    except ValueError as e:
+        _usage(f"bad time '{text}': {e}")
+
+
+def _parse_args(argv: list[str]) -> tuple[dict[str, list[str]], set[str], list[str]]:
+    values: dict[str, list[str]] = {}
+    flags: set[str] = set()
+    args: list[str] = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        name, eq, inline = a.partition("=")
+        if a in ("-h", "--help", "--version", "-v", "--verbose", "--direct", "--no-align"):
+            flags.add({"-h": "--help", "-v": "--verbose"}.get(a, a))
+        elif name in _VALUE_OPTIONS:
+            if not eq:
+                if i + 1 >= len(argv):
+                    _usage(f"{name} needs a value")
+                i += 1
+                inline = argv[i]
+            values.setdefault(_VALUE_OPTIONS[name], []).append(inline)
+        elif len(a) > 1 and a.startswith("-"):
+            _usage(f"unknown option {a}")
+        else:
+            args.append(a)
+        i += 1
+    return values, flags, args
+
+
+def _config(values: dict[str, list[str]], flags: set[str], env: dict[str, str]) -> Config:
+    """--config if given, else the environment; --server/--proxy replace its servers/proxies; --direct drops every
+    proxy; with no server anywhere, http://localhost:8000."""
+    if "config" in values:
+        cfg = Config.parse(values["config"][-1])
+    else:
+        cfg = Config.from_environment(env)
+    if "server" in values:
+        cfg.servers = []
+        for s in values["server"]:
+            cfg.set("serverurl", s)
+    if "proxy" in values:
+        cfg.proxies = []
+        for p in values["proxy"]:
+            cfg.set("proxyurl", p)
+    if "--direct" in flags:
+        cfg.proxies, cfg.backup_proxies, cfg.failover_to_server = [], [], True
+    if not cfg.servers:
+        cfg.set("serverurl", "http://localhost:8000")
+    if "retries" in values:
+        cfg.retries = _whole(values["retries"][-1], "--retries", 0, MAX_RETRIES)
+    if "connect_timeout" in values:
+        cfg.connect_timeout = _whole(values["connect_timeout"][-1], "--connect-timeout", 1, 86400)
+    if "read_timeout" in values:
+        cfg.read_timeout = _whole(values["read_timeout"][-1], "--read-timeout", 1, 86400)
+    if "--no-align" in flags:
+        cfg.time_window = cfg.run_lumi_window = Window(0)
+    return cfg
+
+
+def _show(out: TextIO, fmt: str, a: Answer, folder: str | None = None, tag: str | None = None,
+          valid: tuple[int, int] | None = None) -> None:
+    since, until = valid or (a.valid_since, a.valid_until)
+    p = Printer(out, fmt, a.kind.json_name, a.folder if folder is None else folder, a.tag if tag is None else tag,
+                since, until, a.columns)
+    p.write_rows(a.rows)
+    p.end()
+
+
+def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
+    values, flags, args = _parse_args(argv)
+    if "--help" in flags:
+        out.write(USAGE)
+        return EXIT_OK
+    if "--version" in flags:
+        out.write(f"outpost-cli {__version__}\n")
+        return EXIT_OK
+    if not args:
+        err.write("outpost-cli: no command\n" + USAGE)
+        return EXIT_USAGE
+    fmt = values.get("format", ["table"])[-1]
+    if fmt not in ("table", "csv", "json"):
+        _usage(f"--format is table, csv or json, not '{fmt}'")
+    order_text = values.get("order", ["cs"])[-1]
+    try:
+        order = Order(order_text)
+    except ValueError:
+        _usage(f"--order is cs, sc, csd or sdc, not '{order_text}'")
+    try:
+        channels = Channels.parse(values.get("channels", ["all"])[-1])
+    except OutpostError as e:
+        _usage(f"--channels: {e.message}")
+    tag = values.get("tag", ["HEAD"])[-1]
+    cmd = args[0]
+    if cmd not in _ARITY:
+        _usage(f"unknown command '{cmd}'")
+    lo, hi, synopsis = _ARITY[cmd]
+    if not lo <= len(args) - 1 <= hi:
+        _usage(f"usage: outpost-cli {synopsis}")
+    t = t1 = 0
+    t2 = MAX_KEY
+    if cmd in ("find", "snapshot"):
+        t = _time(args[2])
+    if cmd in ("browse", "count"):
+        t1 = _time(args[2]) if len(args) > 2 else 0
+        t2 = _time(args[3]) if len(args) > 3 else MAX_KEY
+        if t1 > t2:
+            _usage(f"T1 ({args[2]}) is after T2 ({args[3]})")
+    try:  # spelling of paths and tags is checked before any request
+        if cmd == "snapshot":
+            check_tag(args[1])
+        elif cmd not in ("nodes", "folders"):
+            check_path(args[1])
+            check_tag(args[2] if cmd == "tag" else tag)
+    except OutpostError as e:
+        _usage(e.message)
+    cfg = _config(values, flags, env)
+    cfg.validate()
+    verbose = "--verbose" in flags
+    if verbose:
+        err.write(f"outpost-cli: config {cfg.to_string()}\n")
+
+    def log(e: Event) -> None:
+        err.write(f"outpost-cli: {e.kind}" + (f" {e.url}" if e.url else "") + (f" via {e.proxy}" if e.proxy else "")
+                  + (f" [Cache-Control: {e.refresh}]" if e.refresh else "") + (f": {e.detail}" if e.detail else "")
+                  + "\n")
+
+    with Client(config=cfg, on_event=log if verbose else None) as client:
+        if cmd in ("nodes", "folders"):
+            _show(out, fmt, client.nodes())
+        elif cmd == "channels":
+            _show(out, fmt, client.channels(args[1]))
+        elif cmd == "tags":
+            _show(out, fmt, client.tags(args[1]))
+        elif cmd == "tag":
+            _show(out, fmt, client.resolve_tag(args[1], args[2]))
+        elif cmd == "find":
+            _show(out, fmt, client.find(args[1], t, channels, tag))
+        elif cmd == "count":
+            _show(out, fmt, client.count_answer(args[1], t1, t2, channels, tag))
+        elif cmd == "snapshot":
+            snap = client.snapshot_session(args[1]).at(t)
+            for i, f in enumerate(snap.folders.values()):  # in path order, one empty line between answers
+                if i:
+                    out.write("\n")
+                _show(out, fmt, f.answer, f.folder, f.tag, (snap.valid_since, snap.valid_until))
+        elif fmt == "table":
+            _show(out, fmt, client.browse(args[1], t1, t2, channels, tag, order))
+        else:  # csv and json rows are written as they arrive
+            with client.browse_stream(args[1], t1, t2, channels, tag, order) as stream:
+                h = stream.header
+                p = Printer(out, fmt, h.kind.json_name, h.folder, h.tag, h.valid_since, h.valid_until, h.columns)
+                p.write_rows(stream)
+                p.end()
+    out.flush()
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None,
+         env: dict[str, str] | None = None) -> int:
+    """The tool's exit code for a command line (by default the process's arguments, streams and environment)."""
+    err = err or sys.stderr
+    try:
+        return run(sys.argv[1:] if argv is None else argv, out or sys.stdout, err,
+                   dict(os.environ) if env is None else env)
+    except _Usage as e:
+        err.write(f"outpost-cli: {e}\n(outpost-cli --help for usage)\n")
+        return EXIT_USAGE
+    except OutpostError as e:
+        err.write(f"outpost-cli: {e.describe()}\n")
+        return exit_code(e)
+    except BrokenPipeError:
+        return EXIT_FAILED
+    except OSError as e:
+        err.write(f"outpost-cli: {e}\n")
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

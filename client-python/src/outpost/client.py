@@ -1,0 +1,416 @@
+"""``outpost.Client``: routes, failover, refresh escalation, backoff and the in-process cache exactly as
+docs/client-failover.md describes them for all three clients, and the queries of docs/api.md."""
+
+from __future__ import annotations
+
+import getpass
+import os
+import random as _random
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+
+from . import query as q
+from .cache import AnswerCache
+from .config import Config
+from .errors import ErrorKind, InvalidArgument, OutpostError
+from .query import MAX_KEY, Channels, Order, Window
+from .stream import StreamDecoder
+from .transport import Exchange, Outcome, Transport
+from .wire import Answer, AnswerKind, Value, decode, expect_kind
+
+if TYPE_CHECKING:
+    from .snapshot import SnapshotSession
+
+VERSION = "0.1.0"  # = outpost.__version__ (kept here: __init__ imports this module)
+T = TypeVar("T")
+_REFRESHES = ("", "max-age=0", "no-cache")  # plain, soft refresh, hard refresh
+
+
+@dataclass(frozen=True)
+class Event:
+    """One decision of the failover logic, in the order they happen (for logs and tests).
+
+    ``kind``: attempt, success, connect-failed, server-error, transfer-failed, corrupt, stale, request-error,
+    backoff, give-up, cache-hit."""
+
+    kind: str
+    proxy: str = ""  # "" = direct
+    server: str = ""
+    url: str = ""
+    refresh: str = ""  # the Cache-Control sent: "", "max-age=0" or "no-cache"
+    http_status: int = 0
+    detail: str = ""
+
+
+@dataclass
+class Stats:
+    requests: int = 0
+    cache_hits: int = 0
+    failovers: int = 0
+    refreshes: int = 0
+
+
+@dataclass
+class _Result:
+    outcome: Outcome
+    error: OutpostError | None = None
+    value: Any = None
+    exchange: Exchange | None = None
+
+
+class Client:
+    """One client, safe to share between threads.
+
+    ``Client(servers=…, proxies=…)``, ``Client(config="(serverurl=…)(proxyurl=…)")`` or, with neither,
+    ``Client()`` from the environment (OUTPOST_SERVER, FRONTIER_SERVER, …). ``servers``/``proxies`` replace
+    those of ``config``.
+    """
+
+    def __init__(self, servers: str | Sequence[str] | None = None, proxies: str | Sequence[str] | None = None,
+                 config: str | Config | None = None, *, on_event: Callable[[Event], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+                 rng: _random.Random | None = None) -> None:
+        if isinstance(config, Config):
+            cfg = config.copy()
+        elif isinstance(config, str):
+            cfg = Config.parse(config)
+        elif servers is None:
+            cfg = Config.from_environment()
+        else:
+            cfg = Config()
+        if servers is not None:
+            cfg.servers = []
+            for s in [servers] if isinstance(servers, str) else servers:
+                cfg.set("serverurl", s)
+        if proxies is not None:
+            cfg.proxies = []
+            for p in [proxies] if isinstance(proxies, str) else proxies:
+                cfg.set("proxyurl", p)
+        cfg.validate()
+        self.config = cfg
+        self.stats = Stats()
+        self._on_event = on_event
+        self._clock = clock
+        self._sleep = sleep
+        self._rng = rng or _random.Random()
+        self._transport = Transport()
+        self._cache = AnswerCache(cfg.cache_max_bytes, clock)
+        self._postponed: dict[str, float] = {}
+        self._lock = threading.Lock()
+        self._key_types: dict[str, str] | None = None
+        app = cfg.client_id or f"outpost-python/{VERSION}"
+        try:
+            user = getpass.getuser()
+        except (KeyError, OSError):
+            user = "unknown"
+        self.client_id = f"{app} {os.getpid()} {user}"
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._transport.close()
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+    # --- queries ----------------------------------------------------------------------------------------------
+
+    def nodes(self) -> Answer:
+        """Every folder and folderset (path, folder, versioning, keyType, payloadSpec, description)."""
+        return self._expect(q.nodes_path(), AnswerKind.NODES)
+
+    def channels(self, folder: str) -> Answer:
+        return self._expect(q.channels_path(folder), AnswerKind.CHANNELS)
+
+    def tags(self, node: str) -> Answer:
+        return self._expect(q.tags_path(node), AnswerKind.TAGS)
+
+    def resolve_tag(self, folder: str, tag: str) -> Answer:
+        """The tag of ``folder`` that ``tag`` (its own or a parent's, e.g. a global tag) resolves to."""
+        return self._expect(q.tag_path(folder, tag), AnswerKind.TAG)
+
+    def find(self, folder: str, t: int, channels: Channels | str = "all", tag: str = "HEAD", *,
+             align: bool = True) -> Answer:
+        """The objects valid at key ``t``. Asks for the folder's cache-aligned window and selects locally;
+        ``valid_since``/``valid_until`` say for which keys the same rows are valid."""
+        sel = _channels(channels)
+        q.check_path(folder)
+        q.check_tag(tag)
+        q.check_key("t", t)
+        w = self._window_for(folder) if align else Window(0)
+        if w.length <= 0:
+            return self._expect(q.at_path(folder, tag, t, sel), AnswerKind.IOVS)
+        lo, hi = q.aligned_window(t, w)
+        window = self._expect(q.browse_path(folder, tag, lo, hi, sel), AnswerKind.IOVS)
+        since, until = window.column(1), window.column(2)
+        edges = np.concatenate([since, until])
+        below, above = edges[edges <= t], edges[edges > t]
+        valid_since = max(lo, int(below.max())) if below.size else lo
+        valid_until = hi + 1 if hi < MAX_KEY else MAX_KEY
+        if above.size:
+            valid_until = min(valid_until, int(above.min()))
+        return window.select((since <= t) & (t < until), valid_since, valid_until)
+
+    def browse(self, folder: str, t1: int = 0, t2: int = MAX_KEY, channels: Channels | str = "all",
+               tag: str = "HEAD", order: Order = Order.CHANNEL_SINCE) -> Answer:
+        """Every IOV with since <= t2 and until > t1, whole (and cached while its max-age lasts)."""
+        return self._expect(q.browse_path(folder, tag, t1, t2, _channels(channels), order), AnswerKind.IOVS)
+
+    def browse_stream(self, folder: str, t1: int = 0, t2: int = MAX_KEY, channels: Channels | str = "all",
+                      tag: str = "HEAD", order: Order = Order.CHANNEL_SINCE) -> RowStream:
+        """The same rows as ``browse``, decoded as they arrive, in constant memory. Failover and refresh apply until
+        the answer's header is verified; the row count and CRC-32 are checked after the last row, and a mismatch
+        (or a connection lost half way) raises from the iteration: drop the rows already seen and browse again."""
+        path = q.browse_path(folder, tag, t1, t2, _channels(channels), order)
+
+        def start(x: Exchange) -> RowStream:
+            stream = RowStream(x)
+            stream.prime()
+            return stream
+
+        stream: RowStream = self._fetch(path, start)[0]
+        return stream
+
+    def count(self, folder: str, t1: int = 0, t2: int = MAX_KEY, channels: Channels | str = "all",
+              tag: str = "HEAD") -> int:
+        a = self.count_answer(folder, t1, t2, channels, tag)
+        if len(a) != 1 or not a.columns or a.nulls(0)[0]:
+            raise OutpostError(ErrorKind.PROTOCOL, "a count answer has one row with one value")
+        return int(a.column(0)[0])
+
+    def count_answer(self, folder: str, t1: int = 0, t2: int = MAX_KEY, channels: Channels | str = "all",
+                     tag: str = "HEAD") -> Answer:
+        return self._expect(q.count_path(folder, tag, t1, t2, _channels(channels)), AnswerKind.COUNT)
+
+    def snapshot_session(self, global_tag: str, subtree: str = "") -> SnapshotSession:
+        """A consistent view of every folder of ``global_tag`` (or HEAD), see ``outpost.snapshot``."""
+        from .snapshot import SnapshotSession
+        return SnapshotSession(self, global_tag, subtree)
+
+    def get(self, path: str) -> Answer:
+        """The answer of a canonical path (``/v1/bin/…``), from the in-process cache while it is fresh."""
+        hit = self._cache.get(path)
+        if hit is not None:
+            self.stats.cache_hits += 1
+            self._emit(Event("cache-hit", url=path))
+            return hit
+        answer, fresh_for, _ = self.fetch(path)
+        self._cache.put(path, answer, fresh_for)
+        return answer
+
+    def fetch(self, path: str) -> tuple[Answer, int, Exchange]:
+        """The answer of a path through the failover policy, not cached: (answer, seconds it may be kept or -1,
+        the exchange with the response headers)."""
+        value, x = self._fetch(path, lambda ex: decode(ex.read()))
+        return value, x.fresh_for(), x
+
+    # --- the failover policy ------------------------------------------------------------------------------------
+
+    def _fetch(self, path: str, consume: Callable[[Exchange], T]) -> tuple[T, Exchange]:
+        cfg = self.config
+        failures: list[OutpostError] = []
+        for pass_no in range(cfg.retries + 1):
+            if pass_no:
+                self._backoff(pass_no, path)
+            servers = self._ordered(cfg.servers, cfg.load_balance == "servers")
+            routes = self._ordered(cfg.proxies, cfg.load_balance == "proxies") + self._ordered(cfg.backup_proxies)
+            if cfg.failover_to_server or not routes:
+                routes.append("")
+            for proxy in routes:
+                for server in servers:
+                    r = self._attempt_with_refresh(proxy, server, path, consume, failures)
+                    url = server + path
+                    if r.outcome == Outcome.OK:
+                        self._forgive(proxy, server)
+                        self._emit(Event("success", proxy, server, url, http_status=200))
+                        assert r.exchange is not None
+                        return r.value, r.exchange
+                    assert r.error is not None
+                    if r.outcome == Outcome.REQUEST_ERROR:  # the query is wrong: any route would say the same
+                        self._emit(Event("request-error", proxy, server, url, "", r.error.http_status,
+                                         r.error.message))
+                        raise r.error
+                    if r.outcome in (Outcome.CANCELLED, Outcome.PROTOCOL):
+                        raise r.error
+                    self.stats.failovers += 1
+                    if r.outcome not in (Outcome.CORRUPT, Outcome.STALE):
+                        failures.append(r.error)  # corrupt ones already are
+                    if r.outcome == Outcome.CONNECT_FAILED and proxy:  # the proxy is down: skip its servers
+                        self._emit(Event("connect-failed", proxy, server, url, detail=r.error.message))
+                        self._postpone(proxy)
+                        break
+                    self._emit(Event(r.outcome.value, proxy, server, url, "", r.error.http_status,
+                                     r.error.message))
+                    if not proxy or r.outcome not in (Outcome.CORRUPT, Outcome.STALE):
+                        self._postpone(server)
+        self._emit(Event("give-up", url=path, detail=f"{len(failures)} failed attempts"))
+        last = failures[-1] if failures else None
+        raise OutpostError(
+            ErrorKind.UNAVAILABLE,
+            f"GET {path} failed on every route ({len(cfg.servers)} servers, {len(cfg.proxies)} proxies, "
+            f"{cfg.retries + 1} passes, {len(failures)} attempts); last: {last.message if last else 'none'}",
+            last.http_status if last else 0, failures)
+
+    def _attempt_with_refresh(self, proxy: str, server: str, path: str, consume: Callable[[Exchange], T],
+                              failures: list[OutpostError]) -> _Result:
+        """Plain, then on a corrupt or stale answer a soft refresh (max-age=0), then a hard one (no-cache)."""
+        r = _Result(Outcome.OK)
+        for refresh in _REFRESHES:
+            if refresh:
+                self.stats.refreshes += 1
+            r = self._attempt(proxy, server, path, refresh, consume)
+            if r.outcome not in (Outcome.CORRUPT, Outcome.STALE):
+                return r
+            assert r.error is not None
+            failures.append(r.error)
+            self._emit(Event(r.outcome.value, proxy, server, server + path, refresh, r.error.http_status,
+                             r.error.message))
+        return r
+
+    def _attempt(self, proxy: str, server: str, path: str, refresh: str, consume: Callable[[Exchange], T]) -> _Result:
+        headers = {"X-Outpost-Client": self.client_id, "User-Agent": self.client_id,
+                   "Accept": "application/vnd.outpost.v1+binary, */*"}
+        if refresh:
+            headers["Cache-Control"] = refresh
+        if refresh == "no-cache":
+            headers["Pragma"] = "no-cache"
+        url = server + path
+        self._emit(Event("attempt", proxy, server, url, refresh))
+        self.stats.requests += 1
+        x = self._transport.open(url, proxy, headers, self.config.connect_timeout, self.config.read_timeout)
+        if x.outcome != Outcome.OK:
+            return _Result(x.outcome, x.error)
+        if x.is_stale():
+            x.close()
+            return _Result(Outcome.STALE, OutpostError(
+                ErrorKind.STALE, f"answer older than the server allows: Age {x.age()} over "
+                                 f"{x.header('cache-control')} ({x.where})", 200))
+        try:
+            return _Result(Outcome.OK, value=consume(x), exchange=x)
+        except OutpostError as e:
+            x.close()
+            if e.kind == ErrorKind.CORRUPT:
+                e.message = f"{e.message} ({x.where}, after {x.bytes_read} bytes)" if "(" not in e.message \
+                    else e.message
+                return _Result(Outcome.CORRUPT, e)
+            if e.kind in (ErrorKind.TRANSFER, ErrorKind.TIMEOUT):
+                return _Result(Outcome.TRANSFER_FAILED, e)
+            return _Result(Outcome.CANCELLED if e.kind == ErrorKind.CANCELLED else Outcome.PROTOCOL, e)
+
+    def _backoff(self, pass_no: int, path: str) -> None:
+        cap = min(self.config.max_backoff, self.config.backoff * 2 ** (pass_no - 1))
+        wait = self._rng.uniform(0, cap)  # full jitter: many jobs do not come back in step
+        self._emit(Event("backoff", url=path, detail=f"{wait * 1000:.0f} ms"))
+        if wait > 0:
+            self._sleep(wait)
+
+    def _ordered(self, endpoints: list[str], rotate: bool = False) -> list[str]:
+        """Healthy endpoints first, those that failed within the route memory after them (each group in order)."""
+        if rotate and endpoints:
+            start = self._rng.randrange(len(endpoints))
+            endpoints = endpoints[start:] + endpoints[:start]
+        now = self._clock()
+        with self._lock:
+            bad = {e for e, when in self._postponed.items() if now - when < self.config.route_memory}
+        return [e for e in endpoints if e not in bad] + [e for e in endpoints if e in bad]
+
+    def _postpone(self, endpoint: str) -> None:
+        with self._lock:
+            self._postponed[endpoint] = self._clock()
+
+    def _forgive(self, proxy: str, server: str) -> None:
+        with self._lock:
+            self._postponed.pop(proxy, None)
+            self._postponed.pop(server, None)
+
+    def _emit(self, event: Event) -> None:
+        if self._on_event is not None:
+            self._on_event(event)
+
+    # --- helpers ------------------------------------------------------------------------------------------------
+
+    def _expect(self, path: str, kind: AnswerKind) -> Answer:
+        return expect_kind(self.get(path), kind, f"GET {path}")
+
+    def _window_for(self, folder: str) -> Window:
+        """By the folder's key type, from the node list (fetched once); direct /at/ queries when unknown."""
+        key_type = self._key_type(folder)
+        if key_type == "time":
+            return self.config.time_window
+        if key_type == "run-lumi":
+            return self.config.run_lumi_window
+        return Window(0)
+
+    def _key_type(self, folder: str) -> str:
+        if self._key_types is None:
+            if self.config.time_window.length <= 0 and self.config.run_lumi_window.length <= 0:
+                return ""
+            try:
+                nodes = self.nodes()
+            except OutpostError:
+                return ""
+            self._key_types = {p: k for p, k in zip(nodes.values("path"), nodes.values("keyType")) if k}
+        return self._key_types.get(folder, "")
+
+
+class RowStream:
+    """The rows of a streamed answer; iterate once. ``header`` (columns, folder, tag) is known before the first
+    row. Use as a context manager (or iterate to the end) so that the connection is released."""
+
+    def __init__(self, exchange: Exchange) -> None:
+        self._exchange = exchange
+        self._chunks = exchange.read_chunks()
+        self._decoder = StreamDecoder()
+        self._pending: deque[tuple[Value, ...]] = deque()
+        self.rows = 0
+
+    def prime(self) -> None:
+        """Reads until the content header (columns) is known, so that failover still applies."""
+        while self._decoder.header is None:
+            chunk = next(self._chunks, None)
+            if chunk is None:
+                raise OutpostError(ErrorKind.CORRUPT, "truncated answer: it ended before its header")
+            self._pending.extend(self._decoder.feed(chunk))
+
+    @property
+    def columns(self) -> list[str]:
+        assert self._decoder.header is not None
+        return [c.name for c in self._decoder.header.columns]
+
+    @property
+    def header(self) -> Any:
+        return self._decoder.header
+
+    def __iter__(self) -> Iterator[tuple[Value, ...]]:
+        try:
+            while True:
+                while self._pending:
+                    self.rows += 1
+                    yield self._pending.popleft()
+                chunk = next(self._chunks, None)
+                if chunk is None:
+                    self._decoder.finish()
+                    return
+                self._pending.extend(self._decoder.feed(chunk))
+        finally:
+            self._exchange.close()
+
+    def __enter__(self) -> RowStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._exchange.close()
+
+
+def _channels(channels: Channels | str) -> Channels:
+    return channels if isinstance(channels, Channels) else Channels.parse(channels)

@@ -1,0 +1,238 @@
+"""Client configuration: in code, from a Frontier-style string, or from the environment, with the keys, defaults
+and limits of docs/client-failover.md (the same as the Java and C++ clients)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .errors import ErrorKind, OutpostError
+from .query import RUN_LUMI_WINDOW, TIME_WINDOW, Window
+
+MAX_SERVERS = 16
+MAX_PROXIES = 24
+MAX_RETRIES = 10
+
+
+def _config_error(message: str) -> OutpostError:
+    return OutpostError(ErrorKind.CONFIG, message)
+
+
+@dataclass
+class Config:
+    servers: list[str] = field(default_factory=list)
+    proxies: list[str] = field(default_factory=list)
+    backup_proxies: list[str] = field(default_factory=list)
+    failover_to_server: bool = True
+    retries: int = 1
+    connect_timeout: float = 5.0  # seconds
+    read_timeout: float = 10.0  # seconds without a byte
+    backoff: float = 0.2  # first wait between passes; doubles per pass, full jitter
+    max_backoff: float = 5.0
+    route_memory: float = 300.0  # failed endpoints are postponed this long
+    load_balance: str = "none"  # "none", "proxies" or "servers"
+    cache_max_bytes: int = 64 << 20
+    time_window: Window = TIME_WINDOW
+    run_lumi_window: Window = RUN_LUMI_WINDOW
+    client_id: str = ""  # app/version of X-Outpost-Client; default: outpost-python/<version>
+
+    @staticmethod
+    def parse(spec: str) -> Config:
+        """A ``(serverurl=…)(proxyurl=…)…`` string, or a list of server URLs separated by ``;``, ``,`` or spaces."""
+        c = Config()
+        c.apply(spec)
+        return c
+
+    @staticmethod
+    def from_environment(env: Mapping[str, str] | None = None) -> Config:
+        """OUTPOST_SERVER (a URL, a list or a full string), OUTPOST_SERVER1..16, OUTPOST_PROXY(1..24) and the
+        OUTPOST_* settings; without an OUTPOST_SERVER*, the FRONTIER_* variables."""
+        c = Config()
+        c.apply_environment(os.environ if env is None else env)
+        return c
+
+    def copy(self) -> Config:
+        return dataclasses.replace(self, servers=list(self.servers), proxies=list(self.proxies),
+                                   backup_proxies=list(self.backup_proxies))
+
+    def apply(self, spec: str) -> None:
+        if "(" not in spec:
+            for url in _split_list(spec):
+                self.set("serverurl", url)
+            return
+        for key, value in _pairs(spec):
+            self.set(key, value)
+
+    def apply_environment(self, env: Mapping[str, str]) -> None:
+        servers = _list_vars(env, "OUTPOST_SERVER", MAX_SERVERS)
+        proxies = _list_vars(env, "OUTPOST_PROXY", MAX_PROXIES)
+        frontier = not servers
+        if frontier:
+            servers = _list_vars(env, "FRONTIER_SERVER", MAX_SERVERS)
+            proxies = proxies or _list_vars(env, "FRONTIER_PROXY", MAX_PROXIES)
+        if servers:
+            self.servers.clear()
+            for v in servers:
+                try:
+                    self.apply(v)
+                except OutpostError as e:
+                    raise _config_error(f"OUTPOST_SERVER/FRONTIER_SERVER: {e.message}") from None
+        if proxies:
+            self.proxies.clear()
+            for v in proxies:
+                for p in _split_list(v):
+                    self.set("proxyurl", p)
+        for var, key in (("OUTPOST_CONNECTTIMEOUTSECS", "connecttimeout"), ("OUTPOST_READTIMEOUTSECS", "readtimeout"),
+                         ("OUTPOST_RETRIES", "retries"), ("OUTPOST_LOADBALANCE", "loadbalance"),
+                         ("OUTPOST_FAILOVERTOSERVER", "failovertoserver"), ("OUTPOST_ID", "clientid")):
+            v = env.get(var, "").strip()
+            if not v and frontier and var.endswith("TIMEOUTSECS"):
+                v = env.get(var.replace("OUTPOST_", "FRONTIER_"), "").strip()
+            if v:
+                try:
+                    self.set(key, v)
+                except OutpostError as e:
+                    raise _config_error(f"{var}: {e.message}") from None
+
+    def set(self, key: str, value: str) -> None:
+        """One key of the string; unknown keys are ignored (a string may be shared with frontier_client)."""
+        key = key.strip().lower()
+        if key == "serverurl":
+            self.servers.append(_url(value, "serverurl"))
+        elif key == "proxyurl":
+            self.proxies.append(_url(value, "proxyurl"))
+        elif key == "backupproxyurl":
+            self.backup_proxies.append(_url(value, "backupproxyurl"))
+            self.failover_to_server = False  # as in Frontier
+        elif key == "retries":
+            self.retries = _int(key, value, 0, MAX_RETRIES)
+        elif key in ("connecttimeout", "connecttimeoutsecs"):
+            self.connect_timeout = _seconds(key, value, positive=True)
+        elif key in ("readtimeout", "readtimeoutsecs"):
+            self.read_timeout = _seconds(key, value, positive=True)
+        elif key == "backoff":
+            self.backoff = _seconds(key, value, positive=False)
+        elif key == "failovertoserver":
+            if value.lower() in ("yes", "true", "1", "on"):
+                self.failover_to_server = True
+            elif value.lower() in ("no", "false", "0", "off"):
+                self.failover_to_server = False
+            else:
+                raise _config_error(f"(failovertoserver={value}): expected yes or no")
+        elif key == "cachewindow":
+            self.time_window = Window(_int(key, value, 0, 9223372036) * 1_000_000_000, self.time_window.divisions)
+        elif key == "cachealign":
+            n = _int(key, value, 1, 1000)
+            self.time_window = Window(self.time_window.length, n)
+            self.run_lumi_window = Window(self.run_lumi_window.length, n)
+        elif key in ("clientcachemaxbytes", "clientcache"):
+            self.cache_max_bytes = _int(key, value, 0, 1 << 62)
+        elif key == "loadbalance":
+            v = value.lower()
+            modes = {"proxies": "proxies", "proxy": "proxies", "servers": "servers", "server": "servers",
+                     "none": "none", "no": "none", "": "none"}
+            if v not in modes:
+                raise _config_error(f"(loadbalance={value}): expected proxies or servers")
+            self.load_balance = modes[v]
+        elif key == "clientid":
+            if not value or not all(0x21 <= ord(ch) < 0x7F for ch in value):
+                raise _config_error(f"(clientid={value}): expected printable ASCII without spaces")
+            self.client_id = value
+
+    def validate(self) -> None:
+        """Refuses a configuration with no route or values out of their limits."""
+        if not self.servers:
+            raise _config_error("no server configured: set OUTPOST_SERVER (e.g. http://host:8000) or FRONTIER_SERVER")
+        if len(self.servers) > MAX_SERVERS:
+            raise _config_error(f"at most {MAX_SERVERS} servers")
+        if len(self.proxies) > MAX_PROXIES or len(self.backup_proxies) > MAX_PROXIES:
+            raise _config_error(f"at most {MAX_PROXIES} proxies")
+        if not self.failover_to_server and not (self.proxies or self.backup_proxies):
+            raise _config_error("failovertoserver=no needs at least one proxy")
+        if not 0 <= self.retries <= MAX_RETRIES:
+            raise _config_error(f"retries must be 0 ... {MAX_RETRIES}")
+        if self.connect_timeout <= 0 or self.read_timeout <= 0:
+            raise _config_error("timeouts must be positive")
+
+    def to_string(self) -> str:
+        parts = [f"(serverurl={s})" for s in self.servers] + [f"(proxyurl={p})" for p in self.proxies]
+        parts += [f"(backupproxyurl={p})" for p in self.backup_proxies]
+        parts += [f"(retries={self.retries})", f"(connecttimeout={self.connect_timeout:g})",
+                  f"(readtimeout={self.read_timeout:g})", f"(backoff={self.backoff:g})",
+                  f"(failovertoserver={'yes' if self.failover_to_server else 'no'})",
+                  f"(cachewindow={self.time_window.length // 1_000_000_000})",
+                  f"(cachealign={self.time_window.divisions})", f"(clientcachemaxbytes={self.cache_max_bytes})"]
+        if self.load_balance != "none":
+            parts.append(f"(loadbalance={self.load_balance})")
+        if self.client_id:
+            parts.append(f"(clientid={self.client_id})")
+        return "".join(parts)
+
+
+def _split_list(s: str) -> list[str]:
+    return [p for p in re.split(r"[;,\s]+", s) if p]
+
+
+def _list_vars(env: Mapping[str, str], name: str, n: int) -> list[str]:
+    values = [env.get(name, "")] + [env.get(f"{name}{i}", "") for i in range(1, n + 1)]
+    return [v.strip() for v in values if v.strip()]
+
+
+def _pairs(spec: str) -> list[tuple[str, str]]:
+    """``(k=v)(k=v(x))`` as pairs; text outside the parentheses is ignored, nested parentheses are kept."""
+    out = []
+    i = 0
+    while i < len(spec):
+        if spec[i] != "(":
+            i += 1
+            continue
+        depth, j = 1, i + 1
+        while j < len(spec) and depth:
+            depth += {"(": 1, ")": -1}.get(spec[j], 0)
+            j += 1
+        if depth:
+            raise _config_error(f"unbalanced parentheses in '{spec}'")
+        item = spec[i + 1:j - 1]
+        if "=" not in item:
+            raise _config_error(f"'({item})' is not (key=value)")
+        key, value = item.split("=", 1)
+        out.append((key.lower(), value))
+        i = j
+    return out
+
+
+def _url(url: str, what: str) -> str:
+    """http:// is added when missing; no trailing '/'; a path prefix is kept."""
+    url = url.strip()
+    if "://" not in url:
+        url = "http://" + url
+    if not url.startswith(("http://", "https://")):
+        raise _config_error(f"{what} '{url}': only http:// and https:// URLs are supported")
+    url = url.rstrip("/")
+    host = url.split("://", 1)[1]
+    if not host or host[0] in "/:":
+        raise _config_error(f"{what} '{url}' has no host")
+    return url
+
+
+def _int(key: str, value: str, lo: int, hi: int) -> int:
+    try:
+        n = int(value.strip())
+    except ValueError:
+        raise _config_error(f"({key}={value}): expected a whole number") from None
+    if not lo <= n <= hi:
+        raise _config_error(f"({key}={value}): expected {lo} ... {hi}")
+    return n
+
+
+def _seconds(key: str, value: str, positive: bool) -> float:
+    try:
+        s = float(value.strip())
+    except ValueError:
+        raise _config_error(f"({key}={value}): expected seconds") from None
+    if not (s > 0 if positive else s >= 0) or s > 86400:
+        raise _config_error(f"({key}={value}): expected seconds {'> 0' if positive else '>= 0'}")
+    return s

@@ -1,0 +1,288 @@
+"""One HTTP attempt on one route, classified as docs/client-failover.md's table needs it.
+
+The standard library's http.client, because the policy needs what higher-level libraries hide: a connect timeout
+apart from the read timeout, "could not connect" apart from "broke after connecting", a truncated body apart from
+a reset connection, and a pool of keep-alive connections per route that a stale connection can be retried from.
+"""
+
+from __future__ import annotations
+
+import enum
+import http.client
+import json
+import socket
+import threading
+import urllib.parse
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .errors import ErrorKind, OutpostError
+
+_MAX_ERROR_BODY = 4096
+_MAX_REDIRECTS = 3
+_CHUNK = 256 * 1024
+
+
+class Outcome(enum.Enum):
+    OK = "ok"
+    CONNECT_FAILED = "connect-failed"
+    SERVER_ERROR = "server-error"
+    TRANSFER_FAILED = "transfer-failed"
+    CORRUPT = "corrupt"
+    STALE = "stale"
+    REQUEST_ERROR = "request-error"
+    CANCELLED = "cancelled"
+    PROTOCOL = "protocol"
+
+
+@dataclass
+class Exchange:
+    """A response whose status and headers arrived; for status 200 the body is still to be read (``read``)."""
+
+    outcome: Outcome
+    status: int = 0
+    headers: dict[str, str] = field(default_factory=dict)
+    error: OutpostError | None = None
+    where: str = ""
+    response: http.client.HTTPResponse | None = None
+    release: Callable[[bool], None] | None = None  # give the connection back (True: reusable)
+    bytes_read: int = 0
+
+    def header(self, name: str) -> str:
+        return self.headers.get(name.lower(), "")
+
+    def fresh_for(self) -> int:
+        """Seconds the answer may be kept: max-age minus Age, -1 when it must not be kept."""
+        cc = self.header("cache-control").lower()
+        if any(word in cc for word in ("no-store", "no-cache", "private")):
+            return -1
+        max_age = _directive(cc, "max-age")
+        if max_age is None:
+            return -1
+        return max(0, max_age - self.age())
+
+    def age(self) -> int:
+        try:
+            return int(self.header("age") or 0)
+        except ValueError:
+            return 0
+
+    def is_stale(self) -> bool:
+        """Age over the max-age of its own Cache-Control: a copy older than the server allows."""
+        max_age = _directive(self.header("cache-control").lower(), "max-age")
+        return max_age is not None and self.age() > max_age
+
+    def read_chunks(self) -> "ChunkReader":
+        return ChunkReader(self)
+
+    def read(self) -> bytes:
+        """The whole body (Content-Length bytes). Raises OutpostError CORRUPT when the connection closed early,
+        TRANSFER/TIMEOUT when it broke."""
+        return b"".join(self.read_chunks())
+
+    def close(self, reusable: bool = False) -> None:
+        if self.release is not None:
+            self.release(reusable)
+            self.release = None
+
+
+class ChunkReader:
+    """The body in chunks; the connection goes back to the pool after the last byte."""
+
+    def __init__(self, exchange: Exchange) -> None:
+        self.exchange = exchange
+        self.remaining = int(exchange.header("content-length") or -1)
+
+    def __iter__(self) -> "ChunkReader":
+        return self
+
+    def __next__(self) -> bytes:
+        x = self.exchange
+        resp = x.response
+        if resp is None or self.remaining == 0:
+            if resp is not None:
+                resp.read()  # marks the response finished, so that the connection can send the next request
+            x.close(reusable=self.remaining == 0)
+            raise StopIteration
+        try:
+            chunk = resp.read1(_CHUNK if self.remaining < 0 else min(_CHUNK, self.remaining))
+        except http.client.IncompleteRead as e:
+            chunk = e.partial
+        except (TimeoutError, socket.timeout):
+            x.close()
+            raise OutpostError(ErrorKind.TIMEOUT, f"transfer failed: no byte for the read timeout after "
+                                                  f"{x.bytes_read} bytes ({x.where})", x.status) from None
+        except OSError as e:
+            x.close()
+            raise OutpostError(ErrorKind.TRANSFER, f"transfer failed: {e} after {x.bytes_read} bytes ({x.where})",
+                               x.status) from None
+        if not chunk:
+            x.close()
+            if self.remaining < 0:
+                raise StopIteration
+            raise OutpostError(ErrorKind.CORRUPT, f"truncated answer: connection closed after {x.bytes_read} bytes "
+                                                  f"({x.where})", x.status)
+        x.bytes_read += len(chunk)
+        if self.remaining > 0:
+            self.remaining -= len(chunk)
+        return chunk
+
+
+def _directive(cache_control: str, name: str) -> int | None:
+    for part in cache_control.split(","):
+        k, _, v = part.strip().partition("=")
+        if k == name:
+            try:
+                return int(v.strip('"'))
+            except ValueError:
+                return None
+    return None
+
+
+def _problem_detail(body: bytes) -> str:
+    """The detail (else title) of an RFC 9457 problem answer, else the start of the body."""
+    try:
+        problem = json.loads(body)
+        if isinstance(problem, dict):
+            text = problem.get("detail") or problem.get("title")
+            if text:
+                return str(text)
+    except ValueError:
+        pass
+    return body[:200].decode("utf-8", "replace").replace("\n", " ").replace("\r", " ")
+
+
+class Transport:
+    """Keep-alive connections per (proxy, server) pair, shared by the client's threads."""
+
+    def __init__(self, max_idle: int = 8) -> None:
+        self._idle: dict[tuple[str, str], list[http.client.HTTPConnection]] = {}
+        self._lock = threading.Lock()
+        self._max_idle = max_idle
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, {}
+        for conns in idle.values():
+            for c in conns:
+                c.close()
+
+    def open(self, url: str, proxy: str, headers: dict[str, str], connect_timeout: float,
+             read_timeout: float) -> Exchange:
+        """Sends the GET and reads status and headers, following up to 3 redirects on the same route."""
+        for _ in range(_MAX_REDIRECTS + 1):
+            x = self._open_once(url, proxy, headers, connect_timeout, read_timeout)
+            if x.status in (301, 302, 307, 308) and x.header("location"):
+                x.close(reusable=False)
+                url = urllib.parse.urljoin(url, x.header("location"))
+                continue
+            return x
+        return Exchange(Outcome.PROTOCOL, x.status, error=OutpostError(
+            ErrorKind.PROTOCOL, f"more than {_MAX_REDIRECTS} redirects ({x.where})", x.status), where=x.where)
+
+    def _open_once(self, url: str, proxy: str, headers: dict[str, str], connect_timeout: float,
+                   read_timeout: float) -> Exchange:
+        where = f"GET {url}" + (f" via proxy {proxy}" if proxy else " (direct)")
+        if headers.get("Cache-Control"):
+            where += f" [Cache-Control: {headers['Cache-Control']}]"
+        target = urllib.parse.urlsplit(url)
+        key = (proxy, f"{target.scheme}://{target.netloc}")
+        conn, reused = self._acquire(key)
+        for fresh_retry in (False, True):
+            if conn is None:
+                try:
+                    conn = self._connect(target, proxy, connect_timeout)
+                except OSError as e:
+                    return Exchange(Outcome.CONNECT_FAILED, error=OutpostError(
+                        ErrorKind.CONNECT, f"could not connect: {_reason(e)} ({where})"), where=where)
+                reused = False
+            assert conn.sock is not None
+            conn.sock.settimeout(read_timeout)
+            path = url if proxy and target.scheme == "http" else urllib.parse.urlunsplit(
+                ("", "", target.path, target.query, ""))
+            try:
+                conn.request("GET", path, headers=headers)
+                resp = conn.getresponse()
+                break
+            except (TimeoutError, socket.timeout):
+                conn.close()
+                return Exchange(Outcome.TRANSFER_FAILED, error=OutpostError(
+                    ErrorKind.TIMEOUT, f"transfer failed: no answer within the read timeout ({where})"), where=where)
+            except (http.client.HTTPException, OSError) as e:
+                conn.close()
+                conn = None
+                # A keep-alive connection the other side had closed: one retry on a fresh connection.
+                if reused and not fresh_retry:
+                    continue
+                return Exchange(Outcome.TRANSFER_FAILED, error=OutpostError(
+                    ErrorKind.TRANSFER, f"transfer failed: {_reason(e)} ({where})"), where=where)
+        response_headers = {k.lower(): v for k, v in resp.getheaders()}
+        assert conn is not None
+        pooled = conn
+
+        def release(reusable: bool) -> None:
+            if reusable and not resp.will_close:
+                self._release(key, pooled)
+            else:
+                pooled.close()
+
+        x = Exchange(Outcome.OK, resp.status, response_headers, where=where, response=resp, release=release)
+        if resp.status == 200 or resp.status in (301, 302, 307, 308):
+            return x
+        try:
+            body = resp.read(_MAX_ERROR_BODY)
+        except (http.client.HTTPException, OSError):
+            body = b""
+        x.close(reusable=False)
+        x.response = None
+        detail = _problem_detail(body)
+        if resp.status >= 500:
+            x.outcome = Outcome.SERVER_ERROR
+            x.error = OutpostError(ErrorKind.SERVER, f"HTTP {resp.status} {detail} ({where})", resp.status)
+        elif resp.status >= 400:
+            x.outcome = Outcome.REQUEST_ERROR
+            kind = ErrorKind.NOT_FOUND if resp.status == 404 else ErrorKind.REJECTED
+            x.error = OutpostError(kind, f"HTTP {resp.status}: {detail} ({where})", resp.status)
+        else:
+            x.outcome = Outcome.PROTOCOL
+            x.error = OutpostError(ErrorKind.PROTOCOL, f"unexpected HTTP {resp.status} ({where})", resp.status)
+        return x
+
+    @staticmethod
+    def _connect(target: urllib.parse.SplitResult, proxy: str, timeout: float) -> http.client.HTTPConnection:
+        host, port = target.hostname or "", target.port
+        conn: http.client.HTTPConnection
+        if proxy:
+            p = urllib.parse.urlsplit(proxy)
+            if target.scheme == "https":
+                conn = http.client.HTTPSConnection(p.hostname or "", p.port or 3128, timeout=timeout)
+                conn.set_tunnel(host, port or 443)
+            else:
+                conn = http.client.HTTPConnection(p.hostname or "", p.port or 3128, timeout=timeout)
+        elif target.scheme == "https":
+            conn = http.client.HTTPSConnection(host, port or 443, timeout=timeout)
+        else:
+            conn = http.client.HTTPConnection(host, port or 80, timeout=timeout)
+        conn.connect()
+        return conn
+
+    def _acquire(self, key: tuple[str, str]) -> tuple[http.client.HTTPConnection | None, bool]:
+        with self._lock:
+            idle = self._idle.get(key)
+            if idle:
+                return idle.pop(), True
+        return None, False
+
+    def _release(self, key: tuple[str, str], conn: http.client.HTTPConnection) -> None:
+        with self._lock:
+            idle = self._idle.setdefault(key, [])
+            if len(idle) < self._max_idle:
+                idle.append(conn)
+                return
+        conn.close()
+
+
+def _reason(e: BaseException) -> str:
+    if isinstance(e, (TimeoutError, socket.timeout)):
+        return "timed out"
+    return str(e) or type(e).__name__

@@ -1,0 +1,83 @@
+"""Snapshot sessions on the real service (global tag DEMO-GT-2026 of the demo database), also across a write made
+by the loader into the service's database (OUTPOST_TEST_DATABASE, which ./outpost test sets)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from outpost import MAX_KEY, Client, ErrorKind, Event, OutpostError
+from outpost.cli.times import parse_time
+
+REPO = Path(__file__).resolve().parents[2]
+T0 = parse_time("2026-01-01")
+HOUR = 3600 * 10**9
+
+
+def test_a_snapshot_equals_the_folders_read_one_by_one_and_is_reused(server: str) -> None:
+    with Client(server) as c:
+        session = c.snapshot_session("DEMO-GT-2026")
+        t = T0 + 3 * HOUR + 17
+        snap = session.at(t)
+        assert len(session.state) == 16 and snap.state == session.state
+        assert {"/DEMO/Calo/Gains", "/DEMO/Calo/Pedestals", "/DEMO/DCS/HV"} <= set(snap.folders)
+        assert snap.folders["/DEMO/Calo/Gains"].tag == "GAINS-v2"
+        assert snap.covers(t) and snap.requests >= 1
+        for f in snap.folders.values():
+            direct = c.find(f.folder, t, tag=f.tag, align=False)
+            assert f.answer.rows == direct.rows, f.folder
+        again = session.at(t + 1000)
+        assert again.requests == 0 and again.folders == snap.folders
+
+
+def test_an_unknown_global_tag_is_not_found(server: str) -> None:
+    with Client(server) as c:
+        with pytest.raises(OutpostError) as e:
+            c.snapshot_session("NO-SUCH-GT").at(5)
+    assert e.value.kind == ErrorKind.NOT_FOUND
+
+
+def load(csv_text: str, folder: str, tmp_path: Path) -> None:
+    database = os.environ.get("OUTPOST_TEST_DATABASE", "")
+    jars = sorted((REPO / "server" / "store" / "target").glob("outpost-store-*-loader.jar"))
+    java = Path(os.environ.get("JAVA_HOME", "/nonexistent")) / "bin" / "java"
+    if not database or not jars or not java.exists():
+        pytest.skip("needs OUTPOST_TEST_DATABASE (the service's JDBC URL), JAVA_HOME and the built loader jar "
+                    "(./outpost test provides all three)")
+    data = tmp_path / "iovs.csv"
+    data.write_text(csv_text)
+    subprocess.run([str(java), "--enable-native-access=ALL-UNNAMED", "-jar", str(jars[-1]), "load", folder,
+                    str(data), "--url", database], check=True, capture_output=True, timeout=120)
+
+
+def test_a_session_across_a_write_reads_the_new_state_once(server: str, tmp_path: Path) -> None:
+    events: list[Event] = []
+    # a clock that stands still: the session's state never expires, so only the service's 410 moves it on
+    with Client(server, clock=lambda: 0.0, on_event=events.append) as c:
+        session = c.snapshot_session("DEMO-GT-2026")
+        first = session.at(T0 + 3 * HOUR)
+        # after channel 3's last IOV (a new IOV closes its open one; folders other than this one do not change)
+        last = c.browse("/DEMO/Calo/Pedestals", channels="3").rows[-1]
+        since = last[1] + 1000 * HOUR if last[2] == MAX_KEY else last[2]
+        until = since + 10 * HOUR
+        load(f"channel,since,until,mean,rms,nsamples\n3,{since},{until},1.5,0.5,7\n", "/DEMO/Calo/Pedestals",
+             tmp_path)
+        # The service notices writes by other tools within its poll interval: wait (bounded) until the state
+        # it names has moved on, then ask the session for a key it has not seen.
+        deadline = time.monotonic() + 60
+        while c.fetch("/v1/bin/state/DEMO-GT-2026")[2].header("x-outpost-state") == first.state:
+            assert time.monotonic() < deadline, "the service did not notice the write within 60 s"
+            time.sleep(0.2)
+        events.clear()
+        after = session.at(since + HOUR)
+        assert after.state != first.state and session.state == after.state
+        gone = [e for e in events if e.kind == "request-error"]
+        assert len(gone) == 1 and gone[0].http_status in (404, 410) and "/pin/" + first.state in gone[0].url
+        pedestals = after.folders["/DEMO/Calo/Pedestals"]
+        assert (3, since, until) in [r[:3] for r in pedestals.answer.rows]
+        assert pedestals.generation != first.folders["/DEMO/Calo/Pedestals"].generation
+        assert after.folders["/DEMO/Calo/Gains"].generation == first.folders["/DEMO/Calo/Gains"].generation
