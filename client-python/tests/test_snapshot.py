@@ -18,20 +18,35 @@ T0 = parse_time("2026-01-01")
 HOUR = 3600 * 10**9
 
 
+RL = parse_time("302/17")  # the demo global tag holds time and run-lumi folders: a snapshot takes both keys
+
+
 def test_a_snapshot_equals_the_folders_read_one_by_one_and_is_reused(server: str) -> None:
     with Client(server) as c:
         session = c.snapshot_session("DEMO-GT-2026")
         t = T0 + 3 * HOUR + 17
-        snap = session.at(t)
+        snap = session.at(t, RL)
         assert len(session.state) == 16 and snap.state == session.state
         assert {"/DEMO/Calo/Gains", "/DEMO/Calo/Pedestals", "/DEMO/DCS/HV"} <= set(snap.folders)
         assert snap.folders["/DEMO/Calo/Gains"].tag == "GAINS-v2"
-        assert snap.covers(t) and snap.requests >= 1
+        assert snap.folders["/DEMO/Calo/Gains"].key_type == "run-lumi"
+        assert snap.covers_both(t, RL) and snap.requests >= 1
+        assert snap.time is not None and snap.time.covers(t) and snap.run_lumi is not None and snap.run_lumi.covers(RL)
         for f in snap.folders.values():
-            direct = c.find(f.folder, t, tag=f.tag, align=False)
-            assert f.answer.rows == direct.rows, f.folder
-        again = session.at(t + 1000)
+            key = RL if f.key_type == "run-lumi" else t
+            direct = c.find(f.folder, key, tag=f.tag, align=False)
+            assert f.answer.rows == direct.rows and direct.rows, f.folder
+        again = session.at(t + 1000, RL + 1)
         assert again.requests == 0 and again.folders == snap.folders
+
+
+def test_one_key_for_a_global_tag_of_both_key_types_is_refused(server: str) -> None:
+    with Client(server) as c:
+        with pytest.raises(OutpostError) as e:
+            c.snapshot_session("DEMO-GT-2026").at(T0)
+        assert e.value.http_status == 400 and "{time},{runlumi}" in e.value.message
+        dcs = c.snapshot_session("DEMO-GT-2026", "/DEMO/DCS").at(T0 + HOUR)  # time folders only: one key
+        assert dcs.covers(T0 + HOUR) and dcs.run_lumi is None
 
 
 def test_an_unknown_global_tag_is_not_found(server: str) -> None:
@@ -59,7 +74,7 @@ def test_a_session_across_a_write_reads_the_new_state_once(server: str, tmp_path
     # a clock that stands still: the session's state never expires, so only the service's 410 moves it on
     with Client(server, clock=lambda: 0.0, on_event=events.append) as c:
         session = c.snapshot_session("DEMO-GT-2026")
-        first = session.at(T0 + 3 * HOUR)
+        first = session.at(T0 + 3 * HOUR, RL)
         # after channel 3's last IOV (a new IOV closes its open one; folders other than this one do not change)
         last = c.browse("/DEMO/Calo/Pedestals", channels="3").rows[-1]
         since = last[1] + 1000 * HOUR if last[2] == MAX_KEY else last[2]
@@ -73,7 +88,7 @@ def test_a_session_across_a_write_reads_the_new_state_once(server: str, tmp_path
             assert time.monotonic() < deadline, "the service did not notice the write within 60 s"
             time.sleep(0.2)
         events.clear()
-        after = session.at(since + HOUR)
+        after = session.at(since + HOUR, RL)
         assert after.state != first.state and session.state == after.state
         gone = [e for e in events if e.kind == "request-error"]
         assert len(gone) == 1 and gone[0].http_status in (404, 410) and "/pin/" + first.state in gone[0].url

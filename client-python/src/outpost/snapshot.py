@@ -13,7 +13,7 @@ import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .errors import ErrorKind, OutpostError
 from .query import check_key, check_path, check_tag
@@ -33,22 +33,43 @@ class FolderSnapshot:
     folder: str
     tag: str  # the folder's own tag the global tag chose, HEAD where it chose none
     generation: str
-    answer: Answer  # an iovs answer: the objects valid at the key, all channels
+    answer: Answer  # an iovs answer: the objects valid at the key of its key type, all channels
+    key_type: str = ""  # "time" or "run-lumi" ("" from a service older than per key type validity)
+
+
+@dataclass(frozen=True)
+class Validity:
+    """Every key in [since, until) of one key type gives the same answers."""
+
+    since: int
+    until: int
+
+    def covers(self, key: int) -> bool:
+        return self.since <= key < self.until
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Every folder at one key, all at the generations of one state."""
+    """Every folder at one key (or at a time and a run-lumi key), all at the generations of one state."""
 
     global_tag: str
     state: str
     valid_since: int  # the same snapshot holds for every key in [valid_since, valid_until)
-    valid_until: int
+    valid_until: int  # (both 0 for a snapshot of time and run-lumi folders: see time, run_lumi)
     folders: dict[str, FolderSnapshot] = field(default_factory=dict)  # in path order
     requests: int = 0  # HTTP requests it took (0 when reused from the session)
+    time: Validity | None = None  # common to the time folders; None when there are none
+    run_lumi: Validity | None = None  # common to the run-lumi folders; None when there are none
 
     def covers(self, t: int) -> bool:
         return self.valid_since <= t < self.valid_until
+
+    def covers_both(self, time: int, run_lumi: int) -> bool:
+        """Both keys inside the validity of their key type (a key type without folders always covers)."""
+        if self.time is None and self.run_lumi is None:
+            return self.covers(time) and self.covers(run_lumi)
+        return ((self.time is None or self.time.covers(time))
+                and (self.run_lumi is None or self.run_lumi.covers(run_lumi)))
 
     def __getitem__(self, folder: str) -> Answer:
         return self.folders[folder].answer
@@ -74,24 +95,34 @@ class SnapshotSession:
         """The state hash the session is pinned to ("" before the first request)."""
         return self._state
 
-    def at(self, t: int) -> Snapshot:
-        """Every folder at key t, pinned to the session's state; a snapshot of that state covering t is reused."""
+    def at(self, t: int, run_lumi: int | None = None) -> Snapshot:
+        """Every folder at key t, pinned to the session's state; a snapshot of that state covering t is reused.
+
+        A global tag holding time and run-lumi folders needs both keys: ``at(time, run_lumi)`` reads each folder at
+        the key of its own key type (docs/api.md, "Mixed key types"); one of one key type uses the key of its type.
+        """
         check_key("t", t)
+        if run_lumi is None:
+            return self._at(str(t), lambda s: s.covers(t))
+        check_key("run_lumi", run_lumi)
+        return self._at(f"{t},{run_lumi}", lambda s: s.covers_both(t, run_lumi))
+
+    def _at(self, keys: str, covers: Callable[[Snapshot], bool]) -> Snapshot:
         try:
-            return self._fetch(t)
+            return self._fetch(keys, covers)
         except OutpostError as e:
             if e.http_status not in (404, 410) or e.kind not in (ErrorKind.NOT_FOUND, ErrorKind.REJECTED):
                 raise
         with self._lock:  # the state moved on: read the current one once, then ask again
             self._state, self._last = "", None
-        return self._fetch(t)
+        return self._fetch(keys, covers)
 
-    def _fetch(self, t: int) -> Snapshot:
+    def _fetch(self, t: str, covers: Callable[[Snapshot], bool]) -> Snapshot:
         clock = self._client._clock
         with self._lock:
             fresh = bool(self._state) and clock() < self._expires
             last = self._last
-            if fresh and last is not None and last.state == self._state and last.covers(t):
+            if fresh and last is not None and last.state == self._state and covers(last):
                 return replace(last, requests=0)
             pinned = self._state if fresh else ""
         path = (f"/v1/bin/pin/{pinned}/snapshot/{self.global_tag}/{t}{self.subtree}" if pinned
@@ -128,8 +159,19 @@ class SnapshotSession:
                 for folder, part in zip(by_url, pool.map(self._client.get, by_url.values())):
                     parts[folder] = part
         folders = {}
-        for folder, tag, generation in (r[:3] for r in rows):
+        common: dict[str, Validity] = {}  # per key type: the interval common to its folders
+        for r in rows:
+            folder, tag, generation = r[0], r[1], r[2]
             assert isinstance(folder, str)
+            key_type = r[6] if len(r) > 8 and isinstance(r[6], str) else ""
+            if key_type:
+                since, until = r[7], r[8]
+                if not isinstance(since, int) or not isinstance(until, int):
+                    raise OutpostError(ErrorKind.PROTOCOL, f"the snapshot row of {folder} has no validity")
+                had = common.get(key_type, Validity(0, 2**63 - 1))
+                common[key_type] = Validity(max(had.since, since), min(had.until, until))
             folders[folder] = FolderSnapshot(folder, str(tag), str(generation),
-                                             expect_kind(parts[folder], AnswerKind.IOVS, f"snapshot part {folder}"))
-        return Snapshot(self.global_tag, state, a.valid_since, a.valid_until, folders, 1 + len(by_url))
+                                             expect_kind(parts[folder], AnswerKind.IOVS, f"snapshot part {folder}"),
+                                             key_type)
+        return Snapshot(self.global_tag, state, a.valid_since, a.valid_until, folders, 1 + len(by_url),
+                        common.get("time"), common.get("run-lumi"))

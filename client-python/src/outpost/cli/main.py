@@ -13,7 +13,7 @@ from ..config import MAX_RETRIES, Config
 from ..errors import ErrorKind, OutpostError
 from ..query import MAX_KEY, Channels, Order, Window, check_path, check_tag
 from ..wire import Answer
-from .output import Printer
+from .output import Printer, json_string
 from .times import parse_time
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_REJECTED, EXIT_UNAVAILABLE, EXIT_CORRUPT = range(7)
@@ -28,7 +28,9 @@ commands:
   find FOLDER TIME                the objects valid at TIME in the selected channels
   browse FOLDER [T1 [T2]]         every IOV with since <= T2 and until > T1 (default min max; streamed for csv/json)
   count FOLDER [T1 [T2]]          how many IOVs browse would print
-  snapshot GLOBALTAG TIME         every folder of GLOBALTAG (or HEAD) at TIME, all at one state
+  snapshot GLOBALTAG TIME [RUNLUMI]
+                                  every folder of GLOBALTAG (or HEAD) at TIME, all at one state; a global tag
+                                  holding time and run-lumi folders needs both keys (e.g. 2026-01-01 305/50)
 
 times: nanoseconds (1767229200000000000), min, max, RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time
        (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given)
@@ -59,7 +61,7 @@ _VALUE_OPTIONS = {"--server": "server", "--proxy": "proxy", "--config": "config"
                   "-c": "channels", "--channels": "channels", "--order": "order", "--format": "format"}
 _ARITY = {"nodes": (0, 0, "nodes"), "folders": (0, 0, "nodes"), "channels": (1, 1, "channels FOLDER"),
           "tags": (1, 1, "tags NODE"), "tag": (2, 2, "tag FOLDER TAG"), "find": (2, 2, "find FOLDER TIME"),
-          "snapshot": (2, 2, "snapshot GLOBALTAG TIME"), "browse": (1, 3, "browse FOLDER [T1 [T2]]"),
+          "snapshot": (2, 3, "snapshot GLOBALTAG TIME [RUNLUMI]"), "browse": (1, 3, "browse FOLDER [T1 [T2]]"),
           "count": (1, 3, "count FOLDER [T1 [T2]]")}
 
 
@@ -202,6 +204,7 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
     t2 = MAX_KEY
     if cmd in ("find", "snapshot"):
         t = _time(args[2])
+    run_lumi = _time(args[3]) if cmd == "snapshot" and len(args) > 3 else None
     if cmd in ("browse", "count"):
         t1 = _time(args[2]) if len(args) > 2 else 0
         t2 = _time(args[3]) if len(args) > 3 else MAX_KEY
@@ -240,11 +243,23 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
         elif cmd == "count":
             _show(out, fmt, client.count_answer(args[1], t1, t2, channels, tag))
         elif cmd == "snapshot":
-            snap = client.snapshot_session(args[1]).at(t)
-            for i, f in enumerate(snap.folders.values()):  # in path order, one empty line between answers
+            snap = client.snapshot_session(args[1]).at(t, run_lumi)
+            # every folder's iovs answer in path order (docs/cli.md): in table and csv each block labelled with its
+            # folder and tag and separated by an empty line; in json one document holding them all
+            as_json = fmt == "json"
+            if as_json:
+                validity = [f'{{"keyType":"{k}","validSince":{v.since},"validUntil":{v.until}}}'
+                            for k, v in (("time", snap.time), ("run-lumi", snap.run_lumi)) if v is not None]
+                out.write(f'{{"kind":"snapshot","globalTag":{json_string(snap.global_tag)},"state":'
+                          f'{json_string(snap.state)},"validity":[{",".join(validity)}],\n "folders":[\n')
+            for i, f in enumerate(snap.folders.values()):
                 if i:
-                    out.write("\n")
-                _show(out, fmt, f.answer, f.folder, f.tag, (snap.valid_since, snap.valid_until))
+                    out.write(",\n" if as_json else "\n")
+                if not as_json:
+                    out.write(f"# folder {f.folder} tag {f.tag}\n")
+                _show(out, fmt, f.answer, f.folder, f.tag)
+            if as_json:
+                out.write("]}\n")
         elif fmt == "table":
             _show(out, fmt, client.browse(args[1], t1, t2, channels, tag, order))
         else:  # csv and json rows are written as they arrive
