@@ -152,7 +152,7 @@ export class TimelinePlot {
     }
     this.tip.textContent = lines.join('\n');
     this.tip.hidden = false;
-    this.tip.style.left = `${Math.min(e.offsetX + 14, this.canvas.clientWidth - 320)}px`;
+    this.tip.style.left = `${Math.max(0, Math.min(e.offsetX + 14, this.canvas.clientWidth - 640))}px`;
     this.tip.style.top = `${e.offsetY + 14}px`;
   }
 }

@@ -121,7 +121,7 @@ async function draw() {
     el('span', { id: 'drawn' }, `${count(drawn)} IOV${drawn === 1 ? '' : 's'}`),
     ` of channel${lanes.length === 1 ? '' : 's'} ${spec} in ${tag}, keys ${formatKey(from, folder.keyType)} to `
     + `${formatKey(to, folder.keyType)}.${note}`);
-  document.getElementById('from').value = urlKey(from, folder.keyType);
+  document.getElementById('from').value = from === 0n ? '0' : urlKey(from, folder.keyType);
   document.getElementById('to').value = urlKey(to, folder.keyType);
   const names = answer.columns.map(c => c.name);
   document.getElementById('values-table').replaceChildren(table(
