@@ -47,9 +47,18 @@ export function apiUrl(path) {
   return new URL('../v1/json' + path, document.baseURI).href;
 }
 
-/** GETs an API path; resolves to { answer, headers } or rejects with an ApiError saying what was wrong. */
-export async function get(path) {
-  return getUrl(apiUrl(path), path);
+const inFlight = new Map();
+
+/**
+ * GETs an API path; resolves to { answer, headers } or rejects with an ApiError saying what was wrong. A request
+ * already under way for the same path is shared, so a page can ask early for what it will need (the browser's
+ * HTTP cache serves finished answers again while their Cache-Control allows).
+ */
+export function get(path) {
+  if (!inFlight.has(path)) {
+    inFlight.set(path, getUrl(apiUrl(path), path).finally(() => inFlight.delete(path)));
+  }
+  return inFlight.get(path);
 }
 
 /** GETs a URL the service named itself (e.g. a snapshot's pinned folder URL). */

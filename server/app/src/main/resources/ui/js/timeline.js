@@ -21,6 +21,7 @@ let plot;
 run(async () => {
   const path = params().get('f');
   if (!path) throw new Error('this page needs a folder path, e.g. timeline.html?f=/DEMO/Calo/Pedestals');
+  prefetchCount(path);
   folder = (await nodes()).find(n => n.path === path && n.folder);
   if (!folder) throw new Error(`there is no folder ${path} in this database`);
   folderPath = nodePath(path);
@@ -58,6 +59,20 @@ run(async () => {
   window.addEventListener('popstate', () => draw().catch(showError));
   await draw();
 });
+
+/** Asks for the count draw() will ask first while the folder's description is read (failures are draw()'s). */
+function prefetchCount(path) {
+  try {
+    const p = params();
+    if (!p.get('ch')) return;
+    const spec = channelSpec(channelList(p.get('ch')));
+    const from = p.has('from') ? parseKey(p.get('from')) : 0n;
+    const to = p.has('to') ? parseKey(p.get('to')) : KEY_MAX;
+    get(`/count/${encodeURIComponent(p.get('tag') || 'HEAD')}/${from}/${to}/${spec}${nodePath(path)}`).catch(() => {});
+  } catch {
+    // draw() reports a bad channel list or key
+  }
+}
 
 function navigate({ from, to }) {
   const p = params();
