@@ -8,7 +8,7 @@ import { el, params, setParams, table, ready, run, count, showError, clearError 
 import { TimelinePlot } from './plot.js';
 
 const CAP = 20000;
-const TARGET = CAP / 2;
+const TARGET = 5000; // a window of about 5 IOVs per pixel column of the plot in all
 const MAX_LANES = 64;
 const TABLE_ROWS = 500;
 const NUMERIC = new Set(['Bool', 'UChar', 'Int16', 'UInt16', 'Int32', 'UInt32', 'UInt63', 'Int64', 'Float', 'Double']);
@@ -125,6 +125,7 @@ async function draw() {
     setParams(p);
   }
   const { answer } = await get(`/browse${range(from, to)}/cs${folderPath}`);
+  performance.mark('outpost-rows');
   const field = answer.columns.findIndex((c, i) => i >= 3 && c.name === fieldName);
   const [lo, hi] = domain(answer.rows, from, to);
   const drawn = plot.draw({ rows: answer.rows, columns: answer.columns, lanes, field, lo, hi });
@@ -138,12 +139,24 @@ async function draw() {
     + `${formatKey(to, folder.keyType)}.${note}`);
   document.getElementById('from').value = from === 0n ? '0' : urlKey(from, folder.keyType);
   document.getElementById('to').value = urlKey(to, folder.keyType);
-  const names = answer.columns.map(c => c.name);
-  document.getElementById('values-table').replaceChildren(table(
-    answer.rows.length > TABLE_ROWS ? `The first ${TABLE_ROWS} of ${count(answer.rows.length)} IOVs` : `${answer.rows.length} IOVs`,
-    names, answer.rows.slice(0, TABLE_ROWS).map(r => r.map((v, i) => (i === 1 || i === 2
-      ? formatKey(v, folder.keyType) : v === null ? 'NULL' : String(v))))));
+  valuesTable(answer);
   ready();
+}
+
+/** The values as a table (the first TABLE_ROWS IOVs), built when its disclosure is first opened. */
+function valuesTable(answer) {
+  const details = document.getElementById('values');
+  const box = document.getElementById('values-table');
+  box.replaceChildren();
+  const build = () => {
+    if (!details.open || box.firstChild) return;
+    box.append(table(
+      answer.rows.length > TABLE_ROWS ? `The first ${TABLE_ROWS} of ${count(answer.rows.length)} IOVs` : `${answer.rows.length} IOVs`,
+      answer.columns.map(c => c.name), answer.rows.slice(0, TABLE_ROWS).map(r => r.map((v, i) => (i === 1 || i === 2
+        ? formatKey(v, folder.keyType) : v === null ? 'NULL' : String(v))))));
+  };
+  details.ontoggle = build;
+  build();
 }
 
 /** The keys to draw: the asked range, narrowed to the data where the range is open (0 or max). */
