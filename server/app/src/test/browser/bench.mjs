@@ -1,7 +1,7 @@
 // First paint of the conditions browser on big folders, measured in Chromium with the Performance API: the folder
 // page of a 10,000-channel folder and the timeline of a 1,000,000-IOV folder (all ten channels, so the page must
-// find a window). "Content painted" is the page's outpost-ready mark (its main content drawn) followed by the next
-// frame; first contentful paint is the browser's. Each load uses a fresh browser context (empty HTTP cache): the
+// find a window). "Content painted" is the page's outpost-painted mark (the first frame after its main content was
+// drawn: js/dom.js, ready()); first contentful paint is the browser's. Each load uses a fresh browser context (empty HTTP cache): the
 // first after the service started computes every answer, the others get the service's memory hits. Every load is
 // checked: the folder page shows its 10,000 channels' first window, the timeline drew exactly the IOVs that the
 // API counts for the window the page chose. Needs OUTPOST_TEST_SERVER with /LOAD/likeLuis1iov and /LOAD/coolFlat.
@@ -50,18 +50,21 @@ async function load(browser, spec) {
   await page.goto(`${SERVER}/ui/${spec.path}`);
   await page.waitForFunction(() => ['ready', 'error'].includes(document.documentElement.dataset.state), null,
     { timeout: 60000 });
-  const t = await page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => setTimeout(() => {
+  if (await page.evaluate(() => document.documentElement.dataset.state) === 'ready') {
+    await page.waitForFunction(() => performance.getEntriesByName('outpost-painted').length > 0);
+  }
+  const t = await page.evaluate(() => {
     const api = performance.getEntriesByType('resource').filter(e => e.name.includes('/v1/json/'));
-    resolve({
+    return {
       state: document.documentElement.dataset.state,
-      painted: performance.now(),
+      painted: performance.getEntriesByName('outpost-painted')[0]?.startTime,
       ready: performance.getEntriesByName('outpost-ready')[0]?.startTime,
       rows: performance.getEntriesByName('outpost-rows')[0]?.startTime,
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
       apiMs: api.reduce((s, e) => s + (e.responseEnd - e.startTime), 0),
       requests: api.length,
-    });
-  }))));
+    };
+  });
   assert.equal(t.state, 'ready', `${spec.path}: ${await page.locator('#error').textContent()}`);
   await spec.check(page);
   await context.close();

@@ -120,6 +120,10 @@ describe('conditions browser', () => {
     const box = await page.locator('#plot').boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + 12);
     assert.match(await page.locator('#hover').textContent(), /channel 3: 2026-01-01T0\dZ?.*mean=\d+(\.\d+)?, rms=/s);
+    await page.click('#values summary');
+    const cells = await page.locator('#values-table tbody tr').first().locator('td').allTextContents();
+    assert.deepEqual(cells.slice(0, 3), ['3', '2026-01-01T02:00:00Z', '2026-01-01T03:00:00Z']);
+    assert.equal(await page.locator('#values-table tbody tr').count(), 4);
     assert.deepEqual(await seriousViolations(), []);
     assert.deepEqual(problems, []);
   });
