@@ -174,6 +174,7 @@ describe('conditions browser', () => {
     assert.equal(await open('folder.html?f=/DEMO/NoSuchFolder'), 'error');
     const alert = page.getByRole('alert');
     assert.match(await alert.textContent(), /no folder or folderset \/DEMO\/NoSuchFolder/);
+    assert.equal(await page.getByRole('heading', { name: 'Channels' }).isVisible(), false);
     assert.equal(await open('timeline.html?f=/DEMO/NoSuchFolder'), 'error');
     assert.match(await page.getByRole('alert').textContent(), /no folder \/DEMO\/NoSuchFolder/);
     assert.equal(await open('timeline.html?f=/DEMO/Calo/Pedestals&from=yesterday'), 'error');

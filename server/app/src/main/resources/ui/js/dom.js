@@ -53,6 +53,8 @@ export function showError(error) {
   const box = document.getElementById('error');
   box.replaceChildren(el('strong', {}, 'Cannot show this: '), error.message);
   box.hidden = false;
+  // what the page would have shown (empty or out of date now) goes away; forms to correct the request stay
+  for (const e of document.querySelectorAll('.content')) e.hidden = true;
   document.documentElement.dataset.state = 'error';
 }
 
@@ -61,6 +63,7 @@ export function clearError() {
   const box = document.getElementById('error');
   box.hidden = true;
   box.replaceChildren();
+  for (const e of document.querySelectorAll('.content')) e.hidden = false;
 }
 
 /**

@@ -101,6 +101,8 @@ async function draw() {
   clearError();
   document.documentElement.dataset.state = 'loading';
   const p = params();
+  // the request as written, so that a mistake in it can be corrected in the form
+  for (const k of ['ch', 'from', 'to']) document.getElementById(k).value = p.get(k) ?? '';
   const tag = p.get('tag') || 'HEAD';
   const lanes = channelList(p.get('ch') || String(firstChannel));
   const spec = channelSpec(lanes);
