@@ -60,11 +60,11 @@ run(async () => {
   await draw();
 });
 
-/** Asks for the count draw() will ask first while the folder's description is read (failures are draw()'s). */
+/** Asks for the count draw() asks first for a given range while the folder is read (failures are draw()'s). */
 function prefetchCount(path) {
   try {
     const p = params();
-    if (!p.get('ch')) return;
+    if (!p.get('ch') || !(p.has('from') || p.has('to'))) return;
     const spec = channelSpec(channelList(p.get('ch')));
     const from = p.has('from') ? parseKey(p.get('from')) : 0n;
     const to = p.has('to') ? parseKey(p.get('to')) : KEY_MAX;
@@ -116,16 +116,24 @@ async function draw() {
 
   const range = (a, b) => `/${encodeURIComponent(tag)}/${a}/${b}/${spec}`;
   const countOf = async (a, b) => Number((await get(`/count${range(a, b)}${folderPath}`)).answer.rows[0][0]);
-  const total = await countOf(from, to);
-  let note = '';
-  if (total > CAP) {
+  // An asked range is counted first: up to CAP IOVs are drawn whole. Without one, the latest window is looked for
+  // at once, so a folder of millions of IOVs is never counted whole before the first paint.
+  const asked = p.has('from') || p.has('to');
+  const total = asked ? await countOf(from, to) : null;
+  const askedFrom = from;
+  const askedTo = to;
+  if (total === null || total > CAP) {
     [from, to] = await findWindow(tag, spec, lanes.length, from, to, total, countOf);
-    note = ` The range holds ${count(total)} IOVs, more than one view draws (${count(CAP)}): this is the latest`
-      + ' window of it; zoom out or change the range to see other parts.';
-    p.set('from', urlKey(from, folder.keyType));
-    p.set('to', urlKey(to, folder.keyType));
-    setParams(p);
+    if (from > askedFrom || to < askedTo) {
+      p.set('from', urlKey(from, folder.keyType));
+      p.set('to', urlKey(to, folder.keyType));
+      setParams(p);
+    }
   }
+  const windowNote = n => ` The range ${formatKey(askedFrom, folder.keyType)} to ${formatKey(askedTo, folder.keyType)}`
+    + ` holds ${count(n)} IOVs, more than one view draws (${count(CAP)}): this is its latest window; zoom out or`
+    + ' change the range to see other parts.';
+  const note = total !== null && total > CAP ? windowNote(total) : '';
   const { answer } = await get(`/browse${range(from, to)}/cs${folderPath}`);
   performance.mark('outpost-rows');
   const field = answer.columns.findIndex((c, i) => i >= 3 && c.name === fieldName);
@@ -139,6 +147,12 @@ async function draw() {
     el('span', { id: 'drawn' }, `${count(drawn)} IOV${drawn === 1 ? '' : 's'}`),
     ` of channel${lanes.length === 1 ? '' : 's'} ${spec} in ${tag}, keys ${formatKey(from, folder.keyType)} to `
     + `${formatKey(to, folder.keyType)}.${note}`);
+  if (total === null && from > askedFrom) {
+    // how much the window leaves out, said once the page is drawn
+    countOf(askedFrom, askedTo).then(n => {
+      if (n > drawn) document.getElementById('summary').append(windowNote(n));
+    }, () => {});
+  }
   document.getElementById('from').value = from === 0n ? '0' : urlKey(from, folder.keyType);
   document.getElementById('to').value = urlKey(to, folder.keyType);
   valuesTable(answer);
@@ -181,9 +195,10 @@ function domain(rows, from, to) {
 }
 
 /**
- * A window [start, to'] of at most CAP IOVs at the end of [from, to]. Its end is the last IOV valid at the end
- * of the range (an "at" query); its width starts from the length of the IOV before it and is corrected with
- * counts, a few cacheable requests in all. Without an IOV at the end, halving the range with counts finds it.
+ * A window [start, to'] of at most CAP IOVs at the end of [from, to] (total: the range's count, null if not asked
+ * yet). Its end is the last IOV valid at the end of the range (an "at" query); its width starts from the length of
+ * the IOV before it and is corrected with counts, a few cacheable requests in all. Without an IOV at the end, the
+ * whole range is drawn if it fits, else halving the range with counts finds the window.
  */
 async function findWindow(tag, spec, lanes, from, to, total, countOf) {
   const at = async k => {
@@ -198,15 +213,24 @@ async function findWindow(tag, spec, lanes, from, to, total, countOf) {
     const lastSince = last.reduce((m, r) => (r[1] > m ? r[1] : m), 0n);
     const before = lastSince > from ? await at(lastSince - 1n) : [];
     const step = before.length ? lastSince - before.reduce((m, r) => (r[1] < m ? r[1] : m), lastSince) : 0n;
-    let width = step > 0n ? step * BigInt(Math.ceil(TARGET / lanes)) : (to - from) / BigInt(Math.ceil(total / TARGET));
-    for (let i = 0; i < 8; i++) {
+    let width = step > 0n ? step * BigInt(Math.ceil(TARGET / lanes)) : 0n;
+    let previous = -1;
+    for (let i = 0; i < 8 && width > 0n; i++) {
       const start = to - from > width ? (lastSince > width ? lastSince - width : 0n) : from;
       const startClamped = start < from ? from : start;
       const c = await countOf(startClamped, to);
       if (c <= CAP && (c >= TARGET / 8 || startClamped === from)) return [startClamped, to];
+      if (c === previous) {
+        // widening found nothing more: a small folder, drawn whole if it fits
+        total ??= await countOf(from, to);
+        if (total <= CAP) return [from, to];
+      }
+      previous = c;
       width = c > CAP ? scale(width, TARGET / c) : scale(width, Math.min(8, TARGET / Math.max(c, 1)));
     }
   }
+  total ??= await countOf(from, to);
+  if (total <= CAP) return [from, to];
   // Halving: the start moves up while the window holds too many IOVs; an empty top half is cut off.
   let lo = from;
   let hi = to;
