@@ -131,7 +131,7 @@ async function draw() {
     }
   }
   const windowNote = n => ` The range ${formatKey(askedFrom, folder.keyType)} to ${formatKey(askedTo, folder.keyType)}`
-    + ` holds ${count(n)} IOVs, more than one view draws (${count(CAP)}): this is its latest window; zoom out or`
+    + ` holds ${count(n)} IOVs: this is its latest window (one view draws at most ${count(CAP)}); zoom out or`
     + ' change the range to see other parts.';
   const note = total !== null && total > CAP ? windowNote(total) : '';
   const { answer } = await get(`/browse${range(from, to)}/cs${folderPath}`);
