@@ -154,7 +154,7 @@ public class WriteController {
 
     /**
      * Stores one batch of IOVs, all or nothing: {@code application/json} (an array as the loader's JSON files),
-     * {@code text/csv} (header line, then channel,since,until,fields…) or {@code application/vnd.outpost.table}
+     * {@code text/csv} (a header line naming channel, since, until and the fields in any order, then one IOV a line) or {@code application/vnd.outpost.table}
      * (the binary format of the native API's answers, kind iovs; the cheapest to parse).
      */
     @PostMapping("/iovs/**")
@@ -180,7 +180,7 @@ public class WriteController {
         try {
             caller.require(Permission.WRITE, path);
             Node folder = store.folder(path);
-            rows[0] = parseIovs(req.getContentType(), body, path, folder.payloadSpec(), userTag, userTagOnly);
+            rows[0] = parseIovs(req.getContentType(), body, path, folder, userTag, userTagOnly);
             if (rows[0].isEmpty()) {
                 throw new IllegalArgumentException("the body holds no IOVs");
             }
@@ -352,8 +352,9 @@ public class WriteController {
         return b.body(r.json());
     }
 
-    private static List<NewIov> parseIovs(String contentType, byte[] body, String path, PayloadSpec spec,
+    private static List<NewIov> parseIovs(String contentType, byte[] body, String path, Node folder,
                                           String userTag, boolean userTagOnly) {
+        PayloadSpec spec = folder.payloadSpec();
         MediaType type;
         try {
             type = contentType == null ? MediaType.APPLICATION_JSON : MediaType.parseMediaType(contentType);
@@ -365,7 +366,7 @@ public class WriteController {
             rows = BinaryIovBatch.read(body, path, spec);
         } else if (type.isCompatibleWith(CSV)) {
             String text = new String(body, StandardCharsets.UTF_8);
-            rows = IovFiles.csv(Arrays.asList(text.split("\r?\n", -1)), "CSV body", spec);
+            rows = IovFiles.csv(Arrays.asList(text.split("\r?\n", -1)), "CSV body", spec, folder.keyType());
         } else if (type.isCompatibleWith(MediaType.APPLICATION_JSON)) {
             JsonNode root;
             try {
@@ -373,7 +374,7 @@ public class WriteController {
             } catch (JacksonException e) {
                 throw new IllegalArgumentException("the body is not valid JSON: " + e.getOriginalMessage());
             }
-            rows = IovFiles.json(root, spec);
+            rows = IovFiles.json(root, spec, folder.keyType());
         } else {
             throw new WriteRefused(415, "Unsupported Media Type", "IOV batches are application/json, text/csv or "
                     + WireFormat.CONTENT_TYPE + ", not '"

@@ -37,7 +37,7 @@ final class SnapshotCommands {
         private boolean started;
 
         Bar(String task) {
-            bar = new ProgressBar(task, 1);
+            bar = Progress.bar(task, 1);
         }
 
         @Override

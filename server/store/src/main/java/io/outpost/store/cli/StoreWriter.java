@@ -46,8 +46,19 @@ final class StoreWriter implements ConditionsWriter {
     }
 
     @Override
-    public void store(String folder, List<NewIov> batch) {
+    public KeyType keyType(String folder) {
+        return store.folder(folder).keyType();
+    }
+
+    @Override
+    public int store(String folder, List<NewIov> batch) {
         store.store(store.folder(folder), batch);
+        return batch.size();
+    }
+
+    @Override
+    public int flush() {
+        return 0;
     }
 
     @Override
