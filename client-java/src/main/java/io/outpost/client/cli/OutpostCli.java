@@ -253,13 +253,62 @@ public final class OutpostCli implements Callable<Integer> {
     }
 
     int write(Answer a) {
+        return write(a, false);
+    }
+
+    /** Prints an answer; {@code runLumi}: since and until as RUN/LUMI (see {@link #keysAsRunLumi}). */
+    int write(Answer a, boolean runLumi) {
         RowWriter w = RowWriter.of(format(), out);
         w.begin(a.kind().jsonName(), a.folder(), a.tag(), a.validSince(), a.validUntil(), a.schema());
         for (Row r : a.rows()) {
-            w.row(r.values().toArray());
+            Object[] v = r.values().toArray();
+            w.row(runLumi ? runLumiKeys(v) : v);
         }
         w.end();
         return 0;
+    }
+
+    /**
+     * Whether the since and until of FOLDER's rows print as RUN/LUMI: in table and csv output of a run-lumi folder
+     * (docs/cli.md, "Output"); JSON keeps the numbers.
+     */
+    boolean keysAsRunLumi(OutpostClient client, String folder) throws OutpostException {
+        if (format() == RowWriter.Format.JSON) {
+            return false;
+        }
+        for (io.outpost.client.NodeInfo n : client.nodes()) {
+            if (n.folder() && n.path().equals(folder)) {
+                return n.isRunLumi();
+            }
+        }
+        return false;   // an unknown folder: the query itself gets the server's 404
+    }
+
+    /** An iovs row with since and until (columns 1 and 2) written RUN/LUMI. */
+    static Object[] runLumiKeys(Object[] v) {
+        for (int i = 1; i <= 2; i++) {
+            long key = (Long) v[i];
+            v[i] = (key >>> 32) + "/" + (key & 0xFFFF_FFFFL);
+        }
+        return v;
+    }
+
+    /**
+     * {@code -c N} naming a channel the folder does not have is "not found" (exit 3), as {@code -c name:X} is;
+     * ranges and lists select whatever channels exist.
+     */
+    void checkChannel(OutpostClient client, String folder) throws OutpostException {
+        if (!channels.matches("\\d{1,10}")) {
+            return;
+        }
+        long id = Long.parseLong(channels);
+        for (io.outpost.client.ChannelInfo c : client.channels(folder)) {
+            if (c.channel() == id) {
+                return;
+            }
+        }
+        throw new OutpostException(OutpostException.Kind.NOT_FOUND, "no channel " + id + " in " + folder
+                + " (the channels command lists them)");
     }
 
     static long time(String text) {
@@ -334,7 +383,10 @@ public final class OutpostCli implements Callable<Integer> {
         public Integer call() throws OutpostException {
             cli.checkOptions();
             long t = time(time);
-            return cli.write(cli.client().objectsAtAnswer(folder, cli.tag, cli.selection(), t));
+            OutpostClient client = cli.client();
+            cli.checkChannel(client, folder);
+            boolean runLumi = cli.keysAsRunLumi(client, folder);
+            return cli.write(client.objectsAtAnswer(folder, cli.tag, cli.selection(), t), runLumi);
         }
     }
 
@@ -349,11 +401,14 @@ public final class OutpostCli implements Callable<Integer> {
         public Integer call() throws OutpostException {
             cli.checkOptions();
             long[] r = range(from, to);
-            try (IovStream s = cli.client().browseStream(folder, cli.tag, r[0], r[1], cli.selection(), cli.order())) {
+            OutpostClient client = cli.client();
+            cli.checkChannel(client, folder);
+            boolean runLumi = cli.keysAsRunLumi(client, folder);
+            try (IovStream s = client.browseStream(folder, cli.tag, r[0], r[1], cli.selection(), cli.order())) {
                 RowWriter w = RowWriter.of(cli.format(), cli.out);
                 w.begin("iovs", s.folder(), s.tag(), s.validSince(), s.validUntil(), s.schema());
                 for (Iov iov; (iov = s.next()) != null; ) {
-                    w.row(iovRow(iov));
+                    w.row(runLumi ? runLumiKeys(iovRow(iov)) : iovRow(iov));
                 }
                 w.end();
             }
@@ -383,7 +438,9 @@ public final class OutpostCli implements Callable<Integer> {
         public Integer call() throws OutpostException {
             cli.checkOptions();
             long[] r = range(from, to);
-            return cli.write(cli.client().fetch(Paths.count(cli.tag, r[0], r[1], cli.selection(), folder)));
+            OutpostClient client = cli.client();
+            cli.checkChannel(client, folder);
+            return cli.write(client.fetch(Paths.count(cli.tag, r[0], r[1], cli.selection(), folder)));
         }
     }
 
