@@ -72,7 +72,7 @@ final class HttpWriter implements ConditionsWriter {
         ObjectNode b = JSON.createObjectNode().put("versioning", versioning.shortName()).put("keyType", keys.label())
                 .put("payload", payload.toString()).put("description", description).put("parents", parents);
         send("POST", "/write/v1/folders" + path, "application/json", bytes(b));
-        return "created folder " + path;
+        return "created folder " + path + ": " + versioning.shortName() + ", " + keys.label() + " keys, " + payload;
     }
 
     @Override

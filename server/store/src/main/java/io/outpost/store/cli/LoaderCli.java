@@ -49,8 +49,8 @@ public final class LoaderCli {
         String password;
         @Option(names = "--prefix", description = "table prefix (default OUTPOST_)", defaultValue = "OUTPOST_")
         String prefix;
-        @Option(names = "--server", description = "write through this Outpost service instead, e.g. "
-                + "https://outpost.example.org")
+        @Option(names = "--server", description = "an Outpost service instead of a database, e.g. "
+                + "https://outpost.example.org (writes go through its write API and need --token)")
         String server;
         @Option(names = "--token", description = "bearer token for --server (or env OUTPOST_TOKEN)",
                 defaultValue = "${env:OUTPOST_TOKEN}")
@@ -154,9 +154,11 @@ public final class LoaderCli {
 
         @Parameters(index = "0", description = "path, e.g. /DET/Calo/Pedestals")
         String path;
-        @Option(names = "--versioning", defaultValue = "SV", description = "SV or MV")
+        @Option(names = "--versioning", defaultValue = "SV", description = "SV (single version) or MV (multi"
+                + " version, taggable); default: ${DEFAULT-VALUE}")
         String versioning;
-        @Option(names = "--keys", defaultValue = "time", description = "time (ns since epoch) or run-lumi")
+        @Option(names = "--keys", defaultValue = "time", description = "time (ns since 1970 UTC) or run-lumi;"
+                + " default: ${DEFAULT-VALUE}")
         String keys;
         @Option(names = "--payload", required = true, description = "payload spec, e.g. mean:Float,label:String255")
         String payload;
@@ -200,7 +202,8 @@ public final class LoaderCli {
         String userTag;
         @Option(names = "--user-tag-only", description = "store into the user tag only, not the HEAD")
         boolean userTagOnly;
-        @Option(names = "--batch", defaultValue = "10000", description = "IOVs per all-or-nothing flush")
+        @Option(names = "--batch", defaultValue = "10000", description = "IOVs per all-or-nothing flush;"
+                + " default: ${DEFAULT-VALUE}")
         int batch;
 
         @Override
