@@ -106,7 +106,12 @@ int exitCodeFor(const Error& e) {
 
 int fail(const Error& e) {
     std::cerr << "outpost-cli: " << e.describe() << "\n";
-    return exitCodeFor(e);
+    int code = exitCodeFor(e);
+    if (code == kExitNotFound) {
+        std::cerr << "outpost-cli: hint: 'nodes' lists the folders, 'tags NODE' the tags of a folder or folderset,"
+                     " 'channels FOLDER' its channels\n";
+    }
+    return code;
 }
 
 }  // namespace
@@ -282,7 +287,7 @@ int main(int argc, char** argv) {
         if (!found) {
             std::cerr << "outpost-cli: no channel " << std::stoll(channels) << " in " << args[1]
                       << " (the channels command lists them)\n";
-            return kExitNotFound;
+            return kExitNotFound;   // the message names the command that helps
         }
     }
     if (cmd == "count") return show(client->get(paths::count(args[1], tag, t1, t2, sel)));

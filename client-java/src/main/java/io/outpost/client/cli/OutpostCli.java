@@ -55,6 +55,8 @@ public final class OutpostCli implements Callable<Integer> {
     static final int EXIT_REJECTED = 4;
     static final int EXIT_UNAVAILABLE = 5;
     static final int EXIT_CORRUPT = 6;
+    static final String NOT_FOUND_HINT = "outpost-client: hint: 'nodes' lists the folders, 'tags NODE' the tags of a"
+            + " folder or folderset, 'channels FOLDER' its channels";
 
     @Option(names = "--server", scope = ScopeType.INHERIT, paramLabel = "URL",
             description = "Server URL, repeatable, tried in order (default: $OUTPOST_SERVER or $FRONTIER_SERVER).")
@@ -127,6 +129,9 @@ public final class OutpostCli implements Callable<Integer> {
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof OutpostException oe) {
                 cli.err.println("outpost-client: " + oe.getMessage());
+                if (oe.kind() == OutpostException.Kind.NOT_FOUND) {
+                    cli.err.println(NOT_FOUND_HINT);
+                }
                 if (cli.verbose) {
                     for (Throwable s : oe.getSuppressed()) {
                         cli.err.println("  attempt: " + s.getMessage());
@@ -234,7 +239,14 @@ public final class OutpostCli implements Callable<Integer> {
             b.cacheAlign(false);
         }
         b.clientId("outpost-client-cli/" + OutpostClient.VERSION);
-        OutpostClient.Builder cb = OutpostClient.builder(b.build());
+        ClientConfig config = b.build();
+        if (config.snapshot() != null) {
+            // the tool prints the service's own answers (docs/cli.md), which only a service gives
+            throw new IllegalArgumentException("the command-line tool asks a service over HTTP; to query a snapshot"
+                    + " file, serve it (./outpost start --snapshot FILE --server.port=8001) and use --server"
+                    + " http://localhost:8001 (the Java client library reads sqlite:FILE directly)");
+        }
+        OutpostClient.Builder cb = OutpostClient.builder(config);
         if (verbose) {
             cb.eventListener(e -> err.println("outpost-client: " + describe(e)));
         }
