@@ -66,6 +66,24 @@ class NativeApiTest {
         assertThat((Boolean) bin.rows().get(5).get(5)).isEqualTo(json.get("rows").get(5).get(5).asBoolean());
     }
 
+    /** /v1/binz/… is the binary answer in zlib (codec 1) whatever the configured codec: same rows, own URL. */
+    @Test
+    void binzAnswersInZlibWithTheSameRows() throws Exception {
+        String q = "/browse/HEAD/0/9223372036854775807/1-3/cs/DEMO/DCS/HV";
+        byte[] zlib = svc.get("/v1/binz" + q).body();
+        byte[] configured = svc.get("/v1/bin" + q).body();
+        assertThat(zlib[5]).as("codec byte: zlib").isEqualTo((byte) 1);
+        assertThat(configured[5]).as("codec byte: zstd, the default").isEqualTo((byte) 2);
+        assertThat(WireDecoder.decode(zlib).rows()).isEqualTo(WireDecoder.decode(configured).rows());
+        java.util.zip.Inflater inflater = new java.util.zip.Inflater();
+        inflater.setInput(zlib, 16, zlib.length - 32);
+        byte[] content = new byte[1 << 20];
+        assertThat(inflater.inflate(content)).as("a plain zlib stream").isPositive();
+        assertThat(inflater.finished()).isTrue();
+        inflater.end();
+        assertThat(svc.get("/v1/binx" + q).statusCode()).isEqualTo(400);
+    }
+
     @Test
     void countsTagsChannelsNodesAndTagResolution() throws Exception {
         assertThat(json(svc.get("/v1/json/count/HEAD/0/9223372036854775807/all/DEMO/Calo/Pedestals")).get("rows").get(0).get(0)
@@ -123,7 +141,7 @@ class NativeApiTest {
             {"/v1/json/tag/HEAD/DEMO/Calo/Gains", 400, "HEAD is not a tag"},
             {"/v1/json/tag/GAINS-v1/DEMO/Calo/Pedestals", 404, "not '/DEMO/Calo/Pedestals' or one of its parents"},
             {"/v1/json/at/HEAD/1/name:nope/DEMO/DCS/HV", 404, "no channel named"},
-            {"/v1/xml/at/HEAD/1/all/DEMO/DCS/HV", 400, "bin or json"},
+            {"/v1/xml/at/HEAD/1/all/DEMO/DCS/HV", 400, "bin, binz or json"},
             {"/v1/json/at/HEAD/1/3-1/DEMO/DCS/HV", 400, "N <= M"},
             {"/v1/json/browse/HEAD/1/2/all/zz/DEMO/DCS/HV", 400, "order"},
             {"/v1/json/channels/DEMO", 404, "folderset"},

@@ -77,7 +77,7 @@ public class QueryService implements AutoCloseable {
     }
 
     private TableEncoder encoder(Query q) {
-        return q.format() == Query.Format.BIN ? new AnswerEncoder(codec, compressionLevel) : new JsonEncoder();
+        return q.format().encoder(codec, compressionLevel);
     }
 
     /** Computes the answer of {@code q}; {@code node} is the catalog's node for q.path() (null for NODES). */
