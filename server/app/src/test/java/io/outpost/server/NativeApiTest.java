@@ -84,6 +84,19 @@ class NativeApiTest {
         assertThat(svc.get("/v1/binx" + q).statusCode()).isEqualTo(400);
     }
 
+    /** A folder path percent-encoded as one segment, as generated clients send it: redirected, not Tomcat's 400. */
+    @Test
+    void anEncodedFolderPathIsRedirectedToTheCanonicalUrl() throws Exception {
+        for (String encoded : new String[] {"DEMO%2FCalo%2FPedestals", "DEMO%2fCalo%2fPedestals"}) {
+            HttpResponse<byte[]> r = svc.get("/v1/json/channels/" + encoded);
+            assertThat(r.statusCode()).as(encoded).isEqualTo(301);
+            assertThat(r.headers().firstValue("Location")).hasValue("/v1/json/channels/DEMO/Calo/Pedestals");
+        }
+        HttpResponse<byte[]> r = svc.get("/v1/json/at/HEAD/1/all/%2FDEMO%2FNope");
+        assertThat(r.headers().firstValue("Content-Type").orElse("")).as("a problem, not Tomcat's page")
+                .startsWith("application/problem+json");
+    }
+
     @Test
     void countsTagsChannelsNodesAndTagResolution() throws Exception {
         assertThat(json(svc.get("/v1/json/count/HEAD/0/9223372036854775807/all/DEMO/Calo/Pedestals")).get("rows").get(0).get(0)
