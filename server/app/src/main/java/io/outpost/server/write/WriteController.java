@@ -4,6 +4,7 @@ import io.outpost.server.web.StoreStatus;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.cli.IovFiles;
+import io.outpost.store.model.KeyText;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
@@ -89,8 +90,11 @@ public class WriteController {
     public record TagDeletionBody(String tag) {
     }
 
-    /** Body of a truncation: open-ended IOVs valid at {@code until} end there; channels all, N, N-M or name:X. */
-    public record TruncationBody(Long until, String channels) {
+    /**
+     * Body of a truncation: open-ended IOVs valid at {@code until} end there; channels all, N, N-M or name:X.
+     * {@code until} is a number, or text as the loader reads keys (RUN/LUMI, an ISO time; docs/api.md).
+     */
+    public record TruncationBody(String until, String channels) {
     }
 
     private final IovStore store;
@@ -301,7 +305,8 @@ public class WriteController {
             if (b.until() == null) {
                 throw new IllegalArgumentException("\"until\" is required");
             }
-            return store.truncateValidity(store.folder(path), b.until(),
+            Node folder = store.folder(path);
+            return store.truncateValidity(folder, KeyText.parse(b.until(), folder.keyType()),
                     io.outpost.store.cli.LoaderCli.channelSelection(b.channels() == null ? "all" : b.channels()));
         }, r -> Map.of("truncated", r));
     }

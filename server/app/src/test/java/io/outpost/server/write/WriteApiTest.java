@@ -178,6 +178,8 @@ class WriteApiTest {
         refused(400, "line 1: missing column i", csv("/DET/Calo/Bad", calo, "channel,since,until\n2,0,10\n"));
         refused(400, "line 1: column 'since' appears twice", csv("/DET/Calo/Bad", calo,
                 "channel,since,since,until,i\n2,0,0,10,1\n"));
+        refused(400, "RUN/LUMI is for run-lumi folders", client.json("POST", "/write/v1/truncations/DET/Calo/Bad", calo,
+                "{\"until\":\"300/0\"}"));
         refused(400, "unknown payload field 'j'", client.json("POST", "/write/v1/iovs/DET/Calo/Bad", calo,
                 "[{\"channel\":2,\"since\":0,\"until\":5,\"payload\":{\"j\":1}}]"));
         refused(415, "text/csv", client.send("POST", "/write/v1/iovs/DET/Calo/Bad", calo, "application/xml",
