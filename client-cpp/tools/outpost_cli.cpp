@@ -40,7 +40,8 @@ commands:
   snapshot GLOBALTAG TIME         every folder of GLOBALTAG (or HEAD) at TIME, all at one state
 
 times: nanoseconds (1767229200000000000), min, max, RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time
-       (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given)
+       (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given);
+       table and csv print run-lumi keys as RUN/LUMI
 
 options:
   --server URL          server base URL (repeatable); default: OUTPOST_SERVER or FRONTIER_SERVER

@@ -44,8 +44,12 @@ import picocli.CommandLine.ScopeType;
             "4:rejected by the server (other HTTP 4xx)",
             "5:unavailable: no server answered through any route (connect errors, timeouts, 5xx)",
             "6:corrupt or truncated answers on every route, or an answer that is not what was asked"},
-        footer = {"%nTimes: ns since 1970 UTC, min, max, RUN/LUMI or RUN:LUMI, an ISO date or date-time (UTC unless an",
-            "offset is given). Channels (-c): all, N, N-M, lists like 1-4,7, or name:X.",
+        footer = {"%nTimes:",
+            "  nanoseconds since 1970 UTC (1767229200000000000), min, max,",
+            "  RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time",
+            "  (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless",
+            "  an offset is given). Table and csv print run-lumi keys as RUN/LUMI.",
+            "%nChannels (-c): all, N, N-M, lists like 1-4,7, or name:X.",
             "Environment: OUTPOST_SERVER, OUTPOST_PROXY (or FRONTIER_PROXY), OUTPOST_*; see docs/client-failover.md.",
             "The contract both command-line tools follow: docs/cli.md."})
 public final class OutpostCli implements Callable<Integer> {
