@@ -2,7 +2,6 @@ package io.outpost.server.query;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.outpost.server.answer.JsonEncoder;
 import io.outpost.server.answer.PipelinedEncoder;
 import io.outpost.server.cache.Answer;
 import io.outpost.server.config.OutpostProperties;
@@ -18,7 +17,6 @@ import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.TagResolver;
-import io.outpost.wire.AnswerEncoder;
 import io.outpost.wire.AnswerKind;
 import io.outpost.wire.Codec;
 import io.outpost.wire.Column;

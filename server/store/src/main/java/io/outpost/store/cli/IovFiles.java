@@ -5,7 +5,6 @@ import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.StorageType;
-import io.outpost.store.model.ValidityKey;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
