@@ -395,7 +395,8 @@ public final class OutpostClient implements AutoCloseable {
                 p.load(in);
             }
             String v = p.getProperty("version", "dev");
-            return v.startsWith("${") ? "dev" : v;
+            // the release number alone, as the C++ client (CMake's project version) reports it
+            return v.startsWith("${") ? "dev" : v.replace("-SNAPSHOT", "");
         } catch (IOException e) {
             return "dev";
         }

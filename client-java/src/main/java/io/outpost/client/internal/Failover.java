@@ -291,10 +291,31 @@ public final class Failover {
         return r == Refresh.NONE ? "plain" : r.cacheControl();
     }
 
+    /** The "detail" (else "title") of an RFC 9457 problem body, as the C++ client reads it; else the body. */
+    static String problemDetail(String body) {
+        for (String key : new String[] {"\"detail\"", "\"title\""}) {
+            int p = body.indexOf(key);
+            p = p < 0 ? -1 : body.indexOf(':', p);
+            p = p < 0 ? -1 : body.indexOf('"', p);
+            if (p < 0) {
+                continue;
+            }
+            StringBuilder out = new StringBuilder();
+            for (int i = p + 1; i < body.length() && body.charAt(i) != '"'; i++) {
+                if (body.charAt(i) == '\\' && i + 1 < body.length()) {
+                    i++;
+                }
+                out.append(body.charAt(i));
+            }
+            return out.toString();
+        }
+        return body;
+    }
+
     private static String errorBody(Response r) {
         try (InputStream in = r.body()) {
             byte[] b = in.readNBytes(MAX_ERROR_BODY);
-            String s = new String(b, StandardCharsets.UTF_8).strip();
+            String s = problemDetail(new String(b, StandardCharsets.UTF_8).strip());
             return s.isEmpty() ? "" : ": " + s.replaceAll("\\s+", " ");
         } catch (IOException e) {
             return "";

@@ -60,6 +60,7 @@ public final class SnapshotSync {
             }
             iovs += transfer.transfer(state, first.globalTag(), first.keyFrom(), first.keyTo(), first.folderGlob(),
                     had != null, progress::iovs);
+            progress.copied(f.path());
             copied++;
         }
         return new Result(copied, unchanged, iovs);
