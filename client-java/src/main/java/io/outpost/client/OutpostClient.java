@@ -7,6 +7,7 @@ import io.outpost.client.internal.HttpTransport;
 import io.outpost.client.internal.OfflineQueries;
 import io.outpost.client.internal.Response;
 import io.outpost.client.internal.Transport;
+import io.outpost.client.pac.ProxyDiscovery;
 import io.outpost.wire.AnswerDecoder;
 import io.outpost.wire.AnswerHeader;
 import io.outpost.wire.AnswerKind;
@@ -56,12 +57,16 @@ public final class OutpostClient implements AutoCloseable {
         this.cache = AnswerCache.create(config.cacheMaxBytes(), b.ticker);
         Transport transport = b.transport != null ? b.transport
                 : new HttpTransport(config.connectTimeout(), config.readTimeout());
+        this.offline = config.snapshot() == null ? null : OfflineQueries.open(config.snapshot());
+        // Read and evaluated now, so that a bad PAC file is an error of create(), not of a later query.
+        ProxyDiscovery discovery = offline != null || config.proxyConfigUrls().isEmpty() ? null
+                : ProxyDiscovery.start(config.proxyConfigUrls(), config.servers(), b.ticker, config.connectTimeout(),
+                        config.readTimeout());
         this.failover = new Failover(config, transport, new FailedRoutes(b.ticker, config.failedRouteMemory()),
                 listener, b.ticker, b.sleeper, b.random, Map.of(
                         "User-Agent", clientHeader(config.clientId()),
                         "X-Outpost-Client", clientHeader(config.clientId()),
-                        "Accept", "application/octet-stream, */*"));
-        this.offline = config.snapshot() == null ? null : OfflineQueries.open(config.snapshot());
+                        "Accept", "application/octet-stream, */*"), discovery);
     }
 
     /** A client with this configuration. */

@@ -10,6 +10,7 @@ import io.outpost.client.Refresh;
 import io.outpost.client.Route;
 import io.outpost.client.Sleeper;
 import io.outpost.client.Ticker;
+import io.outpost.client.pac.ProxyDiscovery;
 import io.outpost.wire.CorruptAnswerException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,11 +52,12 @@ public final class Failover {
     private final Map<String, String> baseHeaders;
 
     public Failover(ClientConfig config, Transport transport, FailedRoutes failedRoutes, EventListener listener,
-                    Ticker ticker, Sleeper sleeper, RandomGenerator random, Map<String, String> baseHeaders) {
+                    Ticker ticker, Sleeper sleeper, RandomGenerator random, Map<String, String> baseHeaders,
+                    ProxyDiscovery discovery) {
         this.config = config;
         this.transport = transport;
         this.failedRoutes = failedRoutes;
-        this.planner = new RoutePlanner(config, failedRoutes, random);
+        this.planner = new RoutePlanner(config, failedRoutes, random, discovery);
         this.listener = listener;
         this.ticker = ticker;
         this.sleeper = sleeper;
