@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configure, build and run the C++ client tests twice: a normal build, then with AddressSanitizer and
 # UndefinedBehaviorSanitizer (separate build directories). Exits non-zero if anything fails.
-# Needs (Debian): cmake g++ make pkg-config libcurl4-openssl-dev zlib1g-dev libzstd-dev libgtest-dev nlohmann-json3-dev
+# Needs (Debian): cmake g++ make pkg-config libcurl4-openssl-dev zlib1g-dev libzstd-dev libpacparser-dev libgtest-dev
+#   nlohmann-json3-dev
 # Set OUTPOST_TEST_SERVER=http://127.0.0.1:8000 to also run the integration test against a running service.
 set -euo pipefail
 cd "$(dirname "$0")"

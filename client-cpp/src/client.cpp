@@ -15,6 +15,7 @@
 
 #include "http.h"
 #include "outpost/client.h"
+#include "pac.h"
 
 namespace outpost {
 
@@ -110,6 +111,7 @@ struct Client::Impl {
     }
 
     Config cfg;
+    std::unique_ptr<internal::ProxyDiscovery> discovery;  ///< set when proxyconfigurl is configured
     internal::HandlePool pool;
     AnswerCache cache;
     std::string user;
@@ -207,17 +209,45 @@ struct Client::Impl {
         if (wait.count() > 0) std::this_thread::sleep_for(wait);
     }
 
+    /// The routes of one pass, as (proxy, its servers) groups; proxy "" = direct. Without PAC: every server
+    /// through each proxy, then (unless disabled) every server directly. With PAC each server has its own proxies
+    /// (its PAC answer's, then the configured ones): a proxy's group holds the servers whose list has it, in order
+    /// of first appearance; a PAC answer with DIRECT keeps the server's direct route even with failovertoserver=no.
+    std::vector<std::pair<std::string, std::vector<std::string>>> routeGroups() {
+        std::vector<std::string> servers = ordered(cfg.servers);
+        std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+        if (!discovery) {
+            for (const auto& p : ordered(cfg.proxies)) groups.emplace_back(p, servers);
+            if (cfg.failoverToServer || groups.empty()) groups.emplace_back("", servers);
+            return groups;
+        }
+        std::vector<std::string> order;
+        std::map<std::string, std::vector<std::string>> byProxy;
+        std::vector<std::string> direct;
+        for (const auto& server : servers) {
+            internal::PacAnswer a = discovery->answerFor(server);
+            std::vector<std::string> own = a.proxies;
+            for (const auto& p : cfg.proxies) {
+                if (std::find(own.begin(), own.end(), p) == own.end()) own.push_back(p);
+            }
+            for (const auto& p : own) {
+                if (byProxy.find(p) == byProxy.end()) order.push_back(p);
+                byProxy[p].push_back(server);
+            }
+            if (cfg.failoverToServer || a.direct) direct.push_back(server);
+        }
+        for (const auto& p : ordered(order)) groups.emplace_back(p, byProxy[p]);
+        if (!direct.empty()) groups.emplace_back("", direct);
+        return groups;
+    }
+
     /// The failover policy (docs/client-failover.md). Returns rows decoded into `sink`; `freshFor` gets the
     /// seconds the answer may be cached (-1: not cacheable).
     Result<std::uint64_t> fetch(const std::string& path, RowSink& sink, long* freshFor, std::string* state = nullptr) {
         std::vector<Error> failures;
         for (int pass = 0; pass <= cfg.retries; ++pass) {
             if (pass > 0) sleepBackoff(pass, path);
-            std::vector<std::string> proxies = ordered(cfg.proxies);
-            std::vector<std::string> servers = ordered(cfg.servers);
-            // Routes: every server through each proxy, then (unless disabled) every server directly.
-            if (cfg.failoverToServer || proxies.empty()) proxies.push_back("");
-            for (const std::string& proxy : proxies) {
+            for (const auto& [proxy, servers] : routeGroups()) {
                 for (const std::string& server : servers) {
                     AttemptResult r = attemptWithRefresh(proxy, server, path, sink, failures);
                     const std::string url = server + path;
@@ -347,7 +377,16 @@ Result<Client> Client::create(Config config) {
     auto v = config.validate();
     if (!v) return v.error();
     internal::ensureCurlGlobalInit();
-    return Client(std::make_unique<Impl>(std::move(config)));
+    auto impl = std::make_unique<Impl>(std::move(config));
+    if (!impl->cfg.proxyConfigUrls.empty()) {
+        // Read and evaluated now, so that a bad PAC file is an error of create(), not of a later query.
+        auto d = internal::ProxyDiscovery::start(impl->cfg.proxyConfigUrls, impl->cfg.servers,
+                                                 impl->cfg.connectTimeout, impl->cfg.readTimeout,
+                                                 impl->cfg.pacConnectTo, impl->cfg.clock);
+        if (!d) return d.error();
+        impl->discovery = std::move(*d);
+    }
+    return Client(std::move(impl));
 }
 
 Result<Client> Client::fromEnvironment() {
