@@ -54,6 +54,9 @@ public final class ClientConfig {
     private final String snapshot;
     private final List<String> proxyConfigUrls;
     private final List<String> warnings;
+    private final String forceReload;
+    private final long maxAgeSecs;
+    private final String freshKey;
 
     private ClientConfig(Builder b, LoadBalance loadBalance) {
         this.servers = List.copyOf(b.servers.isEmpty() ? List.of(Endpoint.parse(DEFAULT_SERVER)) : b.servers);
@@ -76,6 +79,24 @@ public final class ClientConfig {
         this.snapshot = b.snapshot;
         this.proxyConfigUrls = List.copyOf(b.proxyConfigUrls);
         this.warnings = List.copyOf(b.warnings);
+        this.forceReload = b.forceReload;
+        this.maxAgeSecs = b.maxAgeSecs;
+        this.freshKey = b.freshKey;
+    }
+
+    /** frontier_client's forcereload: {@code none}, {@code short}, {@code long}, {@code forever}, or soft…. */
+    public String forceReload() {
+        return forceReload;
+    }
+
+    /** frontier_client's maxagesecs: -1 unset, 0 = softlong, N > 0 = accept cached copies at most N s old. */
+    public long maxAgeSecs() {
+        return maxAgeSecs;
+    }
+
+    /** frontier_client's freshkey, or null. */
+    public String freshKey() {
+        return freshKey;
     }
 
     /** Proxy auto-config URLs ({@code proxyconfigurl}), tried in order; {@code auto} stands for WPAD. */
@@ -137,6 +158,9 @@ public final class ClientConfig {
         b.failedRouteMemory = failedRouteMemory;
         b.proxyConfigUrls.addAll(proxyConfigUrls);
         b.warnings.addAll(warnings);
+        b.forceReload = forceReload;
+        b.maxAgeSecs = maxAgeSecs;
+        b.freshKey = freshKey;
         return b;
     }
 
@@ -213,6 +237,15 @@ public final class ClientConfig {
         proxies.forEach(p -> sb.append("(proxyurl=").append(p).append(')'));
         backupProxies.forEach(p -> sb.append("(backupproxyurl=").append(p).append(')'));
         proxyConfigUrls.forEach(p -> sb.append("(proxyconfigurl=").append(p).append(')'));
+        if (!forceReload.equals("none")) {
+            sb.append("(forcereload=").append(forceReload).append(')');
+        }
+        if (maxAgeSecs >= 0) {
+            sb.append("(maxagesecs=").append(maxAgeSecs).append(')');
+        }
+        if (freshKey != null) {
+            sb.append("(freshkey=").append(freshKey).append(')');
+        }
         sb.append("(failovertoserver=").append(failoverToServer ? "yes" : "no").append(')');
         if (loadBalance != LoadBalance.NONE) {
             sb.append("(loadbalance=").append(loadBalance.name().toLowerCase(Locale.ROOT)).append(')');
@@ -254,6 +287,9 @@ public final class ClientConfig {
         private String snapshot;
         private final List<String> proxyConfigUrls = new ArrayList<>();
         private final List<String> warnings = new ArrayList<>();
+        private String forceReload = "none";
+        private long maxAgeSecs = -1;
+        private String freshKey;
 
         private Builder() {
         }
@@ -321,6 +357,35 @@ public final class ClientConfig {
         public Builder proxyConfigs(List<String> urls) {
             proxyConfigUrls.clear();
             urls.forEach(this::proxyConfig);
+            return this;
+        }
+
+        /**
+         * frontier_client's forcereload: which lifetime classes are refreshed ({@code none}, {@code short},
+         * {@code long}, {@code forever}; with a {@code soft} prefix revalidated instead of reloaded).
+         */
+        public Builder forceReload(String value) {
+            String v = value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
+            if (!io.outpost.client.internal.ReloadPolicy.validForceReload(v)) {
+                throw new IllegalArgumentException("forcereload must be none, short, long or forever, each also with "
+                        + "a soft prefix, not '" + value + "'");
+            }
+            forceReload = v;
+            return this;
+        }
+
+        /** frontier_client's maxagesecs: accept cached copies at most this old; 0 = forcereload softlong. */
+        public Builder maxAgeSecs(long secs) {
+            if (secs < 0) {
+                throw new IllegalArgumentException("maxagesecs must not be negative: " + secs);
+            }
+            maxAgeSecs = secs;
+            return this;
+        }
+
+        /** frontier_client's freshkey (a {@code long} prefix extends it to long-lived answers); empty = none. */
+        public Builder freshKey(String key) {
+            freshKey = key == null || key.isBlank() ? null : key.strip();
             return this;
         }
 
@@ -457,6 +522,12 @@ public final class ClientConfig {
                 proxies.clear();
                 prx.forEach(v -> splitList(v).forEach(this::proxy));
             }
+            if (env.get("FRONTIER_FORCERELOAD") != null && !env.get("FRONTIER_FORCERELOAD").isBlank()) {
+                forceReload(env.get("FRONTIER_FORCERELOAD"));
+            }
+            if (env.get("FRONTIER_FRESHKEY") != null) {
+                freshKey(env.get("FRONTIER_FRESHKEY"));
+            }
             String pac = env.get("FRONTIER_PROXYCONFIGS");
             if (pac != null && !pac.isBlank()) {
                 for (String u : pac.split(";")) {
@@ -487,6 +558,9 @@ public final class ClientConfig {
                 case "proxyurl" -> proxy(value);
                 case "backupproxyurl" -> backupProxy(value);
                 case "proxyconfigurl" -> proxyConfig(value);
+                case "forcereload" -> forceReload(value);
+                case "maxagesecs" -> maxAgeSecs(number(key, value));
+                case "freshkey" -> freshKey(value);
                 case "failovertoserver" -> failoverToServer(yesNo(key, value));
                 case "loadbalance" -> loadBalance(switch (value.toLowerCase(Locale.ROOT)) {
                     case "proxies", "proxy" -> LoadBalance.PROXIES;

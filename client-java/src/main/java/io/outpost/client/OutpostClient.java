@@ -236,13 +236,13 @@ public final class OutpostClient implements AutoCloseable {
         if (offline != null) {
             throw OfflineQueries.unsupported("fetch of a raw API path");
         }
-        Answer cached = cache.get(apiPath);
+        Answer cached = failover.reload().forces(apiPath) ? null : cache.get(apiPath);
         if (cached != null) {
             listener.onEvent(new ClientEvent.CacheHit(apiPath));
             return cached;
         }
         Fetched f = failover.execute(apiPath, OutpostClient::readWhole, false);
-        cache.put(apiPath, f.answer, f.freshSeconds);
+        cache.put(apiPath, f.answer, failover.reload().capFreshSeconds(f.freshSeconds));
         return f.answer;
     }
 
@@ -313,14 +313,14 @@ public final class OutpostClient implements AutoCloseable {
 
     private Answer atExact(String folder, String tag, ChannelSelection channels, long t) throws OutpostException {
         String subject = tag + "|" + channels.pathSegment() + "|" + folder;
-        Answer a = cache.getValidAt(subject, t);
         String path = Paths.at(tag, t, channels, folder);
+        Answer a = failover.reload().forces(path) ? null : cache.getValidAt(subject, t);
         if (a != null) {
             listener.onEvent(new ClientEvent.CacheHit(path));
         } else {
             Fetched f = failover.execute(path, OutpostClient::readWhole, false);
             a = checkKind(f.answer, AnswerKind.IOVS, path);
-            cache.putValid(subject, f.validSince, f.validUntil, a, f.freshSeconds);
+            cache.putValid(subject, f.validSince, f.validUntil, a, failover.reload().capFreshSeconds(f.freshSeconds));
         }
         return a;
     }
