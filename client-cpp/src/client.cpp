@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <atomic>
 #include <list>
 #include <map>
@@ -184,13 +185,48 @@ struct Client::Impl {
         return r;
     }
 
-    /// One route: plain, then on a corrupt answer a soft refresh (max-age=0), then a hard one (no-cache).
+    /// Lifetime class of a native path, in frontier_client's order: 0 short (HEAD queries, lists, states), 1 long
+    /// (IOV queries through a named tag), 2 forever (pinned URLs).
+    static int ttlOf(const std::string& path) {
+        if (path.find("/pin/") != std::string::npos) return 2;
+        for (const char* kind : {"/v1/bin/at/", "/v1/bin/browse/", "/v1/bin/count/"}) {
+            if (path.rfind(kind, 0) == 0) return path.compare(std::strlen(kind), 5, "HEAD/") == 0 ? 0 : 1;
+        }
+        return 0;
+    }
+
+    /// The reload controls (docs/client-failover.md, "Reload controls"): the refresh a request for `path` starts
+    /// with, 0 plain, 1 soft (max-age=0), 2 hard (no-cache); the strongest of forcereload, maxagesecs=0, freshkey.
+    int initialRefresh(const std::string& path) const {
+        int upTo = -1, refresh = 0;
+        const std::string& f = cfg.forceReload;
+        if (f != "none" && !f.empty()) {
+            bool soft = f.rfind("soft", 0) == 0;
+            std::string level = soft ? f.substr(4) : f;
+            upTo = level == "short" ? 0 : level == "long" ? 1 : 2;
+            refresh = soft ? 1 : 2;
+        }
+        if (cfg.maxAgeSecs == 0 && upTo < 1) {
+            upTo = 1;
+            if (!refresh) refresh = 1;
+        }
+        if (!cfg.freshKey.empty()) {
+            upTo = std::max(upTo, cfg.freshKey.rfind("long", 0) == 0 ? 1 : 0);
+            if (!refresh) refresh = 1;
+        }
+        return ttlOf(path) <= upTo ? refresh : 0;
+    }
+
+    /// One route: plain (or as the reload controls say), then on a corrupt answer a soft refresh (max-age=0), then
+    /// a hard one (no-cache).
     AttemptResult attemptWithRefresh(const std::string& proxy, const std::string& server, const std::string& path,
                                      RowSink& sink, std::vector<Error>& failures) {
         static const char* const kRefresh[] = {"", "max-age=0", "no-cache"};
+        const std::string plain = cfg.maxAgeSecs > 0 ? "max-age=" + std::to_string(cfg.maxAgeSecs) : "";
         AttemptResult r;
-        for (const char* refresh : kRefresh) {
-            if (*refresh) ++refreshes;
+        for (int i = initialRefresh(path); i < 3; ++i) {
+            const std::string refresh = i == 0 ? plain : kRefresh[i];
+            if (i > 0) ++refreshes;
             r = attempt(proxy, server, path, refresh, sink);
             if (r.outcome != Outcome::Corrupt) return r;
             failures.push_back(r.error);
@@ -297,7 +333,7 @@ struct Client::Impl {
 
     Result<std::shared_ptr<const Table>> getShared(const std::string& path) {
         auto now = cfg.clock();
-        if (auto hit = cache.get(path, now)) {
+        if (auto hit = initialRefresh(path) ? nullptr : cache.get(path, now)) {
             ++cacheHits;
             emit(Event::Kind::CacheHit, "", "", path);
             return hit;
@@ -307,6 +343,7 @@ struct Client::Impl {
         auto r = fetch(path, sink, &freshFor);
         if (!r) return r.error();
         auto table = std::make_shared<const Table>(sink.take());
+        if (cfg.maxAgeSecs > 0) freshFor = std::min(freshFor, cfg.maxAgeSecs);
         if (freshFor > 0) cache.put(path, table, now + std::chrono::seconds(freshFor));
         return table;
     }

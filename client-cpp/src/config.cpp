@@ -157,6 +157,20 @@ Result<void> Config::apply(std::string_view spec) {
             cacheMaxBytes = static_cast<std::size_t>(n);
         } else if (key == "app") {
             app = value;
+        } else if (key == "forcereload") {
+            std::string v = value;
+            for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            std::string level = v.rfind("soft", 0) == 0 ? v.substr(4) : v;
+            if (v != "none" && level != "short" && level != "long" && level != "forever") {
+                return configError("(forcereload=" + value + "): expected none, short, long or forever, each also "
+                                   "with a soft prefix");
+            }
+            forceReload = v;
+        } else if (key == "maxagesecs") {
+            if (!parseLong(value, n) || n < 0) return configError("(maxagesecs=" + value + "): expected seconds >= 0");
+            maxAgeSecs = static_cast<long>(n);
+        } else if (key == "freshkey") {
+            freshKey = value;
         } else if (key == "proxyconfigurl") {
             auto r = addProxyConfig(value);
             if (!r) return r.error();
@@ -234,6 +248,12 @@ Result<Config> Config::fromEnvironment() {
     if (!c) return c;
     auto r = applyProxyConfigs(*c);
     if (!r) return r.error();
+    for (auto [var, key] : {std::pair{"FRONTIER_FORCERELOAD", "forcereload"}, std::pair{"FRONTIER_FRESHKEY", "freshkey"}}) {
+        const char* v = std::getenv(var);
+        if (!v || !*v) continue;
+        r = c->apply("(" + std::string(key) + "=" + v + ")");
+        if (!r) return Error(ErrorCode::Config, std::string(var) + ": " + r.error().message);
+    }
     return c;
 }
 
@@ -323,6 +343,9 @@ std::string Config::toString() const {
     for (const auto& s : servers) o << "(serverurl=" << s << ")";
     for (const auto& p : proxies) o << "(proxyurl=" << p << ")";
     for (const auto& p : proxyConfigUrls) o << "(proxyconfigurl=" << p << ")";
+    if (forceReload != "none") o << "(forcereload=" << forceReload << ")";
+    if (maxAgeSecs >= 0) o << "(maxagesecs=" << maxAgeSecs << ")";
+    if (!freshKey.empty()) o << "(freshkey=" << freshKey << ")";
     o << "(retries=" << retries << ")(connecttimeout=" << connectTimeout.count() / 1000.0
       << ")(readtimeout=" << readTimeout.count() / 1000.0 << ")(backoff=" << backoff.count() / 1000.0
       << ")(failovertoserver=" << (failoverToServer ? "yes" : "no") << ")(cachewindow="

@@ -53,6 +53,12 @@ struct Config {
     /// libcurl CURLOPT_CONNECT_TO entries "host:port:to-host:to-port" used when reading PAC files. For tests:
     /// they send WPAD's http://wpad/wpad.dat to a local test server without touching the machine's DNS.
     std::vector<std::string> pacConnectTo;
+    /// frontier_client's reload controls (docs/client-failover.md, "Reload controls"): forcereload is none, short,
+    /// long or forever, each also with a "soft" prefix; maxAgeSecs -1 = unset, 0 = softlong, N = copies at most N s
+    /// old; freshKey "" = none ("long" prefix: also long-lived answers).
+    std::string forceReload = "none";
+    long maxAgeSecs = -1;
+    std::string freshKey;
     bool failoverToServer = true;       ///< after the proxies, go direct to the servers
     int retries = 1;                    ///< extra passes over all routes after the first one failed
     std::chrono::milliseconds connectTimeout{5000};
