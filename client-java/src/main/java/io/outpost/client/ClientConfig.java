@@ -57,6 +57,9 @@ public final class ClientConfig {
     private final String forceReload;
     private final long maxAgeSecs;
     private final String freshKey;
+    private final Endpoint logicalServer;
+    private final int preferIpFamily;
+    private final Duration writeTimeout;
 
     private ClientConfig(Builder b, LoadBalance loadBalance) {
         this.servers = List.copyOf(b.servers.isEmpty() ? List.of(Endpoint.parse(DEFAULT_SERVER)) : b.servers);
@@ -82,6 +85,27 @@ public final class ClientConfig {
         this.forceReload = b.forceReload;
         this.maxAgeSecs = b.maxAgeSecs;
         this.freshKey = b.freshKey;
+        this.logicalServer = b.logicalServer;
+        this.preferIpFamily = b.preferIpFamily;
+        this.writeTimeout = b.writeTimeout;
+    }
+
+    /**
+     * frontier_client's logicalserverurl, or null: the server URL that requests through a proxy name, whichever
+     * physical server the route has, so that every physical server shares one cache entry per query.
+     */
+    public Endpoint logicalServer() {
+        return logicalServer;
+    }
+
+    /** frontier_client's preferipfamily: 4, 6, or 0 for no preference (docs/client-failover.md). */
+    public int preferIpFamily() {
+        return preferIpFamily;
+    }
+
+    /** frontier_client's writetimeoutsecs (default 5 s). */
+    public Duration writeTimeout() {
+        return writeTimeout;
     }
 
     /** frontier_client's forcereload: {@code none}, {@code short}, {@code long}, {@code forever}, or soft…. */
@@ -161,6 +185,9 @@ public final class ClientConfig {
         b.forceReload = forceReload;
         b.maxAgeSecs = maxAgeSecs;
         b.freshKey = freshKey;
+        b.logicalServer = logicalServer;
+        b.preferIpFamily = preferIpFamily;
+        b.writeTimeout = writeTimeout;
         return b;
     }
 
@@ -246,6 +273,11 @@ public final class ClientConfig {
         if (freshKey != null) {
             sb.append("(freshkey=").append(freshKey).append(')');
         }
+        if (logicalServer != null) {
+            sb.append("(logicalserverurl=").append(logicalServer).append(')');
+        }
+        sb.append("(preferipfamily=").append(preferIpFamily).append(')');
+        sb.append("(writetimeoutsecs=").append(secs(writeTimeout)).append(')');
         sb.append("(failovertoserver=").append(failoverToServer ? "yes" : "no").append(')');
         if (loadBalance != LoadBalance.NONE) {
             sb.append("(loadbalance=").append(loadBalance.name().toLowerCase(Locale.ROOT)).append(')');
@@ -290,6 +322,9 @@ public final class ClientConfig {
         private String forceReload = "none";
         private long maxAgeSecs = -1;
         private String freshKey;
+        private Endpoint logicalServer;
+        private int preferIpFamily = 4;
+        private Duration writeTimeout = Duration.ofSeconds(5);
 
         private Builder() {
         }
@@ -386,6 +421,27 @@ public final class ClientConfig {
         /** frontier_client's freshkey (a {@code long} prefix extends it to long-lived answers); empty = none. */
         public Builder freshKey(String key) {
             freshKey = key == null || key.isBlank() ? null : key.strip();
+            return this;
+        }
+
+        /** frontier_client's logicalserverurl: the server URL requests through a proxy name (null = none). */
+        public Builder logicalServer(String url) {
+            logicalServer = url == null || url.isBlank() ? null : Endpoint.parse(url);
+            return this;
+        }
+
+        /** frontier_client's preferipfamily: 4 (default), 6 or 0 (no preference). */
+        public Builder preferIpFamily(int family) {
+            if (family != 0 && family != 4 && family != 6) {
+                throw new IllegalArgumentException("preferipfamily must be 4, 6 or 0, not " + family);
+            }
+            preferIpFamily = family;
+            return this;
+        }
+
+        /** frontier_client's writetimeoutsecs (default 5 s, at least 1 ms). */
+        public Builder writeTimeout(Duration d) {
+            writeTimeout = positive(d, "writeTimeout");
             return this;
         }
 
@@ -561,6 +617,9 @@ public final class ClientConfig {
                 case "forcereload" -> forceReload(value);
                 case "maxagesecs" -> maxAgeSecs(number(key, value));
                 case "freshkey" -> freshKey(value);
+                case "logicalserverurl" -> logicalServer(value);
+                case "preferipfamily" -> preferIpFamily((int) number(key, value));
+                case "writetimeout", "writetimeoutsecs" -> writeTimeout(seconds(key, value));
                 case "failovertoserver" -> failoverToServer(yesNo(key, value));
                 case "loadbalance" -> loadBalance(switch (value.toLowerCase(Locale.ROOT)) {
                     case "proxies", "proxy" -> LoadBalance.PROXIES;
@@ -598,6 +657,12 @@ public final class ClientConfig {
         public ClientConfig build() {
             if (!failoverToServer && proxies.isEmpty() && backupProxies.isEmpty() && proxyConfigUrls.isEmpty()) {
                 throw new IllegalStateException("failoverToServer=no with no proxy leaves no route to any server");
+            }
+            boolean jvmPrefersV6 = Boolean.getBoolean("java.net.preferIPv6Addresses");
+            if (preferIpFamily == 6 && !jvmPrefersV6 || preferIpFamily == 4 && jvmPrefersV6) {
+                // The JDK orders a name's addresses once for the whole JVM; a client cannot choose per connection.
+                warn("preferipfamily=" + preferIpFamily + " is not what this JVM does: start it with "
+                        + "-Djava.net.preferIPv6Addresses=" + (preferIpFamily == 6));
             }
             LoadBalance lb = loadBalance;
             if (lb == LoadBalance.PROXIES && !proxyConfigUrls.isEmpty()) {
