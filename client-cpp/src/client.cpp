@@ -159,7 +159,8 @@ struct Client::Impl {
     AttemptResult attempt(const std::string& proxy, const std::string& server, const std::string& path,
                           const std::string& refresh, RowSink& sink) {
         internal::AttemptSpec spec;
-        spec.url = server + path;
+        // Through a proxy the logical server (if any) is named, so every physical server shares one cache entry.
+        spec.url = (proxy.empty() || cfg.logicalServer.empty() ? server : cfg.logicalServer) + path;
         spec.proxy = proxy;
         spec.refresh = refresh;
         spec.clientId = clientId();

@@ -171,6 +171,19 @@ Result<void> Config::apply(std::string_view spec) {
             maxAgeSecs = static_cast<long>(n);
         } else if (key == "freshkey") {
             freshKey = value;
+        } else if (key == "logicalserverurl") {
+            auto u = normaliseUrl(value, "logicalserverurl");
+            if (!u) return u.error();
+            logicalServer = *u;
+        } else if (key == "preferipfamily") {
+            if (!parseLong(value, n) || (n != 0 && n != 4 && n != 6)) {
+                return configError("(preferipfamily=" + value + "): expected 4, 6 or 0");
+            }
+            preferIpFamily = static_cast<int>(n);
+        } else if (key == "writetimeout" || key == "writetimeoutsecs") {
+            if (!parseSeconds(value, writeTimeout) || writeTimeout.count() <= 0) {
+                return configError("(" + key + "=" + value + "): expected seconds");
+            }
         } else if (key == "proxyconfigurl") {
             auto r = addProxyConfig(value);
             if (!r) return r.error();
@@ -346,6 +359,8 @@ std::string Config::toString() const {
     if (forceReload != "none") o << "(forcereload=" << forceReload << ")";
     if (maxAgeSecs >= 0) o << "(maxagesecs=" << maxAgeSecs << ")";
     if (!freshKey.empty()) o << "(freshkey=" << freshKey << ")";
+    if (!logicalServer.empty()) o << "(logicalserverurl=" << logicalServer << ")";
+    o << "(preferipfamily=" << preferIpFamily << ")(writetimeoutsecs=" << writeTimeout.count() / 1000.0 << ")";
     o << "(retries=" << retries << ")(connecttimeout=" << connectTimeout.count() / 1000.0
       << ")(readtimeout=" << readTimeout.count() / 1000.0 << ")(backoff=" << backoff.count() / 1000.0
       << ")(failovertoserver=" << (failoverToServer ? "yes" : "no") << ")(cachewindow="

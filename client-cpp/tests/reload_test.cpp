@@ -1,5 +1,6 @@
-// frontier_client's reload controls on native requests (docs/client-failover.md, "Reload controls"): the same
-// cases as the Java client's ReloadControlsTest.
+// frontier_client's reload controls on native requests (docs/client-failover.md, "Reload controls") and its keys
+// logicalserverurl, preferipfamily and writetimeoutsecs: the same cases as the Java client's ReloadControlsTest and
+// FrontierKeysTest.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -77,4 +78,32 @@ TEST(Reload, EnvironmentAndBadValues) {
     auto bad = Config::fromString("(serverurl=a:1)(forcereload=sometimes)");
     ASSERT_FALSE(bad);
     EXPECT_NE(std::string::npos, bad.error().message.find("sometimes"));
+}
+
+TEST(FrontierKeys, LogicalServerIsTheUrlRequestsThroughAProxyName) {
+    FakeServer origin([](const Request& r) { return fakeService(r); });
+    FakeServer proxy(proxyTo({&origin}));
+    DeadPort physical;  // nothing listens there: only the logical name reaches the origin
+    auto c = Config::fromString("(serverurl=" + physical.url() + ")(proxyurl=" + proxy.url() + ")(logicalserverurl=" +
+                                origin.url() + ")(retries=0)");
+    ASSERT_TRUE(c) << c.error().message;
+    auto client = Client::create(*c);
+    ASSERT_TRUE(client) << client.error().message;
+    auto t = client->get("/v1/bin/channels/DEMO/F");
+    ASSERT_TRUE(t) << t.error().describe();
+    ASSERT_EQ(1u, proxy.requests().size());
+    EXPECT_EQ(origin.url() + "/v1/bin/channels/DEMO/F", proxy.requests()[0].target);
+    EXPECT_EQ(origin.url(), Config::fromString(c->toString())->logicalServer);
+}
+
+TEST(FrontierKeys, PreferIpFamilyAndWriteTimeoutAreCheckedAndKept) {
+    auto c = Config::fromString("(serverurl=http://a:8000)(preferipfamily=0)(writetimeoutsecs=2.5)");
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_EQ(0, c->preferIpFamily);
+    EXPECT_EQ(2500, c->writeTimeout.count());
+    EXPECT_TRUE(c->warnings.empty());
+    EXPECT_EQ(2500, Config::fromString(c->toString())->writeTimeout.count());
+    auto bad = Config::fromString("(serverurl=http://a:8000)(preferipfamily=5)");
+    ASSERT_FALSE(bad);
+    EXPECT_NE(std::string::npos, bad.error().message.find("4, 6 or 0"));
 }

@@ -59,6 +59,11 @@ struct Config {
     std::string forceReload = "none";
     long maxAgeSecs = -1;
     std::string freshKey;
+    /// frontier_client's logicalserverurl ("" = none): the server URL that requests through a proxy name, whatever
+    /// the route's physical server, so that all physical servers share one cache entry per query.
+    std::string logicalServer;
+    int preferIpFamily = 4;                          ///< frontier_client's preferipfamily: 4, 6 or 0 (none)
+    std::chrono::milliseconds writeTimeout{5000};    ///< frontier_client's writetimeoutsecs
     bool failoverToServer = true;       ///< after the proxies, go direct to the servers
     int retries = 1;                    ///< extra passes over all routes after the first one failed
     std::chrono::milliseconds connectTimeout{5000};
