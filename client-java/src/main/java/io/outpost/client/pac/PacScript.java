@@ -21,7 +21,11 @@ import org.mozilla.javascript.ScriptableObject;
  * to be entered by several threads at once, and answers are cached per host anyway.
  */
 public final class PacScript {
-    private static final String HELPERS = readHelpers();
+    /**
+     * The standard objects and helper functions, made once per process and sealed; each PAC file gets a scope of its
+     * own whose prototype this is (Rhino's shared-scope pattern), so a client pays only for parsing its file.
+     */
+    private static final ScriptableObject SHARED = sharedScope();
 
     private final String url;
     private final ScriptableObject scope;
@@ -36,10 +40,9 @@ public final class PacScript {
     /** Compiles {@code source}, read from {@code url}; a script that does not parse or run is an error naming it. */
     public static PacScript compile(String source, String url) {
         try (Context cx = enter()) {
-            ScriptableObject scope = cx.initSafeStandardObjects();
-            scope.defineProperty("dnsResolve", new NativeHelper("dnsResolve", 1), ScriptableObject.READONLY);
-            scope.defineProperty("myIpAddress", new NativeHelper("myIpAddress", 0), ScriptableObject.READONLY);
-            cx.evaluateString(scope, HELPERS, "pac-helpers.js", 1, null);
+            ScriptableObject scope = (ScriptableObject) cx.newObject(SHARED);
+            scope.setPrototype(SHARED);
+            scope.setParentScope(null);
             cx.evaluateString(scope, source, url, 1, null);
             Object f = scope.get("FindProxyForURL", scope);
             if (!(f instanceof Function fn)) {
@@ -126,6 +129,17 @@ public final class PacScript {
             return ip != null ? ip : "127.0.0.1";
         } catch (UnknownHostException e) {
             return "127.0.0.1";
+        }
+    }
+
+    private static ScriptableObject sharedScope() {
+        try (Context cx = enter()) {
+            ScriptableObject scope = cx.initSafeStandardObjects(null, true);
+            scope.defineProperty("dnsResolve", new NativeHelper("dnsResolve", 1), ScriptableObject.READONLY);
+            scope.defineProperty("myIpAddress", new NativeHelper("myIpAddress", 0), ScriptableObject.READONLY);
+            cx.evaluateString(scope, readHelpers(), "pac-helpers.js", 1, null);
+            scope.sealObject();
+            return scope;
         }
     }
 
