@@ -189,7 +189,7 @@ TEST(Pac, AutoReadsWpadDatFromTheHostNamedWpad) {
     EXPECT_EQ((std::vector<std::string>{"success " + proxy.url() + "->" + server.url()}), log.lines);
 }
 
-TEST(Pac, UnreadableUrlsAreSkippedInOrderAndNoneReadableIsAnErrorNamingEach) {
+TEST(Pac, UnreadableUrlsArePassedOverInOrderAndNoneReadableIsAnErrorNamingEach) {
     FakeServer server(serviceHandler());
     DeadPort dead;
     TempFile good("direct.pac", pacAnswering("DIRECT"));

@@ -188,7 +188,7 @@ class ProxyAutoConfigTest {
     }
 
     @Test
-    void unreachablePacUrlsAreSkippedInOrderAndNoneReadableIsAnErrorNamingEach() throws Exception {
+    void unreadablePacUrlsArePassedOverInOrderAndNoneReadableIsAnErrorNamingEach() throws Exception {
         FakeServer origin = server(new FakeOutpost());
         String dead = FakeServer.deadUrl() + "/proxy.pac";
         Path missing = Path.of(file("x", "").getParent().toString(), "missing.pac");
