@@ -46,6 +46,7 @@ times: nanoseconds (1767229200000000000), min, max, RUN/LUMI or RUN:LUMI (358031
 options:
   --server URL          server base URL (repeatable); default: OUTPOST_SERVER or FRONTIER_SERVER
   --proxy URL           HTTP proxy (repeatable); default: OUTPOST_PROXY or FRONTIER_PROXY
+  --proxy-config URL    proxy auto-config file (http://, file:// or auto for WPAD); repeatable, tried in order
   --config STRING       Frontier-style "(serverurl=...)(proxyurl=...)(retries=2)..." instead of the environment
   --direct              ask the servers directly: no proxy, whatever the environment or --config says
   --no-align            find asks the exact at-time URL instead of the folder's cache-aligned window
@@ -118,7 +119,7 @@ int fail(const Error& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::vector<std::string> servers, proxies, args;
+    std::vector<std::string> servers, proxies, proxyConfigs, args;
     std::optional<std::string> configString, retries, connectTimeout, readTimeout;
     std::string tag = "HEAD", format = "table", orderText = "cs", channels = "all";
     bool verbose = false, direct = false, noAlign = false;
@@ -137,6 +138,7 @@ int main(int argc, char** argv) {
         else if (a == "--direct") direct = true;
         else if (a == "--no-align") noAlign = true;
         else if (is("--server")) servers.push_back(value("--server"));
+        else if (is("--proxy-config")) proxyConfigs.push_back(value("--proxy-config"));
         else if (is("--proxy")) proxies.push_back(value("--proxy"));
         else if (is("--config")) configString = value("--config");
         else if (is("--retries")) retries = value("--retries");
@@ -187,7 +189,12 @@ int main(int argc, char** argv) {
     for (auto& s : servers) { auto r = cfg.apply("(serverurl=" + s + ")"); if (!r) return fail(r.error()); }
     if (!proxies.empty()) cfg.proxies.clear();
     for (auto& p : proxies) { auto r = cfg.apply("(proxyurl=" + p + ")"); if (!r) return fail(r.error()); }
-    if (direct) cfg.proxies.clear();
+    if (!proxyConfigs.empty()) cfg.proxyConfigUrls.clear();
+    for (auto& p : proxyConfigs) { auto r = cfg.addProxyConfig(p); if (!r) return fail(r.error()); }
+    if (direct) {
+        cfg.proxies.clear();
+        cfg.proxyConfigUrls.clear();
+    }
     if (cfg.servers.empty()) cfg.servers.push_back("http://localhost:8000");
     if (retries) cfg.retries = parseCount("--retries", *retries, 0, Config::kMaxRetries);
     if (connectTimeout) cfg.connectTimeout = std::chrono::seconds(parseCount("--connect-timeout", *connectTimeout, 1, 86400));

@@ -70,6 +70,10 @@ public final class OutpostCli implements Callable<Integer> {
             description = "Proxy (Squid) URL, repeatable (default: $OUTPOST_PROXY or $FRONTIER_PROXY).")
     List<String> proxies = new ArrayList<>();
 
+    @Option(names = "--proxy-config", scope = ScopeType.INHERIT, paramLabel = "URL",
+            description = "Proxy auto-config file (http://…, file://… or auto for WPAD); repeatable, tried in order.")
+    List<String> proxyConfigs = new ArrayList<>();
+
     @Option(names = "--config", scope = ScopeType.INHERIT, paramLabel = "STRING",
             description = "Frontier-style configuration, e.g. '(serverurl=http://h:8000)(proxyurl=http://p:3128)'.")
     String configString;
@@ -227,8 +231,12 @@ public final class OutpostCli implements Callable<Integer> {
         if (!proxies.isEmpty()) {
             b.proxies(proxies);
         }
+        if (!proxyConfigs.isEmpty()) {
+            b.proxyConfigs(proxyConfigs);
+        }
         if (direct) {
             b.proxies(List.of());
+            b.proxyConfigs(List.of());
         }
         if (connectTimeout != null) {
             b.connectTimeout(Duration.ofSeconds(connectTimeout));

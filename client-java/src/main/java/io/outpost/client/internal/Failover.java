@@ -10,6 +10,7 @@ import io.outpost.client.Refresh;
 import io.outpost.client.Route;
 import io.outpost.client.Sleeper;
 import io.outpost.client.Ticker;
+import io.outpost.client.pac.ProxyDiscovery;
 import io.outpost.wire.CorruptAnswerException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,18 +50,26 @@ public final class Failover {
     private final Sleeper sleeper;
     private final RandomGenerator random;
     private final Map<String, String> baseHeaders;
+    private final ReloadPolicy reload;
 
     public Failover(ClientConfig config, Transport transport, FailedRoutes failedRoutes, EventListener listener,
-                    Ticker ticker, Sleeper sleeper, RandomGenerator random, Map<String, String> baseHeaders) {
+                    Ticker ticker, Sleeper sleeper, RandomGenerator random, Map<String, String> baseHeaders,
+                    ProxyDiscovery discovery) {
         this.config = config;
         this.transport = transport;
         this.failedRoutes = failedRoutes;
-        this.planner = new RoutePlanner(config, failedRoutes, random);
+        this.planner = new RoutePlanner(config, failedRoutes, random, discovery);
         this.listener = listener;
         this.ticker = ticker;
         this.sleeper = sleeper;
         this.random = random;
         this.baseHeaders = Map.copyOf(baseHeaders);
+        this.reload = ReloadPolicy.of(config.forceReload(), config.maxAgeSecs(), config.freshKey());
+    }
+
+    /** The reload controls of the configuration (the client skips its in-process cache where they apply). */
+    public ReloadPolicy reload() {
+        return reload;
     }
 
     /** What went wrong in one attempt. */
@@ -113,7 +122,7 @@ public final class Failover {
                 routes:
                 for (int r = 0; r < group.size(); r++) {
                     Route route = group.get(r);
-                    Refresh refresh = Refresh.NONE;
+                    Refresh refresh = reload.initialRefresh(path);
                     while (true) {
                         attempts++;
                         Attempt<T> a = attempt(path, route, refresh, handler, keepOpen);
@@ -163,6 +172,8 @@ public final class Failover {
         Map<String, String> headers = new LinkedHashMap<>(baseHeaders);
         if (refresh.cacheControl() != null) {
             headers.put("Cache-Control", refresh.cacheControl());
+        } else if (reload.plainCacheControl() != null) {
+            headers.put("Cache-Control", reload.plainCacheControl());
         }
         if (refresh == Refresh.HARD) {
             headers.put("Pragma", "no-cache");
