@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configure, build and run the C++ client tests twice: a normal build, then with AddressSanitizer and
 # UndefinedBehaviorSanitizer (separate build directories). Exits non-zero if anything fails.
-# Needs (Debian): cmake g++ make pkg-config libcurl4-openssl-dev zlib1g-dev libzstd-dev libgtest-dev nlohmann-json3-dev
+# Needs (Debian): cmake g++ make pkg-config libcurl4-openssl-dev zlib1g-dev libzstd-dev libpacparser-dev libgtest-dev
+#   nlohmann-json3-dev
 # Set OUTPOST_TEST_SERVER=http://127.0.0.1:8000 to also run the integration test against a running service.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -34,6 +35,7 @@ run normal build-tests/normal || status=1
 
 san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 run "address+undefined sanitizer" build-tests/asan -DOUTPOST_BUILD_BENCH=OFF \
   "-DCMAKE_CXX_FLAGS=$san" "-DCMAKE_EXE_LINKER_FLAGS=$san" "-DCMAKE_SHARED_LINKER_FLAGS=$san" || status=1

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <atomic>
 #include <list>
 #include <map>
@@ -15,6 +16,7 @@
 
 #include "http.h"
 #include "outpost/client.h"
+#include "pac.h"
 
 namespace outpost {
 
@@ -110,6 +112,7 @@ struct Client::Impl {
     }
 
     Config cfg;
+    std::unique_ptr<internal::ProxyDiscovery> discovery;  ///< set when proxyconfigurl is configured
     internal::HandlePool pool;
     AnswerCache cache;
     std::string user;
@@ -156,7 +159,8 @@ struct Client::Impl {
     AttemptResult attempt(const std::string& proxy, const std::string& server, const std::string& path,
                           const std::string& refresh, RowSink& sink) {
         internal::AttemptSpec spec;
-        spec.url = server + path;
+        // Through a proxy the logical server (if any) is named, so every physical server shares one cache entry.
+        spec.url = (proxy.empty() || cfg.logicalServer.empty() ? server : cfg.logicalServer) + path;
         spec.proxy = proxy;
         spec.refresh = refresh;
         spec.clientId = clientId();
@@ -182,13 +186,48 @@ struct Client::Impl {
         return r;
     }
 
-    /// One route: plain, then on a corrupt answer a soft refresh (max-age=0), then a hard one (no-cache).
+    /// Lifetime class of a native path, in frontier_client's order: 0 short (HEAD queries, lists, states), 1 long
+    /// (IOV queries through a named tag), 2 forever (pinned URLs).
+    static int ttlOf(const std::string& path) {
+        if (path.find("/pin/") != std::string::npos) return 2;
+        for (const char* kind : {"/v1/bin/at/", "/v1/bin/browse/", "/v1/bin/count/"}) {
+            if (path.rfind(kind, 0) == 0) return path.compare(std::strlen(kind), 5, "HEAD/") == 0 ? 0 : 1;
+        }
+        return 0;
+    }
+
+    /// The reload controls (docs/client-failover.md, "Reload controls"): the refresh a request for `path` starts
+    /// with, 0 plain, 1 soft (max-age=0), 2 hard (no-cache); the strongest of forcereload, maxagesecs=0, freshkey.
+    int initialRefresh(const std::string& path) const {
+        int upTo = -1, refresh = 0;
+        const std::string& f = cfg.forceReload;
+        if (f != "none" && !f.empty()) {
+            bool soft = f.rfind("soft", 0) == 0;
+            std::string level = soft ? f.substr(4) : f;
+            upTo = level == "short" ? 0 : level == "long" ? 1 : 2;
+            refresh = soft ? 1 : 2;
+        }
+        if (cfg.maxAgeSecs == 0 && upTo < 1) {
+            upTo = 1;
+            if (!refresh) refresh = 1;
+        }
+        if (!cfg.freshKey.empty()) {
+            upTo = std::max(upTo, cfg.freshKey.rfind("long", 0) == 0 ? 1 : 0);
+            if (!refresh) refresh = 1;
+        }
+        return ttlOf(path) <= upTo ? refresh : 0;
+    }
+
+    /// One route: plain (or as the reload controls say), then on a corrupt answer a soft refresh (max-age=0), then
+    /// a hard one (no-cache).
     AttemptResult attemptWithRefresh(const std::string& proxy, const std::string& server, const std::string& path,
                                      RowSink& sink, std::vector<Error>& failures) {
         static const char* const kRefresh[] = {"", "max-age=0", "no-cache"};
+        const std::string plain = cfg.maxAgeSecs > 0 ? "max-age=" + std::to_string(cfg.maxAgeSecs) : "";
         AttemptResult r;
-        for (const char* refresh : kRefresh) {
-            if (*refresh) ++refreshes;
+        for (int i = initialRefresh(path); i < 3; ++i) {
+            const std::string refresh = i == 0 ? plain : kRefresh[i];
+            if (i > 0) ++refreshes;
             r = attempt(proxy, server, path, refresh, sink);
             if (r.outcome != Outcome::Corrupt) return r;
             failures.push_back(r.error);
@@ -207,17 +246,45 @@ struct Client::Impl {
         if (wait.count() > 0) std::this_thread::sleep_for(wait);
     }
 
+    /// The routes of one pass, as (proxy, its servers) groups; proxy "" = direct. Without PAC: every server
+    /// through each proxy, then (unless disabled) every server directly. With PAC each server has its own proxies
+    /// (its PAC answer's, then the configured ones): a proxy's group holds the servers whose list has it, in order
+    /// of first appearance; a PAC answer with DIRECT keeps the server's direct route even with failovertoserver=no.
+    std::vector<std::pair<std::string, std::vector<std::string>>> routeGroups() {
+        std::vector<std::string> servers = ordered(cfg.servers);
+        std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+        if (!discovery) {
+            for (const auto& p : ordered(cfg.proxies)) groups.emplace_back(p, servers);
+            if (cfg.failoverToServer || groups.empty()) groups.emplace_back("", servers);
+            return groups;
+        }
+        std::vector<std::string> order;
+        std::map<std::string, std::vector<std::string>> byProxy;
+        std::vector<std::string> direct;
+        for (const auto& server : servers) {
+            internal::PacAnswer a = discovery->answerFor(server);
+            std::vector<std::string> own = a.proxies;
+            for (const auto& p : cfg.proxies) {
+                if (std::find(own.begin(), own.end(), p) == own.end()) own.push_back(p);
+            }
+            for (const auto& p : own) {
+                if (byProxy.find(p) == byProxy.end()) order.push_back(p);
+                byProxy[p].push_back(server);
+            }
+            if (cfg.failoverToServer || a.direct) direct.push_back(server);
+        }
+        for (const auto& p : ordered(order)) groups.emplace_back(p, byProxy[p]);
+        if (!direct.empty()) groups.emplace_back("", direct);
+        return groups;
+    }
+
     /// The failover policy (docs/client-failover.md). Returns rows decoded into `sink`; `freshFor` gets the
     /// seconds the answer may be cached (-1: not cacheable).
     Result<std::uint64_t> fetch(const std::string& path, RowSink& sink, long* freshFor, std::string* state = nullptr) {
         std::vector<Error> failures;
         for (int pass = 0; pass <= cfg.retries; ++pass) {
             if (pass > 0) sleepBackoff(pass, path);
-            std::vector<std::string> proxies = ordered(cfg.proxies);
-            std::vector<std::string> servers = ordered(cfg.servers);
-            // Routes: every server through each proxy, then (unless disabled) every server directly.
-            if (cfg.failoverToServer || proxies.empty()) proxies.push_back("");
-            for (const std::string& proxy : proxies) {
+            for (const auto& [proxy, servers] : routeGroups()) {
                 for (const std::string& server : servers) {
                     AttemptResult r = attemptWithRefresh(proxy, server, path, sink, failures);
                     const std::string url = server + path;
@@ -267,7 +334,7 @@ struct Client::Impl {
 
     Result<std::shared_ptr<const Table>> getShared(const std::string& path) {
         auto now = cfg.clock();
-        if (auto hit = cache.get(path, now)) {
+        if (auto hit = initialRefresh(path) ? nullptr : cache.get(path, now)) {
             ++cacheHits;
             emit(Event::Kind::CacheHit, "", "", path);
             return hit;
@@ -277,6 +344,7 @@ struct Client::Impl {
         auto r = fetch(path, sink, &freshFor);
         if (!r) return r.error();
         auto table = std::make_shared<const Table>(sink.take());
+        if (cfg.maxAgeSecs > 0) freshFor = std::min(freshFor, cfg.maxAgeSecs);
         if (freshFor > 0) cache.put(path, table, now + std::chrono::seconds(freshFor));
         return table;
     }
@@ -347,7 +415,16 @@ Result<Client> Client::create(Config config) {
     auto v = config.validate();
     if (!v) return v.error();
     internal::ensureCurlGlobalInit();
-    return Client(std::make_unique<Impl>(std::move(config)));
+    auto impl = std::make_unique<Impl>(std::move(config));
+    if (!impl->cfg.proxyConfigUrls.empty()) {
+        // Read and evaluated now, so that a bad PAC file is an error of create(), not of a later query.
+        auto d = internal::ProxyDiscovery::start(impl->cfg.proxyConfigUrls, impl->cfg.servers,
+                                                 impl->cfg.connectTimeout, impl->cfg.readTimeout,
+                                                 impl->cfg.pacConnectTo, impl->cfg.clock);
+        if (!d) return d.error();
+        impl->discovery = std::move(*d);
+    }
+    return Client(std::move(impl));
 }
 
 Result<Client> Client::fromEnvironment() {

@@ -1,6 +1,9 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <set>
 #include <sstream>
 
 #include "outpost/config.h"
@@ -154,10 +157,77 @@ Result<void> Config::apply(std::string_view spec) {
             cacheMaxBytes = static_cast<std::size_t>(n);
         } else if (key == "app") {
             app = value;
+        } else if (key == "forcereload") {
+            std::string v = value;
+            for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            std::string level = v.rfind("soft", 0) == 0 ? v.substr(4) : v;
+            if (v != "none" && level != "short" && level != "long" && level != "forever") {
+                return configError("(forcereload=" + value + "): expected none, short, long or forever, each also "
+                                   "with a soft prefix");
+            }
+            forceReload = v;
+        } else if (key == "maxagesecs") {
+            if (!parseLong(value, n) || n < 0) return configError("(maxagesecs=" + value + "): expected seconds >= 0");
+            maxAgeSecs = static_cast<long>(n);
+        } else if (key == "freshkey") {
+            freshKey = value;
+        } else if (key == "logicalserverurl") {
+            auto u = normaliseUrl(value, "logicalserverurl");
+            if (!u) return u.error();
+            logicalServer = *u;
+        } else if (key == "preferipfamily") {
+            if (!parseLong(value, n) || (n != 0 && n != 4 && n != 6)) {
+                return configError("(preferipfamily=" + value + "): expected 4, 6 or 0");
+            }
+            preferIpFamily = static_cast<int>(n);
+        } else if (key == "writetimeout" || key == "writetimeoutsecs") {
+            if (!parseSeconds(value, writeTimeout) || writeTimeout.count() <= 0) {
+                return configError("(" + key + "=" + value + "): expected seconds");
+            }
+        } else if (key == "proxyconfigurl") {
+            auto r = addProxyConfig(value);
+            if (!r) return r.error();
+        } else if (key == "loadbalance") {
+            loadBalanceProxies = value == "proxies" || value == "proxy";
+            if (!loadBalanceProxies) warn("loadbalance=" + value + " is not supported by the C++ client; ignored");
+        } else {
+            // Ignored, as frontier_client does (a string may be shared with it), but never silently.
+            warn("unknown configuration key '" + key + "' ignored");
         }
-        // Unknown keys are ignored, as frontier_client does (a string may be shared with it).
+    }
+    if (loadBalanceProxies && !proxyConfigUrls.empty()) {
+        warn("loadbalance=proxies is turned off: the proxy auto-config decides the order of the proxies");
+    } else if (loadBalanceProxies) {
+        warn("loadbalance=proxies is not supported by the C++ client; ignored");
     }
     return {};
+}
+
+Result<void> Config::addProxyConfig(const std::string& url) {
+    std::string v = url;
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.pop_back();
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.erase(v.begin());
+    std::string lower = v;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "auto") v = "auto";
+    else if (lower.rfind("http://", 0) != 0 && lower.rfind("https://", 0) != 0 && lower.rfind("file:/", 0) != 0) {
+        return configError("proxyconfigurl must be http://..., file://... or auto, not '" + url + "'");
+    }
+    for (const auto& p : proxyConfigUrls) if (p == v) return {};
+    if (proxyConfigUrls.size() >= kMaxProxyConfigs) {
+        return configError("at most " + std::to_string(kMaxProxyConfigs) + " proxy auto-config URLs");
+    }
+    proxyConfigUrls.push_back(v);
+    return {};
+}
+
+void Config::warn(const std::string& message) {
+    for (const auto& w : warnings) if (w == message) return;
+    warnings.push_back(message);
+    static std::mutex mu;
+    static std::set<std::string> written;
+    std::lock_guard<std::mutex> lock(mu);
+    if (written.insert(message).second) std::cerr << "outpost: warning: " << message << "\n";
 }
 
 Result<Config> Config::fromString(std::string_view spec) {
@@ -167,7 +237,40 @@ Result<Config> Config::fromString(std::string_view spec) {
     return c;
 }
 
+namespace {
+Result<void> applyProxyConfigs(Config& c) {
+    const char* v = std::getenv("FRONTIER_PROXYCONFIGS");
+    if (!v) return {};
+    std::string all(v);
+    std::size_t start = 0;
+    while (start <= all.size()) {
+        std::size_t end = all.find(';', start);
+        if (end == std::string::npos) end = all.size();
+        std::string u = all.substr(start, end - start);
+        start = end + 1;
+        if (u.find_first_not_of(" \t") == std::string::npos) continue;
+        auto r = c.addProxyConfig(u);
+        if (!r) return Error(ErrorCode::Config, "FRONTIER_PROXYCONFIGS: " + r.error().message);
+    }
+    return {};
+}
+}  // namespace
+
 Result<Config> Config::fromEnvironment() {
+    auto c = fromEnvironmentVariables();
+    if (!c) return c;
+    auto r = applyProxyConfigs(*c);
+    if (!r) return r.error();
+    for (auto [var, key] : {std::pair{"FRONTIER_FORCERELOAD", "forcereload"}, std::pair{"FRONTIER_FRESHKEY", "freshkey"}}) {
+        const char* v = std::getenv(var);
+        if (!v || !*v) continue;
+        r = c->apply("(" + std::string(key) + "=" + v + ")");
+        if (!r) return Error(ErrorCode::Config, std::string(var) + ": " + r.error().message);
+    }
+    return c;
+}
+
+Result<Config> Config::fromEnvironmentVariables() {
     Config c;
     auto env = [](const std::string& name) -> std::string {
         const char* v = std::getenv(name.c_str());
@@ -242,7 +345,7 @@ Result<void> Config::validate() const {
             return configError("bad window for folder '" + folder + "'");
         }
     }
-    if (!failoverToServer && proxies.empty()) {
+    if (!failoverToServer && proxies.empty() && proxyConfigUrls.empty()) {
         return configError("failovertoserver=no needs at least one proxy");
     }
     return {};
@@ -252,6 +355,12 @@ std::string Config::toString() const {
     std::ostringstream o;
     for (const auto& s : servers) o << "(serverurl=" << s << ")";
     for (const auto& p : proxies) o << "(proxyurl=" << p << ")";
+    for (const auto& p : proxyConfigUrls) o << "(proxyconfigurl=" << p << ")";
+    if (forceReload != "none") o << "(forcereload=" << forceReload << ")";
+    if (maxAgeSecs >= 0) o << "(maxagesecs=" << maxAgeSecs << ")";
+    if (!freshKey.empty()) o << "(freshkey=" << freshKey << ")";
+    if (!logicalServer.empty()) o << "(logicalserverurl=" << logicalServer << ")";
+    o << "(preferipfamily=" << preferIpFamily << ")(writetimeoutsecs=" << writeTimeout.count() / 1000.0 << ")";
     o << "(retries=" << retries << ")(connecttimeout=" << connectTimeout.count() / 1000.0
       << ")(readtimeout=" << readTimeout.count() / 1000.0 << ")(backoff=" << backoff.count() / 1000.0
       << ")(failovertoserver=" << (failoverToServer ? "yes" : "no") << ")(cachewindow="

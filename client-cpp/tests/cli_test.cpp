@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <vector>
 
 #include "fake_service.h"
 
@@ -56,17 +57,36 @@ TEST(Cli, ReadsIsoDatesAndRunLumi) {
     EXPECT_EQ(0, cli(s + "find /DEMO/R 7/5 -c 1").exitCode);
     EXPECT_EQ(0, cli(s + "find /DEMO/R 7:5 --channels=1").exitCode);
     EXPECT_EQ(0, cli(s + "find /DEMO/F 1970-01-01T02:00:00.000012345+02:00 -c 1").exitCode);
-    auto reqs = server.requests();
+    // the at-time queries (the others ask whether channel 1 exists and which key type the folder has)
+    std::vector<std::string> reqs;
+    for (const auto& r : server.requests()) {
+        if (r.path.find("/at/") != std::string::npos) reqs.push_back(r.path);
+    }
     ASSERT_EQ(4u, reqs.size());
-    EXPECT_EQ("/v1/bin/at/HEAD/12345/1/DEMO/F", reqs[0].path);
-    EXPECT_EQ("/v1/bin/at/HEAD/" + std::to_string((7LL << 32) | 5) + "/1/DEMO/R", reqs[1].path);
-    EXPECT_EQ(reqs[1].path, reqs[2].path);
-    EXPECT_EQ(reqs[0].path, reqs[3].path);
+    EXPECT_EQ("/v1/bin/at/HEAD/12345/1/DEMO/F", reqs[0]);
+    EXPECT_EQ("/v1/bin/at/HEAD/" + std::to_string((7LL << 32) | 5) + "/1/DEMO/R", reqs[1]);
+    EXPECT_EQ(reqs[1], reqs[2]);
+    EXPECT_EQ(reqs[0], reqs[3]);
+    std::size_t before = server.requests().size();
     for (const char* bad : {"inf", "2026-01-01t10:00", "1969-12-31", "2262-04-11T23:47:16.854775808Z",
                             "9223372036854775808", "2026-02-30", "2026-01-01T24:00", "2147483648/1"}) {
         EXPECT_EQ(2, cli(s + "find /DEMO/F " + bad).exitCode) << bad;
     }
-    EXPECT_EQ(4u, server.requests().size()) << "a bad time sends no request";
+    EXPECT_EQ(before, server.requests().size()) << "a bad time sends no request";
+}
+
+TEST(Cli, PrintsRunLumiKeysAsRunSlashLumiAndRefusesUnknownChannelNumbers) {
+    FakeServer server([](const Request& r) { return fakeService(r); });
+    std::string s = "--server " + server.url() + " --no-align ";
+    CliRun csv = cli(s + "--format csv browse /DEMO/R 0 2999 -c 1");
+    EXPECT_EQ(0, csv.exitCode) << csv.out;
+    EXPECT_NE(std::string::npos, csv.out.find("\n1,0/1,0/1001,")) << csv.out;
+    EXPECT_EQ(std::string::npos, csv.out.find("\n1,1,")) << "keys as RUN/LUMI, not numbers: " << csv.out;
+    CliRun json = cli(s + "--format json browse /DEMO/R 0 2999 -c 1");
+    EXPECT_NE(std::string::npos, json.out.find("[1,")) << json.out;
+    EXPECT_EQ(std::string::npos, json.out.find("/0,")) << "json keeps numbers: " << json.out;
+    EXPECT_EQ(3, cli(s + "find /DEMO/F 12345 -c 77").exitCode) << "no channel 77 (the fake has 0-9)";
+    EXPECT_EQ(0, cli(s + "find /DEMO/F 12345 -c 7").exitCode);
 }
 
 TEST(Cli, DirectMeansNoProxyWhateverTheEnvironmentSays) {

@@ -42,11 +42,13 @@ commands:
                                   holding time and run-lumi folders needs both keys (e.g. 2026-01-01 305/50)
 
 times: nanoseconds (1767229200000000000), min, max, RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time
-       (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given)
+       (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given);
+       table and csv print run-lumi keys as RUN/LUMI
 
 options:
   --server URL          server base URL (repeatable); default: OUTPOST_SERVER or FRONTIER_SERVER
   --proxy URL           HTTP proxy (repeatable); default: OUTPOST_PROXY or FRONTIER_PROXY
+  --proxy-config URL    proxy auto-config file (http://, file:// or auto for WPAD); repeatable, tried in order
   --config STRING       Frontier-style "(serverurl=...)(proxyurl=...)(retries=2)..." instead of the environment
   --direct              ask the servers directly: no proxy, whatever the environment or --config says
   --no-align            find asks the exact at-time URL instead of the folder's cache-aligned window
@@ -108,13 +110,18 @@ int exitCodeFor(const Error& e) {
 
 int fail(const Error& e) {
     std::cerr << "outpost-cli: " << e.describe() << "\n";
-    return exitCodeFor(e);
+    int code = exitCodeFor(e);
+    if (code == kExitNotFound) {
+        std::cerr << "outpost-cli: hint: 'nodes' lists the folders, 'tags NODE' the tags of a folder or folderset,"
+                     " 'channels FOLDER' its channels\n";
+    }
+    return code;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::vector<std::string> servers, proxies, args;
+    std::vector<std::string> servers, proxies, proxyConfigs, args;
     std::optional<std::string> configString, retries, connectTimeout, readTimeout;
     std::string tag = "HEAD", format = "table", orderText = "cs", channels = "all";
     bool verbose = false, direct = false, noAlign = false;
@@ -133,6 +140,7 @@ int main(int argc, char** argv) {
         else if (a == "--direct") direct = true;
         else if (a == "--no-align") noAlign = true;
         else if (is("--server")) servers.push_back(value("--server"));
+        else if (is("--proxy-config")) proxyConfigs.push_back(value("--proxy-config"));
         else if (is("--proxy")) proxies.push_back(value("--proxy"));
         else if (is("--config")) configString = value("--config");
         else if (is("--retries")) retries = value("--retries");
@@ -183,7 +191,12 @@ int main(int argc, char** argv) {
     for (auto& s : servers) { auto r = cfg.apply("(serverurl=" + s + ")"); if (!r) return fail(r.error()); }
     if (!proxies.empty()) cfg.proxies.clear();
     for (auto& p : proxies) { auto r = cfg.apply("(proxyurl=" + p + ")"); if (!r) return fail(r.error()); }
-    if (direct) cfg.proxies.clear();
+    if (!proxyConfigs.empty()) cfg.proxyConfigUrls.clear();
+    for (auto& p : proxyConfigs) { auto r = cfg.addProxyConfig(p); if (!r) return fail(r.error()); }
+    if (direct) {
+        cfg.proxies.clear();
+        cfg.proxyConfigUrls.clear();
+    }
     if (cfg.servers.empty()) cfg.servers.push_back("http://localhost:8000");
     if (retries) cfg.retries = parseCount("--retries", *retries, 0, Config::kMaxRetries);
     if (connectTimeout) cfg.connectTimeout = std::chrono::seconds(parseCount("--connect-timeout", *connectTimeout, 1, 86400));
@@ -287,11 +300,41 @@ int main(int argc, char** argv) {
     if (cmd == "channels") return show(client->channels(args[1]));
     if (cmd == "tags") return show(client->tags(args[1]));
     if (cmd == "tag") return show(client->resolveTag(args[1], args[2]));
-    if (cmd == "find") return show(client->objectsAt(args[1], sel, t, tag));
+    // -c N naming a channel the folder does not have is "not found", as -c name:X is (docs/cli.md)
+    if (!channels.empty() && channels.size() <= 10 && channels.find_first_not_of("0123456789") == std::string::npos) {
+        auto known = client->channels(args[1]);
+        if (!known) return fail(known.error());
+        bool found = false;
+        for (const auto& r : known->rows) {
+            const auto* id = r.values.empty() ? nullptr : std::get_if<std::int64_t>(&r.values[0]);
+            found = found || (id && *id == std::stoll(channels));
+        }
+        if (!found) {
+            std::cerr << "outpost-cli: no channel " << std::stoll(channels) << " in " << args[1]
+                      << " (the channels command lists them)\n";
+            return kExitNotFound;   // the message names the command that helps
+        }
+    }
     if (cmd == "count") return show(client->get(paths::count(args[1], tag, t1, t2, sel)));
+    // table and csv print the keys of run-lumi folders as RUN/LUMI (docs/cli.md, "Output")
+    bool runLumi = false;
+    if (fmt != Format::Json) {
+        auto nodes = client->nodes();
+        if (!nodes) return fail(nodes.error());
+        for (const auto& r : nodes->rows) {
+            const auto* path = r.values.size() > 3 ? std::get_if<std::string>(&r.values[0]) : nullptr;
+            const auto* keys = r.values.size() > 3 ? std::get_if<std::string>(&r.values[3]) : nullptr;
+            if (path && keys && *path == args[1]) runLumi = *keys == "run-lumi";
+        }
+    }
+    auto showKeys = [&](Result<Table> r) {
+        if (r && runLumi) for (auto& row : r->rows) cli::runLumiKeys(row);
+        return show(std::move(r));
+    };
+    if (cmd == "find") return showKeys(client->objectsAt(args[1], sel, t, tag));
     // browse
-    if (fmt == Format::Table) return show(client->browse(args[1], sel, t1, t2, tag, order));
-    cli::StreamingPrinter printer(std::cout, fmt);
+    if (fmt == Format::Table) return showKeys(client->browse(args[1], sel, t1, t2, tag, order));
+    cli::StreamingPrinter printer(std::cout, fmt, runLumi);
     auto n = client->browse(args[1], sel, t1, t2, tag, order, printer);
     if (!n) return fail(n.error());
     std::cout.flush();

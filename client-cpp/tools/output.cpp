@@ -176,6 +176,15 @@ void printTable(std::ostream& out, const Table& t, Format f) {
     out << "(" << t.rows.size() << " row" << (t.rows.size() == 1 ? "" : "s") << ")\n";
 }
 
+void runLumiKeys(Row& r) {
+    for (std::size_t i = 1; i <= 2 && i < r.values.size(); ++i) {
+        if (const auto* k = std::get_if<std::int64_t>(&r.values[i])) {
+            auto key = static_cast<std::uint64_t>(*k);
+            r.values[i] = std::to_string(key >> 32) + "/" + std::to_string(key & 0xFFFFFFFFu);
+        }
+    }
+}
+
 void StreamingPrinter::begin(const AnswerHeader& h) {
     seen_ = 0;
     if (started_) return;  // a restarted answer: skip what was printed already
@@ -185,7 +194,15 @@ void StreamingPrinter::begin(const AnswerHeader& h) {
 
 bool StreamingPrinter::row(const AnswerHeader&, const Row& r) {
     if (++seen_ <= printed_) return true;
-    if (format_ == Format::Json) jsonRow(out_, r, printed_ == 0); else csvRow(out_, r);
+    if (format_ == Format::Json) {
+        jsonRow(out_, r, printed_ == 0);
+    } else if (runLumiKeys_) {
+        Row text = r;
+        runLumiKeys(text);
+        csvRow(out_, text);
+    } else {
+        csvRow(out_, r);
+    }
     ++printed_;
     return true;
 }

@@ -19,11 +19,16 @@ std::string base64(const std::string& bytes);
 
 void printTable(std::ostream& out, const Table& t, Format f);
 
+/// An iovs row with since and until (columns 1 and 2) as RUN/LUMI text: how table and csv output show the keys of
+/// run-lumi folders (docs/cli.md, "Output"); JSON keeps the numbers.
+void runLumiKeys(Row& r);
+
 /// Prints rows as they are decoded (CSV or JSON). If the client restarts the answer (a refresh or failover after
 /// a broken transfer), the rows already printed are skipped: the same canonical URL carries the same rows.
 class StreamingPrinter : public RowSink {
 public:
-    StreamingPrinter(std::ostream& out, Format f) : out_(out), format_(f) {}
+    StreamingPrinter(std::ostream& out, Format f, bool runLumiKeys = false)
+        : out_(out), format_(f), runLumiKeys_(runLumiKeys) {}
     void begin(const AnswerHeader& h) override;
     bool row(const AnswerHeader& h, const Row& r) override;
     void end(const AnswerHeader& h, std::uint64_t n) override;
@@ -31,6 +36,7 @@ public:
 private:
     std::ostream& out_;
     Format format_;
+    bool runLumiKeys_;
     bool started_ = false;
     std::uint64_t printed_ = 0;
     std::uint64_t seen_ = 0;

@@ -43,9 +43,27 @@ struct Config {
     static constexpr std::size_t kMaxServers = 16;   // as frontier_client
     static constexpr std::size_t kMaxProxies = 24;
     static constexpr int kMaxRetries = 10;
+    static constexpr std::size_t kMaxProxyConfigs = 16;
 
     std::vector<std::string> servers;   ///< base URLs, e.g. http://a:8000 (a path prefix is kept)
     std::vector<std::string> proxies;   ///< HTTP proxies (Squid), tried in order
+    /// Proxy auto-config URLs (http://, https://, file://, or "auto" = http://wpad/wpad.dat), tried in order; the
+    /// first readable one chooses each server's proxies, ahead of `proxies` (docs/client-failover.md).
+    std::vector<std::string> proxyConfigUrls;
+    /// libcurl CURLOPT_CONNECT_TO entries "host:port:to-host:to-port" used when reading PAC files. For tests:
+    /// they send WPAD's http://wpad/wpad.dat to a local test server without touching the machine's DNS.
+    std::vector<std::string> pacConnectTo;
+    /// frontier_client's reload controls (docs/client-failover.md, "Reload controls"): forcereload is none, short,
+    /// long or forever, each also with a "soft" prefix; maxAgeSecs -1 = unset, 0 = softlong, N = copies at most N s
+    /// old; freshKey "" = none ("long" prefix: also long-lived answers).
+    std::string forceReload = "none";
+    long maxAgeSecs = -1;
+    std::string freshKey;
+    /// frontier_client's logicalserverurl ("" = none): the server URL that requests through a proxy name, whatever
+    /// the route's physical server, so that all physical servers share one cache entry per query.
+    std::string logicalServer;
+    int preferIpFamily = 4;                          ///< frontier_client's preferipfamily: 4, 6 or 0 (none)
+    std::chrono::milliseconds writeTimeout{5000};    ///< frontier_client's writetimeoutsecs
     bool failoverToServer = true;       ///< after the proxies, go direct to the servers
     int retries = 1;                    ///< extra passes over all routes after the first one failed
     std::chrono::milliseconds connectTimeout{5000};
@@ -66,21 +84,34 @@ struct Config {
     Window runLumiWindow{Key(1) << 32, 1};       ///< one run
     std::map<std::string, Window> folderWindows;
 
+    /// What was ignored or overridden while parsing (unknown keys, loadbalance with PAC); each is also written to
+    /// stderr once per process.
+    std::vector<std::string> warnings;
+    bool loadBalanceProxies = false;  ///< only to warn: the C++ client does not balance load
+
+
     std::function<void(const Event&)> onEvent;   ///< called from the querying thread; must be thread-safe
     std::function<std::chrono::steady_clock::time_point()> clock;  ///< default steady_clock::now
 
     /// Parses "(serverurl=http://a:8000)(proxyurl=http://p:3128)(retries=2)..." or a plain server URL list
-    /// separated by ';' or spaces. Unknown keys are ignored as in frontier_client.
+    /// separated by ';' or spaces. Unknown keys are ignored, as in frontier_client, with a warning naming each.
     static Result<Config> fromString(std::string_view spec);
     /// Reads OUTPOST_SERVER / OUTPOST_PROXY (a URL, a list, or a "(key=value)" string), else FRONTIER_SERVER[1..16]
-    /// / FRONTIER_PROXY[1..24] / FRONTIER_{CONNECT,READ}TIMEOUTSECS.
+    /// / FRONTIER_PROXY[1..24] / FRONTIER_{CONNECT,READ}TIMEOUTSECS; FRONTIER_PROXYCONFIGS (';'-separated) always.
     static Result<Config> fromEnvironment();
     /// Applies one "(key=value)..." string (or URL list) on top of this config.
     Result<void> apply(std::string_view spec);
 
     /// Fails on impossible settings (no server, bad URL, too many servers, negative timeouts, ...).
     Result<void> validate() const;
+    /// Adds a proxyconfigurl value (checked: http://, https://, file:// or auto).
+    Result<void> addProxyConfig(const std::string& url);
+    /// Records a warning (once per config) and writes it to stderr (once per process).
+    void warn(const std::string& message);
     std::string toString() const;
+
+private:
+    static Result<Config> fromEnvironmentVariables();
 };
 
 }  // namespace outpost

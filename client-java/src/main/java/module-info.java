@@ -4,6 +4,8 @@
  */
 module io.outpost.client {
     requires transitive io.outpost.wire;
+    // Evaluates proxy auto-config files (package pac).
+    requires org.mozilla.rhino;
 
     // Only for the outpost-client command line (package cli); an optional dependency of the library.
     requires static info.picocli;

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Immutable client configuration: where to connect (servers, proxies), how long to wait, how often to retry, how
@@ -26,6 +28,11 @@ public final class ClientConfig {
     /** A server URL with this prefix names an offline snapshot file instead of a server. */
     public static final String SNAPSHOT_SCHEME = "sqlite:";
     public static final int MAX_PROXIES = 24;
+    /** Frontier's limit on proxy auto-config URLs. */
+    public static final int MAX_PROXY_CONFIGS = 16;
+    private static final System.Logger LOG = System.getLogger("io.outpost.client");
+    /** Warnings already logged by this process: each is logged once, however many configurations repeat it. */
+    private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
 
     private final List<Endpoint> servers;
     private final List<Endpoint> proxies;
@@ -45,13 +52,21 @@ public final class ClientConfig {
     private final Map<String, CacheAlign> folderAlign;
     private final Duration failedRouteMemory;
     private final String snapshot;
+    private final List<String> proxyConfigUrls;
+    private final List<String> warnings;
+    private final String forceReload;
+    private final long maxAgeSecs;
+    private final String freshKey;
+    private final Endpoint logicalServer;
+    private final int preferIpFamily;
+    private final Duration writeTimeout;
 
-    private ClientConfig(Builder b) {
+    private ClientConfig(Builder b, LoadBalance loadBalance) {
         this.servers = List.copyOf(b.servers.isEmpty() ? List.of(Endpoint.parse(DEFAULT_SERVER)) : b.servers);
         this.proxies = List.copyOf(b.proxies);
         this.backupProxies = List.copyOf(b.backupProxies);
         this.failoverToServer = b.failoverToServer;
-        this.loadBalance = b.loadBalance;
+        this.loadBalance = loadBalance;
         this.connectTimeout = b.connectTimeout;
         this.readTimeout = b.readTimeout;
         this.retries = b.retries;
@@ -65,6 +80,57 @@ public final class ClientConfig {
         this.folderAlign = Map.copyOf(b.folderAlign);
         this.failedRouteMemory = b.failedRouteMemory;
         this.snapshot = b.snapshot;
+        this.proxyConfigUrls = List.copyOf(b.proxyConfigUrls);
+        this.warnings = List.copyOf(b.warnings);
+        this.forceReload = b.forceReload;
+        this.maxAgeSecs = b.maxAgeSecs;
+        this.freshKey = b.freshKey;
+        this.logicalServer = b.logicalServer;
+        this.preferIpFamily = b.preferIpFamily;
+        this.writeTimeout = b.writeTimeout;
+    }
+
+    /**
+     * frontier_client's logicalserverurl, or null: the server URL that requests through a proxy name, whichever
+     * physical server the route has, so that every physical server shares one cache entry per query.
+     */
+    public Endpoint logicalServer() {
+        return logicalServer;
+    }
+
+    /** frontier_client's preferipfamily: 4, 6, or 0 for no preference (docs/client-failover.md). */
+    public int preferIpFamily() {
+        return preferIpFamily;
+    }
+
+    /** frontier_client's writetimeoutsecs (default 5 s). */
+    public Duration writeTimeout() {
+        return writeTimeout;
+    }
+
+    /** frontier_client's forcereload: {@code none}, {@code short}, {@code long}, {@code forever}, or soft…. */
+    public String forceReload() {
+        return forceReload;
+    }
+
+    /** frontier_client's maxagesecs: -1 unset, 0 = softlong, N > 0 = accept cached copies at most N s old. */
+    public long maxAgeSecs() {
+        return maxAgeSecs;
+    }
+
+    /** frontier_client's freshkey, or null. */
+    public String freshKey() {
+        return freshKey;
+    }
+
+    /** Proxy auto-config URLs ({@code proxyconfigurl}), tried in order; {@code auto} stands for WPAD. */
+    public List<String> proxyConfigUrls() {
+        return proxyConfigUrls;
+    }
+
+    /** What was ignored or overridden while building this configuration (each also logged once per process). */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /**
@@ -114,6 +180,14 @@ public final class ClientConfig {
         b.runLumiAlign = runLumiAlign;
         b.folderAlign.putAll(folderAlign);
         b.failedRouteMemory = failedRouteMemory;
+        b.proxyConfigUrls.addAll(proxyConfigUrls);
+        b.warnings.addAll(warnings);
+        b.forceReload = forceReload;
+        b.maxAgeSecs = maxAgeSecs;
+        b.freshKey = freshKey;
+        b.logicalServer = logicalServer;
+        b.preferIpFamily = preferIpFamily;
+        b.writeTimeout = writeTimeout;
         return b;
     }
 
@@ -189,6 +263,21 @@ public final class ClientConfig {
         servers.forEach(s -> sb.append("(serverurl=").append(s).append(')'));
         proxies.forEach(p -> sb.append("(proxyurl=").append(p).append(')'));
         backupProxies.forEach(p -> sb.append("(backupproxyurl=").append(p).append(')'));
+        proxyConfigUrls.forEach(p -> sb.append("(proxyconfigurl=").append(p).append(')'));
+        if (!forceReload.equals("none")) {
+            sb.append("(forcereload=").append(forceReload).append(')');
+        }
+        if (maxAgeSecs >= 0) {
+            sb.append("(maxagesecs=").append(maxAgeSecs).append(')');
+        }
+        if (freshKey != null) {
+            sb.append("(freshkey=").append(freshKey).append(')');
+        }
+        if (logicalServer != null) {
+            sb.append("(logicalserverurl=").append(logicalServer).append(')');
+        }
+        sb.append("(preferipfamily=").append(preferIpFamily).append(')');
+        sb.append("(writetimeoutsecs=").append(secs(writeTimeout)).append(')');
         sb.append("(failovertoserver=").append(failoverToServer ? "yes" : "no").append(')');
         if (loadBalance != LoadBalance.NONE) {
             sb.append("(loadbalance=").append(loadBalance.name().toLowerCase(Locale.ROOT)).append(')');
@@ -228,6 +317,14 @@ public final class ClientConfig {
         private final Map<String, CacheAlign> folderAlign = new LinkedHashMap<>();
         private Duration failedRouteMemory = Duration.ofMinutes(5);
         private String snapshot;
+        private final List<String> proxyConfigUrls = new ArrayList<>();
+        private final List<String> warnings = new ArrayList<>();
+        private String forceReload = "none";
+        private long maxAgeSecs = -1;
+        private String freshKey;
+        private Endpoint logicalServer;
+        private int preferIpFamily = 4;
+        private Duration writeTimeout = Duration.ofSeconds(5);
 
         private Builder() {
         }
@@ -268,6 +365,83 @@ public final class ClientConfig {
         public Builder backupProxy(String url) {
             add(backupProxies, proxyEndpoint(url), MAX_PROXIES, "backup proxies");
             failoverToServer = false;
+            return this;
+        }
+
+        /**
+         * Adds a proxy auto-config (PAC) URL: {@code http://…}, {@code file://…} or {@code auto} (WPAD,
+         * {@code http://wpad/wpad.dat}). The first one that can be read chooses the proxies per server, ahead of
+         * the configured proxies (docs/client-failover.md, "Proxy auto-config").
+         */
+        public Builder proxyConfig(String url) {
+            String v = url == null ? "" : url.strip();
+            boolean auto = v.equalsIgnoreCase("auto");
+            if (!auto && !v.startsWith("http://") && !v.startsWith("https://") && !v.startsWith("file:/")) {
+                throw new IllegalArgumentException("proxyconfigurl must be http://…, file://… or auto, not '" + url + "'");
+            }
+            if (proxyConfigUrls.size() >= MAX_PROXY_CONFIGS) {
+                throw new IllegalArgumentException("at most " + MAX_PROXY_CONFIGS + " proxy auto-config URLs");
+            }
+            if (!proxyConfigUrls.contains(v)) {
+                proxyConfigUrls.add(auto ? "auto" : v);
+            }
+            return this;
+        }
+
+        /** Replaces the proxy auto-config URLs. */
+        public Builder proxyConfigs(List<String> urls) {
+            proxyConfigUrls.clear();
+            urls.forEach(this::proxyConfig);
+            return this;
+        }
+
+        /**
+         * frontier_client's forcereload: which lifetime classes are refreshed ({@code none}, {@code short},
+         * {@code long}, {@code forever}; with a {@code soft} prefix revalidated instead of reloaded).
+         */
+        public Builder forceReload(String value) {
+            String v = value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
+            if (!io.outpost.client.internal.ReloadPolicy.validForceReload(v)) {
+                throw new IllegalArgumentException("forcereload must be none, short, long or forever, each also with "
+                        + "a soft prefix, not '" + value + "'");
+            }
+            forceReload = v;
+            return this;
+        }
+
+        /** frontier_client's maxagesecs: accept cached copies at most this old; 0 = forcereload softlong. */
+        public Builder maxAgeSecs(long secs) {
+            if (secs < 0) {
+                throw new IllegalArgumentException("maxagesecs must not be negative: " + secs);
+            }
+            maxAgeSecs = secs;
+            return this;
+        }
+
+        /** frontier_client's freshkey (a {@code long} prefix extends it to long-lived answers); empty = none. */
+        public Builder freshKey(String key) {
+            freshKey = key == null || key.isBlank() ? null : key.strip();
+            return this;
+        }
+
+        /** frontier_client's logicalserverurl: the server URL requests through a proxy name (null = none). */
+        public Builder logicalServer(String url) {
+            logicalServer = url == null || url.isBlank() ? null : Endpoint.parse(url);
+            return this;
+        }
+
+        /** frontier_client's preferipfamily: 4 (default), 6 or 0 (no preference). */
+        public Builder preferIpFamily(int family) {
+            if (family != 0 && family != 4 && family != 6) {
+                throw new IllegalArgumentException("preferipfamily must be 4, 6 or 0, not " + family);
+            }
+            preferIpFamily = family;
+            return this;
+        }
+
+        /** frontier_client's writetimeoutsecs (default 5 s, at least 1 ms). */
+        public Builder writeTimeout(Duration d) {
+            writeTimeout = positive(d, "writeTimeout");
             return this;
         }
 
@@ -404,6 +578,20 @@ public final class ClientConfig {
                 proxies.clear();
                 prx.forEach(v -> splitList(v).forEach(this::proxy));
             }
+            if (env.get("FRONTIER_FORCERELOAD") != null && !env.get("FRONTIER_FORCERELOAD").isBlank()) {
+                forceReload(env.get("FRONTIER_FORCERELOAD"));
+            }
+            if (env.get("FRONTIER_FRESHKEY") != null) {
+                freshKey(env.get("FRONTIER_FRESHKEY"));
+            }
+            String pac = env.get("FRONTIER_PROXYCONFIGS");
+            if (pac != null && !pac.isBlank()) {
+                for (String u : pac.split(";")) {
+                    if (!u.isBlank()) {
+                        proxyConfig(u);
+                    }
+                }
+            }
             String[][] keys = {
                 {"OUTPOST_CONNECTTIMEOUTSECS", "connecttimeoutsecs"}, {"OUTPOST_READTIMEOUTSECS", "readtimeoutsecs"},
                 {"OUTPOST_RETRIES", "retries"}, {"OUTPOST_LOADBALANCE", "loadbalance"},
@@ -425,6 +613,13 @@ public final class ClientConfig {
                 case "serverurl" -> server(value);
                 case "proxyurl" -> proxy(value);
                 case "backupproxyurl" -> backupProxy(value);
+                case "proxyconfigurl" -> proxyConfig(value);
+                case "forcereload" -> forceReload(value);
+                case "maxagesecs" -> maxAgeSecs(number(key, value));
+                case "freshkey" -> freshKey(value);
+                case "logicalserverurl" -> logicalServer(value);
+                case "preferipfamily" -> preferIpFamily((int) number(key, value));
+                case "writetimeout", "writetimeoutsecs" -> writeTimeout(seconds(key, value));
                 case "failovertoserver" -> failoverToServer(yesNo(key, value));
                 case "loadbalance" -> loadBalance(switch (value.toLowerCase(Locale.ROOT)) {
                     case "proxies", "proxy" -> LoadBalance.PROXIES;
@@ -454,18 +649,38 @@ public final class ClientConfig {
                     timeAlign(new CacheAlign(timeAlign.length(), (int) n));
                     runLumiAlign(new CacheAlign(runLumiAlign.length(), (int) n));
                 }
-                default -> {
-                    // Unknown keys are ignored, as Frontier does, so one string can serve several clients.
-                }
+                default -> warn("unknown configuration key '" + key + "' ignored");
             }
         }
 
         /** Checks the combination of options and returns the immutable configuration. */
         public ClientConfig build() {
-            if (!failoverToServer && proxies.isEmpty() && backupProxies.isEmpty()) {
+            if (!failoverToServer && proxies.isEmpty() && backupProxies.isEmpty() && proxyConfigUrls.isEmpty()) {
                 throw new IllegalStateException("failoverToServer=no with no proxy leaves no route to any server");
             }
-            return new ClientConfig(this);
+            boolean jvmPrefersV6 = Boolean.getBoolean("java.net.preferIPv6Addresses");
+            if (preferIpFamily == 6 && !jvmPrefersV6 || preferIpFamily == 4 && jvmPrefersV6) {
+                // The JDK orders a name's addresses once for the whole JVM; a client cannot choose per connection.
+                warn("preferipfamily=" + preferIpFamily + " is not what this JVM does: start it with "
+                        + "-Djava.net.preferIPv6Addresses=" + (preferIpFamily == 6));
+            }
+            LoadBalance lb = loadBalance;
+            if (lb == LoadBalance.PROXIES && !proxyConfigUrls.isEmpty()) {
+                // As frontier_client: the PAC file's order is the site's choice, so no random start over it.
+                warn("loadbalance=proxies is turned off: the proxy auto-config decides the order of the proxies");
+                lb = LoadBalance.NONE;
+            }
+            return new ClientConfig(this, lb);
+        }
+
+        /** Records a warning for {@link ClientConfig#warnings()} and logs it, once per process. */
+        private void warn(String message) {
+            if (!warnings.contains(message)) {
+                warnings.add(message);
+            }
+            if (LOGGED.add(message)) {
+                LOG.log(System.Logger.Level.WARNING, "outpost client: " + message);
+            }
         }
 
         private static Endpoint proxyEndpoint(String url) {

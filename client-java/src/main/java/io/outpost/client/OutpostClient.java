@@ -7,6 +7,7 @@ import io.outpost.client.internal.HttpTransport;
 import io.outpost.client.internal.OfflineQueries;
 import io.outpost.client.internal.Response;
 import io.outpost.client.internal.Transport;
+import io.outpost.client.pac.ProxyDiscovery;
 import io.outpost.wire.AnswerDecoder;
 import io.outpost.wire.AnswerHeader;
 import io.outpost.wire.AnswerKind;
@@ -55,13 +56,17 @@ public final class OutpostClient implements AutoCloseable {
         this.listener = b.listener;
         this.cache = AnswerCache.create(config.cacheMaxBytes(), b.ticker);
         Transport transport = b.transport != null ? b.transport
-                : new HttpTransport(config.connectTimeout(), config.readTimeout());
+                : new HttpTransport(config.connectTimeout(), config.readTimeout(), config.logicalServer());
+        this.offline = config.snapshot() == null ? null : OfflineQueries.open(config.snapshot());
+        // Read and evaluated now, so that a bad PAC file is an error of create(), not of a later query.
+        ProxyDiscovery discovery = offline != null || config.proxyConfigUrls().isEmpty() ? null
+                : ProxyDiscovery.start(config.proxyConfigUrls(), config.servers(), b.ticker, config.connectTimeout(),
+                        config.readTimeout());
         this.failover = new Failover(config, transport, new FailedRoutes(b.ticker, config.failedRouteMemory()),
                 listener, b.ticker, b.sleeper, b.random, Map.of(
                         "User-Agent", clientHeader(config.clientId()),
                         "X-Outpost-Client", clientHeader(config.clientId()),
-                        "Accept", "application/octet-stream, */*"));
-        this.offline = config.snapshot() == null ? null : OfflineQueries.open(config.snapshot());
+                        "Accept", "application/octet-stream, */*"), discovery);
     }
 
     /** A client with this configuration. */
@@ -231,13 +236,13 @@ public final class OutpostClient implements AutoCloseable {
         if (offline != null) {
             throw OfflineQueries.unsupported("fetch of a raw API path");
         }
-        Answer cached = cache.get(apiPath);
+        Answer cached = failover.reload().forces(apiPath) ? null : cache.get(apiPath);
         if (cached != null) {
             listener.onEvent(new ClientEvent.CacheHit(apiPath));
             return cached;
         }
         Fetched f = failover.execute(apiPath, OutpostClient::readWhole, false);
-        cache.put(apiPath, f.answer, f.freshSeconds);
+        cache.put(apiPath, f.answer, failover.reload().capFreshSeconds(f.freshSeconds));
         return f.answer;
     }
 
@@ -308,14 +313,14 @@ public final class OutpostClient implements AutoCloseable {
 
     private Answer atExact(String folder, String tag, ChannelSelection channels, long t) throws OutpostException {
         String subject = tag + "|" + channels.pathSegment() + "|" + folder;
-        Answer a = cache.getValidAt(subject, t);
         String path = Paths.at(tag, t, channels, folder);
+        Answer a = failover.reload().forces(path) ? null : cache.getValidAt(subject, t);
         if (a != null) {
             listener.onEvent(new ClientEvent.CacheHit(path));
         } else {
             Fetched f = failover.execute(path, OutpostClient::readWhole, false);
             a = checkKind(f.answer, AnswerKind.IOVS, path);
-            cache.putValid(subject, f.validSince, f.validUntil, a, f.freshSeconds);
+            cache.putValid(subject, f.validSince, f.validUntil, a, failover.reload().capFreshSeconds(f.freshSeconds));
         }
         return a;
     }
@@ -395,7 +400,8 @@ public final class OutpostClient implements AutoCloseable {
                 p.load(in);
             }
             String v = p.getProperty("version", "dev");
-            return v.startsWith("${") ? "dev" : v;
+            // the release number alone, as the C++ client (CMake's project version) reports it
+            return v.startsWith("${") ? "dev" : v.replace("-SNAPSHOT", "");
         } catch (IOException e) {
             return "dev";
         }

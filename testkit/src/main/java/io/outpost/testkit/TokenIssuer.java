@@ -11,8 +11,13 @@ public final class TokenIssuer implements AutoCloseable {
     private final MockOAuth2Server server = new MockOAuth2Server();
 
     public TokenIssuer() {
+        this(0);
+    }
+
+    /** An issuer on the given loopback port (0: any free one). */
+    public TokenIssuer(int port) {
         try {
-            server.start(InetAddress.getLoopbackAddress(), 0);
+            server.start(InetAddress.getLoopbackAddress(), port);
         } catch (RuntimeException e) {
             server.shutdown();
             throw e;
@@ -27,6 +32,11 @@ public final class TokenIssuer implements AutoCloseable {
     /** A signed token for {@code subject} carrying {@code scopes} (space-separated, as OAuth2 sends them). */
     public String token(String subject, String scopes) {
         return server.issueToken(ISSUER_ID, subject, AUDIENCE, Map.of("scope", scopes), 3600).serialize();
+    }
+
+    /** As {@link #token(String, String)}, valid for {@code seconds}. */
+    public String token(String subject, String scopes, long seconds) {
+        return server.issueToken(ISSUER_ID, subject, AUDIENCE, Map.of("scope", scopes), seconds).serialize();
     }
 
     /** A token signed by this server but for another issuer id: valid signature, wrong issuer. */

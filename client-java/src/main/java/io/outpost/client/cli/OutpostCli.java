@@ -44,8 +44,12 @@ import picocli.CommandLine.ScopeType;
             "4:rejected by the server (other HTTP 4xx)",
             "5:unavailable: no server answered through any route (connect errors, timeouts, 5xx)",
             "6:corrupt or truncated answers on every route, or an answer that is not what was asked"},
-        footer = {"%nTimes: ns since 1970 UTC, min, max, RUN/LUMI or RUN:LUMI, an ISO date or date-time (UTC unless an",
-            "offset is given). Channels (-c): all, N, N-M, lists like 1-4,7, or name:X.",
+        footer = {"%nTimes:",
+            "  nanoseconds since 1970 UTC (1767229200000000000), min, max,",
+            "  RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time",
+            "  (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless",
+            "  an offset is given). Table and csv print run-lumi keys as RUN/LUMI.",
+            "%nChannels (-c): all, N, N-M, lists like 1-4,7, or name:X.",
             "Environment: OUTPOST_SERVER, OUTPOST_PROXY (or FRONTIER_PROXY), OUTPOST_*; see docs/client-failover.md.",
             "The contract both command-line tools follow: docs/cli.md."})
 public final class OutpostCli implements Callable<Integer> {
@@ -55,6 +59,8 @@ public final class OutpostCli implements Callable<Integer> {
     static final int EXIT_REJECTED = 4;
     static final int EXIT_UNAVAILABLE = 5;
     static final int EXIT_CORRUPT = 6;
+    static final String NOT_FOUND_HINT = "outpost-client: hint: 'nodes' lists the folders, 'tags NODE' the tags of a"
+            + " folder or folderset, 'channels FOLDER' its channels";
 
     @Option(names = "--server", scope = ScopeType.INHERIT, paramLabel = "URL",
             description = "Server URL, repeatable, tried in order (default: $OUTPOST_SERVER or $FRONTIER_SERVER).")
@@ -63,6 +69,10 @@ public final class OutpostCli implements Callable<Integer> {
     @Option(names = "--proxy", scope = ScopeType.INHERIT, paramLabel = "URL",
             description = "Proxy (Squid) URL, repeatable (default: $OUTPOST_PROXY or $FRONTIER_PROXY).")
     List<String> proxies = new ArrayList<>();
+
+    @Option(names = "--proxy-config", scope = ScopeType.INHERIT, paramLabel = "URL",
+            description = "Proxy auto-config file (http://…, file://… or auto for WPAD); repeatable, tried in order.")
+    List<String> proxyConfigs = new ArrayList<>();
 
     @Option(names = "--config", scope = ScopeType.INHERIT, paramLabel = "STRING",
             description = "Frontier-style configuration, e.g. '(serverurl=http://h:8000)(proxyurl=http://p:3128)'.")
@@ -127,6 +137,9 @@ public final class OutpostCli implements Callable<Integer> {
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof OutpostException oe) {
                 cli.err.println("outpost-client: " + oe.getMessage());
+                if (oe.kind() == OutpostException.Kind.NOT_FOUND) {
+                    cli.err.println(NOT_FOUND_HINT);
+                }
                 if (cli.verbose) {
                     for (Throwable s : oe.getSuppressed()) {
                         cli.err.println("  attempt: " + s.getMessage());
@@ -218,8 +231,12 @@ public final class OutpostCli implements Callable<Integer> {
         if (!proxies.isEmpty()) {
             b.proxies(proxies);
         }
+        if (!proxyConfigs.isEmpty()) {
+            b.proxyConfigs(proxyConfigs);
+        }
         if (direct) {
             b.proxies(List.of());
+            b.proxyConfigs(List.of());
         }
         if (connectTimeout != null) {
             b.connectTimeout(Duration.ofSeconds(connectTimeout));
@@ -234,7 +251,14 @@ public final class OutpostCli implements Callable<Integer> {
             b.cacheAlign(false);
         }
         b.clientId("outpost-client-cli/" + OutpostClient.VERSION);
-        OutpostClient.Builder cb = OutpostClient.builder(b.build());
+        ClientConfig config = b.build();
+        if (config.snapshot() != null) {
+            // the tool prints the service's own answers (docs/cli.md), which only a service gives
+            throw new IllegalArgumentException("the command-line tool asks a service over HTTP; to query a snapshot"
+                    + " file, serve it (./outpost start --snapshot FILE --server.port=8001) and use --server"
+                    + " http://localhost:8001 (the Java client library reads sqlite:FILE directly)");
+        }
+        OutpostClient.Builder cb = OutpostClient.builder(config);
         if (verbose) {
             cb.eventListener(e -> err.println("outpost-client: " + describe(e)));
         }
@@ -253,13 +277,62 @@ public final class OutpostCli implements Callable<Integer> {
     }
 
     int write(Answer a) {
+        return write(a, false);
+    }
+
+    /** Prints an answer; {@code runLumi}: since and until as RUN/LUMI (see {@link #keysAsRunLumi}). */
+    int write(Answer a, boolean runLumi) {
         RowWriter w = RowWriter.of(format(), out);
         w.begin(a.kind().jsonName(), a.folder(), a.tag(), a.validSince(), a.validUntil(), a.schema());
         for (Row r : a.rows()) {
-            w.row(r.values().toArray());
+            Object[] v = r.values().toArray();
+            w.row(runLumi ? runLumiKeys(v) : v);
         }
         w.end();
         return 0;
+    }
+
+    /**
+     * Whether the since and until of FOLDER's rows print as RUN/LUMI: in table and csv output of a run-lumi folder
+     * (docs/cli.md, "Output"); JSON keeps the numbers.
+     */
+    boolean keysAsRunLumi(OutpostClient client, String folder) throws OutpostException {
+        if (format() == RowWriter.Format.JSON) {
+            return false;
+        }
+        for (io.outpost.client.NodeInfo n : client.nodes()) {
+            if (n.folder() && n.path().equals(folder)) {
+                return n.isRunLumi();
+            }
+        }
+        return false;   // an unknown folder: the query itself gets the server's 404
+    }
+
+    /** An iovs row with since and until (columns 1 and 2) written RUN/LUMI. */
+    static Object[] runLumiKeys(Object[] v) {
+        for (int i = 1; i <= 2; i++) {
+            long key = (Long) v[i];
+            v[i] = (key >>> 32) + "/" + (key & 0xFFFF_FFFFL);
+        }
+        return v;
+    }
+
+    /**
+     * {@code -c N} naming a channel the folder does not have is "not found" (exit 3), as {@code -c name:X} is;
+     * ranges and lists select whatever channels exist.
+     */
+    void checkChannel(OutpostClient client, String folder) throws OutpostException {
+        if (!channels.matches("\\d{1,10}")) {
+            return;
+        }
+        long id = Long.parseLong(channels);
+        for (io.outpost.client.ChannelInfo c : client.channels(folder)) {
+            if (c.channel() == id) {
+                return;
+            }
+        }
+        throw new OutpostException(OutpostException.Kind.NOT_FOUND, "no channel " + id + " in " + folder
+                + " (the channels command lists them)");
     }
 
     static long time(String text) {
@@ -334,7 +407,10 @@ public final class OutpostCli implements Callable<Integer> {
         public Integer call() throws OutpostException {
             cli.checkOptions();
             long t = time(time);
-            return cli.write(cli.client().objectsAtAnswer(folder, cli.tag, cli.selection(), t));
+            OutpostClient client = cli.client();
+            cli.checkChannel(client, folder);
+            boolean runLumi = cli.keysAsRunLumi(client, folder);
+            return cli.write(client.objectsAtAnswer(folder, cli.tag, cli.selection(), t), runLumi);
         }
     }
 
@@ -349,11 +425,14 @@ public final class OutpostCli implements Callable<Integer> {
         public Integer call() throws OutpostException {
             cli.checkOptions();
             long[] r = range(from, to);
-            try (IovStream s = cli.client().browseStream(folder, cli.tag, r[0], r[1], cli.selection(), cli.order())) {
+            OutpostClient client = cli.client();
+            cli.checkChannel(client, folder);
+            boolean runLumi = cli.keysAsRunLumi(client, folder);
+            try (IovStream s = client.browseStream(folder, cli.tag, r[0], r[1], cli.selection(), cli.order())) {
                 RowWriter w = RowWriter.of(cli.format(), cli.out);
                 w.begin("iovs", s.folder(), s.tag(), s.validSince(), s.validUntil(), s.schema());
                 for (Iov iov; (iov = s.next()) != null; ) {
-                    w.row(iovRow(iov));
+                    w.row(runLumi ? runLumiKeys(iovRow(iov)) : iovRow(iov));
                 }
                 w.end();
             }
@@ -383,7 +462,9 @@ public final class OutpostCli implements Callable<Integer> {
         public Integer call() throws OutpostException {
             cli.checkOptions();
             long[] r = range(from, to);
-            return cli.write(cli.client().fetch(Paths.count(cli.tag, r[0], r[1], cli.selection(), folder)));
+            OutpostClient client = cli.client();
+            cli.checkChannel(client, folder);
+            return cli.write(client.fetch(Paths.count(cli.tag, r[0], r[1], cli.selection(), folder)));
         }
     }
 

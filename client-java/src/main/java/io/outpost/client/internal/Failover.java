@@ -10,6 +10,7 @@ import io.outpost.client.Refresh;
 import io.outpost.client.Route;
 import io.outpost.client.Sleeper;
 import io.outpost.client.Ticker;
+import io.outpost.client.pac.ProxyDiscovery;
 import io.outpost.wire.CorruptAnswerException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,18 +50,26 @@ public final class Failover {
     private final Sleeper sleeper;
     private final RandomGenerator random;
     private final Map<String, String> baseHeaders;
+    private final ReloadPolicy reload;
 
     public Failover(ClientConfig config, Transport transport, FailedRoutes failedRoutes, EventListener listener,
-                    Ticker ticker, Sleeper sleeper, RandomGenerator random, Map<String, String> baseHeaders) {
+                    Ticker ticker, Sleeper sleeper, RandomGenerator random, Map<String, String> baseHeaders,
+                    ProxyDiscovery discovery) {
         this.config = config;
         this.transport = transport;
         this.failedRoutes = failedRoutes;
-        this.planner = new RoutePlanner(config, failedRoutes, random);
+        this.planner = new RoutePlanner(config, failedRoutes, random, discovery);
         this.listener = listener;
         this.ticker = ticker;
         this.sleeper = sleeper;
         this.random = random;
         this.baseHeaders = Map.copyOf(baseHeaders);
+        this.reload = ReloadPolicy.of(config.forceReload(), config.maxAgeSecs(), config.freshKey());
+    }
+
+    /** The reload controls of the configuration (the client skips its in-process cache where they apply). */
+    public ReloadPolicy reload() {
+        return reload;
     }
 
     /** What went wrong in one attempt. */
@@ -113,7 +122,7 @@ public final class Failover {
                 routes:
                 for (int r = 0; r < group.size(); r++) {
                     Route route = group.get(r);
-                    Refresh refresh = Refresh.NONE;
+                    Refresh refresh = reload.initialRefresh(path);
                     while (true) {
                         attempts++;
                         Attempt<T> a = attempt(path, route, refresh, handler, keepOpen);
@@ -163,6 +172,8 @@ public final class Failover {
         Map<String, String> headers = new LinkedHashMap<>(baseHeaders);
         if (refresh.cacheControl() != null) {
             headers.put("Cache-Control", refresh.cacheControl());
+        } else if (reload.plainCacheControl() != null) {
+            headers.put("Cache-Control", reload.plainCacheControl());
         }
         if (refresh == Refresh.HARD) {
             headers.put("Pragma", "no-cache");
@@ -291,10 +302,31 @@ public final class Failover {
         return r == Refresh.NONE ? "plain" : r.cacheControl();
     }
 
+    /** The "detail" (else "title") of an RFC 9457 problem body, as the C++ client reads it; else the body. */
+    static String problemDetail(String body) {
+        for (String key : new String[] {"\"detail\"", "\"title\""}) {
+            int p = body.indexOf(key);
+            p = p < 0 ? -1 : body.indexOf(':', p);
+            p = p < 0 ? -1 : body.indexOf('"', p);
+            if (p < 0) {
+                continue;
+            }
+            StringBuilder out = new StringBuilder();
+            for (int i = p + 1; i < body.length() && body.charAt(i) != '"'; i++) {
+                if (body.charAt(i) == '\\' && i + 1 < body.length()) {
+                    i++;
+                }
+                out.append(body.charAt(i));
+            }
+            return out.toString();
+        }
+        return body;
+    }
+
     private static String errorBody(Response r) {
         try (InputStream in = r.body()) {
             byte[] b = in.readNBytes(MAX_ERROR_BODY);
-            String s = new String(b, StandardCharsets.UTF_8).strip();
+            String s = problemDetail(new String(b, StandardCharsets.UTF_8).strip());
             return s.isEmpty() ? "" : ": " + s.replaceAll("\\s+", " ");
         } catch (IOException e) {
             return "";

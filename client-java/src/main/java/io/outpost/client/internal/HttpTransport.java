@@ -19,16 +19,23 @@ import java.util.Map;
 public final class HttpTransport implements Transport {
     private final int connectTimeoutMillis;
     private final int readTimeoutMillis;
+    private final Endpoint logicalServer;
 
-    public HttpTransport(Duration connectTimeout, Duration readTimeout) {
+    /**
+     * @param logicalServer frontier_client's logicalserverurl, or null: requests through a proxy name this server
+     *                      (so one cache entry serves every physical server), direct ones the route's server
+     */
+    public HttpTransport(Duration connectTimeout, Duration readTimeout, Endpoint logicalServer) {
         this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
         this.readTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, readTimeout.toMillis());
+        this.logicalServer = logicalServer;
     }
 
     @Override
     public Response get(Route route, String path, Map<String, String> headers) throws IOException {
         Proxy proxy = route.isDirect() ? Proxy.NO_PROXY : toProxy(route.proxy());
-        HttpURLConnection c = (HttpURLConnection) route.server().resolve(path).toURL().openConnection(proxy);
+        Endpoint named = route.isDirect() || logicalServer == null ? route.server() : logicalServer;
+        HttpURLConnection c = (HttpURLConnection) named.resolve(path).toURL().openConnection(proxy);
         c.setConnectTimeout(connectTimeoutMillis);
         c.setReadTimeout(readTimeoutMillis);
         // useCaches=false would make the JDK add "Cache-Control: no-cache" and "Pragma: no-cache" to every request,

@@ -42,8 +42,10 @@ public interface OfflineQueries extends AutoCloseable {
         try {
             impl = Class.forName(IMPLEMENTATION);
         } catch (ClassNotFoundException | LinkageError e) {
-            throw new IllegalStateException("offline mode (server " + "sqlite:" + file + ") needs io.outpost:outpost-store"
-                    + " and its SQLite driver on the class path (an optional dependency of the client)", e);
+            throw new IllegalStateException("offline mode (server sqlite:" + file + ") reads the snapshot with the"
+                    + " store, which is not on the class path: add the dependency io.outpost:outpost-store (it brings"
+                    + " the SQLite driver), or put the loader jar outpost-store-VERSION-loader.jar on the class path",
+                    e);
         }
         try {
             return (OfflineQueries) impl.getConstructor(String.class).newInstance(file);

@@ -66,6 +66,37 @@ class NativeApiTest {
         assertThat((Boolean) bin.rows().get(5).get(5)).isEqualTo(json.get("rows").get(5).get(5).asBoolean());
     }
 
+    /** /v1/binz/… is the binary answer in zlib (codec 1) whatever the configured codec: same rows, own URL. */
+    @Test
+    void binzAnswersInZlibWithTheSameRows() throws Exception {
+        String q = "/browse/HEAD/0/9223372036854775807/1-3/cs/DEMO/DCS/HV";
+        byte[] zlib = svc.get("/v1/binz" + q).body();
+        byte[] configured = svc.get("/v1/bin" + q).body();
+        assertThat(zlib[5]).as("codec byte: zlib").isEqualTo((byte) 1);
+        assertThat(configured[5]).as("codec byte: zstd, the default").isEqualTo((byte) 2);
+        assertThat(WireDecoder.decode(zlib).rows()).isEqualTo(WireDecoder.decode(configured).rows());
+        java.util.zip.Inflater inflater = new java.util.zip.Inflater();
+        inflater.setInput(zlib, 16, zlib.length - 32);
+        byte[] content = new byte[1 << 20];
+        assertThat(inflater.inflate(content)).as("a plain zlib stream").isPositive();
+        assertThat(inflater.finished()).isTrue();
+        inflater.end();
+        assertThat(svc.get("/v1/binx" + q).statusCode()).isEqualTo(400);
+    }
+
+    /** A folder path percent-encoded as one segment, as generated clients send it: redirected, not Tomcat's 400. */
+    @Test
+    void anEncodedFolderPathIsRedirectedToTheCanonicalUrl() throws Exception {
+        for (String encoded : new String[] {"DEMO%2FCalo%2FPedestals", "DEMO%2fCalo%2fPedestals"}) {
+            HttpResponse<byte[]> r = svc.get("/v1/json/channels/" + encoded);
+            assertThat(r.statusCode()).as(encoded).isEqualTo(301);
+            assertThat(r.headers().firstValue("Location")).hasValue("/v1/json/channels/DEMO/Calo/Pedestals");
+        }
+        HttpResponse<byte[]> r = svc.get("/v1/json/at/HEAD/1/all/%2FDEMO%2FNope");
+        assertThat(r.headers().firstValue("Content-Type").orElse("")).as("a problem, not Tomcat's page")
+                .startsWith("application/problem+json");
+    }
+
     @Test
     void countsTagsChannelsNodesAndTagResolution() throws Exception {
         assertThat(json(svc.get("/v1/json/count/HEAD/0/9223372036854775807/all/DEMO/Calo/Pedestals")).get("rows").get(0).get(0)
@@ -123,7 +154,7 @@ class NativeApiTest {
             {"/v1/json/tag/HEAD/DEMO/Calo/Gains", 400, "HEAD is not a tag"},
             {"/v1/json/tag/GAINS-v1/DEMO/Calo/Pedestals", 404, "not '/DEMO/Calo/Pedestals' or one of its parents"},
             {"/v1/json/at/HEAD/1/name:nope/DEMO/DCS/HV", 404, "no channel named"},
-            {"/v1/xml/at/HEAD/1/all/DEMO/DCS/HV", 400, "bin or json"},
+            {"/v1/xml/at/HEAD/1/all/DEMO/DCS/HV", 400, "bin, binz or json"},
             {"/v1/json/at/HEAD/1/3-1/DEMO/DCS/HV", 400, "N <= M"},
             {"/v1/json/browse/HEAD/1/2/all/zz/DEMO/DCS/HV", 400, "order"},
             {"/v1/json/channels/DEMO", 404, "folderset"},
@@ -227,5 +258,28 @@ class NativeApiTest {
         assertThat(prom).contains("outpost_cache_loads_total", "hikaricp_connections", "outpost_query_time_seconds",
                 "cache_gets_total", "outpost_singleflight_joins_total");
         assertThat(json(svc.get("/v3/api-docs")).get("openapi").asString()).startsWith("3.");
+    }
+
+    /** The OpenAPI document names the endpoints the README shows first, and every answer it lists has a schema. */
+    @Test
+    void theOpenApiDocumentDescribesEveryAnswer() throws Exception {
+        JsonNode doc = json(svc.get("/v3/api-docs"));
+        assertThat(doc.get("paths").propertyNames()).contains("/v1/{format}/globaltags", "/v1/{format}/resolve/{globaltag}",
+                "/v1/{format}/state/{globaltag}", "/v1/{format}/snapshot/{globaltag}/{t}", "/v1/{format}/nodes",
+                "/write/v1/iovs/{folder}");
+        int described = 0;
+        for (JsonNode path : doc.get("paths")) {
+            for (JsonNode op : path) {
+                for (JsonNode response : op.get("responses")) {
+                    JsonNode content = response.get("content");
+                    for (String type : content == null ? java.util.List.<String>of() : content.propertyNames()) {
+                        assertThat(content.get(type).has("schema")).as(type + " in " + op.get("summary")).isTrue();
+                        described++;
+                    }
+                }
+            }
+        }
+        assertThat(described).isGreaterThan(100);
+        assertThat(doc.at("/components/schemas/Answer/properties/rows").isMissingNode()).isFalse();
     }
 }

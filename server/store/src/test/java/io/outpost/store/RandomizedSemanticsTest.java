@@ -414,7 +414,7 @@ class RandomizedSemanticsTest {
                 } else if (op == 12) {
                     // a folderset tag related to the sibling folder only: resolving it in f finds no child tag
                     String p = SET_TAGS[rnd.nextInt(2)];
-                    StoreException.Kind expected = tags.containsKey(p) ? StoreException.Kind.INVALID_TAG_RELATION
+                    StoreException.Kind expected = tags.containsKey(p) ? StoreException.Kind.ALREADY_EXISTS
                             : parentLocks.get(p) == TagLock.LOCKED ? StoreException.Kind.TAG_LOCKED
                             : otherChildren.contains(p) ? StoreException.Kind.TAG_RELATION_EXISTS : null;
                     assertThat(outcome(() -> store.createTagRelation(other, p, "O-" + p))).isEqualTo(expected);
@@ -433,8 +433,9 @@ class RandomizedSemanticsTest {
                     String p = rnd.nextInt(6) == 0 && tags.containsKey(name) ? name : SET_TAGS[rnd.nextInt(2)];
                     String c = rnd.nextInt(6) == 0 ? SET_TAGS[rnd.nextInt(2)]
                             : FOLDER_TAGS[rnd.nextInt(FOLDER_TAGS.length)];
-                    StoreException.Kind expected = p.equals(c) || tags.containsKey(p) || parentLocks.containsKey(c)
-                            ? StoreException.Kind.INVALID_TAG_RELATION
+                    // a tag of another node named as parent or child: COOL's TagExists (it would create it here)
+                    StoreException.Kind expected = p.equals(c) ? StoreException.Kind.INVALID_TAG_RELATION
+                            : tags.containsKey(p) || parentLocks.containsKey(c) ? StoreException.Kind.ALREADY_EXISTS
                             : parentLocks.get(p) == TagLock.LOCKED ? StoreException.Kind.TAG_LOCKED
                             : children.containsKey(p) ? StoreException.Kind.TAG_RELATION_EXISTS : null;
                     assertThat(outcome(() -> store.createTagRelation(f, p, c))).as("step %d relate %s -> %s", step, p, c)

@@ -1,7 +1,11 @@
 package io.outpost.server.query;
 
+import io.outpost.server.answer.JsonEncoder;
+import io.outpost.wire.TableEncoder;
 import io.outpost.store.model.ChannelOrder;
 import io.outpost.store.model.ChannelSelection;
+import io.outpost.wire.AnswerEncoder;
+import io.outpost.wire.Codec;
 
 /**
  * One native query, parsed from its URL path. {@link #canonicalPath()} is the single URL of this query; the
@@ -9,11 +13,38 @@ import io.outpost.store.model.ChannelSelection;
  */
 public record Query(Format format, Op op, String tag, long t1, long t2, ChannelSelection channels, String path) {
 
+    /**
+     * The answer format, the first word of the path: each codec has its own canonical URL, so caches never mix
+     * them (and need no Vary).
+     */
     public enum Format {
-        BIN, JSON;
+        /** Binary (docs/wire-format.md) with the configured codec, {@code outpost.cache.codec} (zstd by default). */
+        BIN,
+        /** Binary with zlib whatever the configuration: readable with any zlib, e.g. Python's standard library. */
+        BINZ,
+        JSON;
 
         public String word() {
             return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The format a path's first word names. */
+        public static Format of(String word) {
+            return switch (word) {
+                case "bin" -> BIN;
+                case "binz" -> BINZ;
+                case "json" -> JSON;
+                default -> throw new BadQueryException("format '" + word + "' must be bin, binz or json");
+            };
+        }
+
+        /** An encoder of this format; {@code codec} and {@code level} are the configured binary compression. */
+        public TableEncoder encoder(Codec codec, int level) {
+            return switch (this) {
+                case BIN -> new AnswerEncoder(codec, level);
+                case BINZ -> new AnswerEncoder(Codec.ZLIB, Math.min(level, 9));
+                case JSON -> new JsonEncoder();
+            };
         }
     }
 

@@ -25,17 +25,13 @@ public final class QueryParser {
             p = p.substring(0, p.length() - 1);
         }
         if (!p.startsWith("/v1/")) {
-            throw new BadQueryException(404, "native queries start with /v1/{bin|json}/");
+            throw new BadQueryException(404, "native queries start with /v1/{bin|binz|json}/");
         }
         String[] s = p.substring(4).split("/", -1);
         if (s.length < 2) {
-            throw new BadQueryException("expected /v1/{bin|json}/{nodes|channels|tags|tag|at|browse|count}/...");
+            throw new BadQueryException("expected /v1/{bin|binz|json}/{nodes|channels|tags|tag|at|browse|count}/...");
         }
-        Query.Format format = switch (s[0]) {
-            case "bin" -> Query.Format.BIN;
-            case "json" -> Query.Format.JSON;
-            default -> throw new BadQueryException("format '" + s[0] + "' must be bin or json");
-        };
+        Query.Format format = Query.Format.of(s[0]);
         Op op = Op.fromWord(s[1]);
         if (op == null) {
             throw new BadQueryException("'" + s[1] + "' is not a query: use nodes, channels, tags, tag, at, browse or count");

@@ -2,7 +2,6 @@ package io.outpost.server.query;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.outpost.server.answer.JsonEncoder;
 import io.outpost.server.answer.PipelinedEncoder;
 import io.outpost.server.cache.Answer;
 import io.outpost.server.config.OutpostProperties;
@@ -18,7 +17,6 @@ import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.TagResolver;
-import io.outpost.wire.AnswerEncoder;
 import io.outpost.wire.AnswerKind;
 import io.outpost.wire.Codec;
 import io.outpost.wire.Column;
@@ -77,7 +75,7 @@ public class QueryService implements AutoCloseable {
     }
 
     private TableEncoder encoder(Query q) {
-        return q.format() == Query.Format.BIN ? new AnswerEncoder(codec, compressionLevel) : new JsonEncoder();
+        return q.format().encoder(codec, compressionLevel);
     }
 
     /** Computes the answer of {@code q}; {@code node} is the catalog's node for q.path() (null for NODES). */

@@ -63,6 +63,8 @@ public class NativeApiServlet extends HttpServlet {
                 .register(registry);
     }
 
+    private static final java.util.regex.Pattern ENCODED_SLASH = java.util.regex.Pattern.compile("%2[fF]");
+
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String raw = req.getRequestURI();
@@ -75,7 +77,9 @@ public class NativeApiServlet extends HttpServlet {
                 throw new BadQueryException("native queries carry their whole meaning in the path; drop the '?"
                         + abbreviate(req.getQueryString()) + "'");
             }
-            Query q = QueryParser.parse(raw);
+            // a folder path written as one percent-encoded segment (DEMO%2FCalo%2FPedestals, as generated clients
+            // write path parameters) means the path: redirected to the canonical URL like any other spelling
+            Query q = QueryParser.parse(ENCODED_SLASH.matcher(raw).replaceAll("/"));
             String canonical = q.canonicalPath();
             if (!canonical.equals(raw)) {
                 redirects.increment();

@@ -50,6 +50,17 @@ public class WebConfiguration {
         }
     }
 
+    /**
+     * Tomcat refuses a %2F in a path with its own HTML 400 before any servlet runs; kept encoded instead (never
+     * taken as a separator), it reaches the native API, which redirects it to the canonical URL, and the write API,
+     * which decodes its node paths.
+     */
+    @Bean
+    public org.springframework.boot.tomcat.TomcatConnectorCustomizer encodedSlashesReachTheApplication() {
+        return connector -> connector.setEncodedSolidusHandling(
+                org.apache.tomcat.util.buf.EncodedSolidusHandling.PASS_THROUGH.getValue());
+    }
+
     @Bean
     public ServletRegistrationBean<NativeApiServlet> nativeApi(Catalog catalog, AnswerCache cache, MemoryHits hits,
                                                                QueryService service, CachePolicy policy,

@@ -4,6 +4,7 @@ import io.outpost.server.web.StoreStatus;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.cli.IovFiles;
+import io.outpost.store.model.KeyText;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
@@ -89,8 +90,11 @@ public class WriteController {
     public record TagDeletionBody(String tag) {
     }
 
-    /** Body of a truncation: open-ended IOVs valid at {@code until} end there; channels all, N, N-M or name:X. */
-    public record TruncationBody(Long until, String channels) {
+    /**
+     * Body of a truncation: open-ended IOVs valid at {@code until} end there; channels all, N, N-M or name:X.
+     * {@code until} is a number, or text as the loader reads keys (RUN/LUMI, an ISO time; docs/api.md).
+     */
+    public record TruncationBody(String until, String channels) {
     }
 
     private final IovStore store;
@@ -154,7 +158,7 @@ public class WriteController {
 
     /**
      * Stores one batch of IOVs, all or nothing: {@code application/json} (an array as the loader's JSON files),
-     * {@code text/csv} (header line, then channel,since,until,fields…) or {@code application/vnd.outpost.table}
+     * {@code text/csv} (a header line naming channel, since, until and the fields in any order, then one IOV a line) or {@code application/vnd.outpost.table}
      * (the binary format of the native API's answers, kind iovs; the cheapest to parse).
      */
     @PostMapping("/iovs/**")
@@ -180,7 +184,7 @@ public class WriteController {
         try {
             caller.require(Permission.WRITE, path);
             Node folder = store.folder(path);
-            rows[0] = parseIovs(req.getContentType(), body, path, folder.payloadSpec(), userTag, userTagOnly);
+            rows[0] = parseIovs(req.getContentType(), body, path, folder, userTag, userTagOnly);
             if (rows[0].isEmpty()) {
                 throw new IllegalArgumentException("the body holds no IOVs");
             }
@@ -301,7 +305,8 @@ public class WriteController {
             if (b.until() == null) {
                 throw new IllegalArgumentException("\"until\" is required");
             }
-            return store.truncateValidity(store.folder(path), b.until(),
+            Node folder = store.folder(path);
+            return store.truncateValidity(folder, KeyText.parse(b.until(), folder.keyType()),
                     io.outpost.store.cli.LoaderCli.channelSelection(b.channels() == null ? "all" : b.channels()));
         }, r -> Map.of("truncated", r));
     }
@@ -352,8 +357,9 @@ public class WriteController {
         return b.body(r.json());
     }
 
-    private static List<NewIov> parseIovs(String contentType, byte[] body, String path, PayloadSpec spec,
+    private static List<NewIov> parseIovs(String contentType, byte[] body, String path, Node folder,
                                           String userTag, boolean userTagOnly) {
+        PayloadSpec spec = folder.payloadSpec();
         MediaType type;
         try {
             type = contentType == null ? MediaType.APPLICATION_JSON : MediaType.parseMediaType(contentType);
@@ -365,7 +371,7 @@ public class WriteController {
             rows = BinaryIovBatch.read(body, path, spec);
         } else if (type.isCompatibleWith(CSV)) {
             String text = new String(body, StandardCharsets.UTF_8);
-            rows = IovFiles.csv(Arrays.asList(text.split("\r?\n", -1)), "CSV body", spec);
+            rows = IovFiles.csv(Arrays.asList(text.split("\r?\n", -1)), "CSV body", spec, folder.keyType());
         } else if (type.isCompatibleWith(MediaType.APPLICATION_JSON)) {
             JsonNode root;
             try {
@@ -373,7 +379,7 @@ public class WriteController {
             } catch (JacksonException e) {
                 throw new IllegalArgumentException("the body is not valid JSON: " + e.getOriginalMessage());
             }
-            rows = IovFiles.json(root, spec);
+            rows = IovFiles.json(root, spec, folder.keyType());
         } else {
             throw new WriteRefused(415, "Unsupported Media Type", "IOV batches are application/json, text/csv or "
                     + WireFormat.CONTENT_TYPE + ", not '"

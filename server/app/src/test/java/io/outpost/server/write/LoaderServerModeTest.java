@@ -103,20 +103,30 @@ class LoaderServerModeTest {
         assertThat(deleted.exit()).as(deleted.err()).isZero();
         assertThat(svc.get("/v1/json/tag/GAINS-L2/L/Cal/Gains").statusCode()).isEqualTo(404);
         Run noGlobal = loader(token, "relate", "GT-2026", "L-2026", "--node", "/L");
-        assertThat(noGlobal.exit()).isEqualTo(2);
+        assertThat(noGlobal.exit()).as("refused by the service: exit 4").isEqualTo(4);
         assertThat(noGlobal.err()).contains("conditions.globaltag");
         Run global = loader(issuer.token("coordinator", "conditions.globaltag"), "relate", "GT-2026", "L-2026",
                 "--node", "/L");
         assertThat(global.exit()).as(global.err()).isZero();
         assertThat(svc.getString("/v1/json/tags/L")).contains("L-2026");
 
-        Run locked = loader(token, "load", "/L/Cal/Gains", json.toString(), "--user-tag", "GAINS-L1");
-        assertThat(locked.exit()).as("refused: input/request errors exit 2").isEqualTo(2);
+        java.io.PrintStream stdout = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        Run locked;
+        System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            locked = loader(token, "load", "/L/Cal/Gains", json.toString(), "--user-tag", "GAINS-L1");
+        } finally {
+            System.setOut(stdout);
+        }
+        assertThat(locked.exit()).as("refused by the service (a locked tag): exit 4").isEqualTo(4);
+        assertThat(printed.toString(StandardCharsets.UTF_8)).as("no success reported before the service confirmed")
+                .doesNotContain("stored");
         Run noToken = loader(null, "list");
         assertThat(noToken.exit()).isEqualTo(2);
         assertThat(noToken.err()).contains("OUTPOST_TOKEN");
         Run forbidden = loader(issuer.token("other", "conditions.write:/X"), "create-folderset", "/L/Other");
-        assertThat(forbidden.exit()).isEqualTo(2);
+        assertThat(forbidden.exit()).isEqualTo(4);
         assertThat(forbidden.err()).contains("403").contains("/L/Other");
     }
 }

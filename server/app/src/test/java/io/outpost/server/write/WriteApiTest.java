@@ -112,6 +112,12 @@ class WriteApiTest {
                 "[{\"channel\":3,\"since\":10,\"until\":20,\"payload\":{\"gain\":9.25,\"label\":\"c\"}}]");
         assertThat(json.statusCode()).as(json.body()).isEqualTo(200);
         assertThat(svc.get(url).headers().firstValue("X-Outpost-Rows")).hasValue("3");
+        // the columns in another order, keys as dates: each value goes to the column its header names
+        HttpResponse<String> shuffled = csv("/DET/Calo/Gains", calo,
+                "label,until,gain,channel,since\nshuffled,1970-01-01T00:00:00.000001Z,7.75,4,1970-01-01T00:00:00.0000005Z\n");
+        assertThat(shuffled.statusCode()).as(shuffled.body()).isEqualTo(200);
+        assertThat(svc.getString("/v1/json/browse/HEAD/0/9223372036854775807/4/cs/DET/Calo/Gains"))
+                .contains("[4,500,1000,7.75,\"shuffled\"]");
 
         created(client.json("POST", "/write/v1/tags/DET/Calo/Gains", calo, "{\"tag\":\"GAINS-1\"}"));
         assertThat(svc.getString("/v1/json/tag/GAINS-1/DET/Calo/Gains")).contains("GAINS-1");
@@ -166,6 +172,16 @@ class WriteApiTest {
         refused(400, "whole number", client.json("POST", "/write/v1/iovs/DET/Calo/Bad", calo,
                 "[{\"channel\":\"two\",\"since\":0,\"until\":5,\"payload\":{\"i\":1}}]"));
         refused(400, "no IOVs", csv("/DET/Calo/Bad", calo, "channel,since,until,i\n"));
+        // columns are matched by their names: unknown, missing or repeated ones refuse the body (no value can land
+        // in the wrong field)
+        refused(400, "line 1: unknown column 'chan'", csv("/DET/Calo/Bad", calo, "chan,since,until,i\n2,0,10,1\n"));
+        refused(400, "line 1: missing column i", csv("/DET/Calo/Bad", calo, "channel,since,until\n2,0,10\n"));
+        refused(400, "line 1: column 'since' appears twice", csv("/DET/Calo/Bad", calo,
+                "channel,since,since,until,i\n2,0,0,10,1\n"));
+        refused(400, "RUN/LUMI is for run-lumi folders", client.json("POST", "/write/v1/truncations/DET/Calo/Bad", calo,
+                "{\"until\":\"300/0\"}"));
+        refused(400, "unknown payload field 'j'", client.json("POST", "/write/v1/iovs/DET/Calo/Bad", calo,
+                "[{\"channel\":2,\"since\":0,\"until\":5,\"payload\":{\"j\":1}}]"));
         refused(415, "text/csv", client.send("POST", "/write/v1/iovs/DET/Calo/Bad", calo, "application/xml",
                 "<x/>".getBytes(StandardCharsets.UTF_8)));
         refused(409, "locked", client.send("POST", "/write/v1/iovs/DET/Calo/Bad?userTag=BAD-LOCKED", calo, "text/csv",

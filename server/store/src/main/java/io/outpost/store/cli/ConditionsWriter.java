@@ -24,8 +24,17 @@ interface ConditionsWriter extends AutoCloseable {
     /** The payload specification of a folder (to read files for it); fails for an unknown folder. */
     PayloadSpec payloadSpec(String folder);
 
-    /** Stores one batch, all or nothing. */
-    void store(String folder, List<NewIov> batch);
+    /** What a folder's keys mean (to read the keys of files for it); fails for an unknown folder. */
+    KeyType keyType(String folder);
+
+    /**
+     * Stores one batch, all or nothing. Returns how many IOVs are now confirmed stored that were not before: this
+     * batch's, or (through a service, which uploads one batch while the next is read) the previous batch's.
+     */
+    int store(String folder, List<NewIov> batch);
+
+    /** Waits until every batch given to {@link #store} is confirmed stored; returns how many IOVs that confirmed. */
+    int flush();
 
     /** Tags the HEAD of a folder now ({@code asOf} null) or as it was at {@code asOf}. */
     void tag(String folder, String tag, Instant asOf, String description);

@@ -67,9 +67,12 @@ final class GlobalTagCommands {
             if (lock) {
                 gts.lock(name, TagLock.LOCKED);
             }
+            // the tag each folderset on the way gets, shown for the first folder's parent as an example
+            String first = map.keySet().iterator().next();
+            String parent = first.substring(0, Math.max(0, first.lastIndexOf('/')));
             System.out.println("created global tag " + name + " (" + map.size() + " folder tags"
-                    + (lock ? ", locked" : "") + "; the folderset /A/B gets tag " + IntermediateTagNames.forFolderset(name,
-                    "/A/B") + ")");
+                    + (lock ? ", locked" : "") + (parent.isEmpty() ? "" : "; the folderset " + parent + " gets tag "
+                    + IntermediateTagNames.forFolderset(name, parent)) + ")");
         }
     }
 

@@ -50,7 +50,7 @@ final class HttpWriter implements ConditionsWriter {
                 t.setDaemon(true);
                 return t;
             });
-    private java.util.concurrent.Future<?> inFlight;
+    private java.util.concurrent.Future<Integer> inFlight;
 
     HttpWriter(String server, String token) {
         if (token == null || token.isBlank()) {
@@ -72,7 +72,7 @@ final class HttpWriter implements ConditionsWriter {
         ObjectNode b = JSON.createObjectNode().put("versioning", versioning.shortName()).put("keyType", keys.label())
                 .put("payload", payload.toString()).put("description", description).put("parents", parents);
         send("POST", "/write/v1/folders" + path, "application/json", bytes(b));
-        return "created folder " + path;
+        return "created folder " + path + ": " + versioning.shortName() + ", " + keys.label() + " keys, " + payload;
     }
 
     @Override
@@ -92,9 +92,19 @@ final class HttpWriter implements ConditionsWriter {
     }
 
     @Override
-    public void store(String folder, List<NewIov> batch) {
+    public KeyType keyType(String folder) {
+        for (JsonNode row : nodes()) {
+            if (row.get(0).asString().equals(folder) && row.get(1).asBoolean()) {
+                return KeyType.parse(row.get(3).asString());
+            }
+        }
+        throw new StoreException(StoreException.Kind.FOLDER_NOT_FOUND, "no folder '" + folder + "' on " + base);
+    }
+
+    @Override
+    public int store(String folder, List<NewIov> batch) {
         if (batch.isEmpty()) {
-            return;
+            return 0;
         }
         PayloadSpec spec = specs.computeIfAbsent(folder, this::payloadSpec);
         // IOVs of one batch share the user tag (the loader's --user-tag applies to the whole file)
@@ -102,20 +112,31 @@ final class HttpWriter implements ConditionsWriter {
         String query = first.userTag() == null ? "" : "?userTag=" + URLEncoder.encode(first.userTag(),
                 StandardCharsets.UTF_8) + (first.userTagOnly() ? "&userTagOnly=true" : "");
         List<NewIov> mine = List.copyOf(batch);
-        finishUpload();
-        inFlight = uploader.submit(() -> post("POST", "/write/v1/iovs" + folder + query, WireFormat.CONTENT_TYPE,
-                iovTable(folder, mine, spec)));
+        int confirmed = finishUpload();
+        inFlight = uploader.submit(() -> {
+            post("POST", "/write/v1/iovs" + folder + query, WireFormat.CONTENT_TYPE, iovTable(folder, mine, spec));
+            return mine.size();
+        });
+        return confirmed;
     }
 
-    /** Waits for the batch in flight; its refusal surfaces here, before anything else is sent. */
-    private void finishUpload() {
-        java.util.concurrent.Future<?> f = inFlight;
+    @Override
+    public int flush() {
+        return finishUpload();
+    }
+
+    /**
+     * Waits for the batch in flight; its refusal surfaces here, before anything else is sent. Returns how many
+     * IOVs the service confirmed (0 when none was in flight).
+     */
+    private int finishUpload() {
+        java.util.concurrent.Future<Integer> f = inFlight;
         inFlight = null;
         if (f == null) {
-            return;
+            return 0;
         }
         try {
-            f.get();
+            return f.get();
         } catch (java.util.concurrent.ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
@@ -298,9 +319,20 @@ final class HttpWriter implements ConditionsWriter {
             case 404 -> detail.toLowerCase(Locale.ROOT).contains("tag") ? StoreException.Kind.TAG_NOT_FOUND
                     : StoreException.Kind.FOLDER_NOT_FOUND;
             case 409 -> StoreException.Kind.OVERLAP;
-            default -> s < 500 ? StoreException.Kind.INVALID_ARGUMENT : StoreException.Kind.DATABASE;
+            case 400, 422 -> StoreException.Kind.INVALID_ARGUMENT;
+            default -> s < 500 ? null : StoreException.Kind.DATABASE;
         };
+        if (kind == null) {
+            throw new Refused(message);
+        }
         throw new StoreException(kind, message);
+    }
+
+    /** The service refused the request for a reason other than its content (e.g. 401, 403: not permitted). */
+    static final class Refused extends RuntimeException {
+        Refused(String message) {
+            super(message);
+        }
     }
 
     /** Waits for the last batch, so a refusal of it is reported and the exit code says so. */

@@ -3,6 +3,7 @@ package io.outpost.store.cli;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.model.KeyText;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.PayloadSpec;
@@ -11,6 +12,7 @@ import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.workload.Workload;
 import io.outpost.store.workload.WorkloadGenerator;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +34,8 @@ import picocli.CommandLine.Parameters;
         subcommands = {LoaderCli.CreateFolderSet.class, LoaderCli.CreateFolder.class, LoaderCli.CreateChannel.class,
             LoaderCli.Load.class, LoaderCli.Generate.class, LoaderCli.TagHead.class, LoaderCli.Lock.class,
             LoaderCli.Relate.class, LoaderCli.DeleteTag.class, LoaderCli.Truncate.class, LoaderCli.ListNodes.class,
-            SnapshotCommands.Export.class, SnapshotCommands.Sync.class, GlobalTagCommands.class})
+            SnapshotCommands.Export.class, SnapshotCommands.Sync.class, GlobalTagCommands.class,
+            CommandLine.HelpCommand.class})
 public final class LoaderCli {
 
     /** Where to write: a database (--url) or a service's write API (--server). */
@@ -46,26 +49,53 @@ public final class LoaderCli {
         String password;
         @Option(names = "--prefix", description = "table prefix (default OUTPOST_)", defaultValue = "OUTPOST_")
         String prefix;
-        @Option(names = "--server", description = "write through this Outpost service instead, e.g. "
-                + "https://outpost.example.org")
+        @Option(names = "--server", description = "an Outpost service instead of a database, e.g. "
+                + "https://outpost.example.org (writes go through its write API and need --token)")
         String server;
         @Option(names = "--token", description = "bearer token for --server (or env OUTPOST_TOKEN)",
                 defaultValue = "${env:OUTPOST_TOKEN}")
         String token;
 
         IovStore open() {
+            return open(false);
+        }
+
+        /** Opens the database; a SQLite file that does not exist is created only when {@code create} says so. */
+        IovStore open(boolean create) {
             if (url == null) {
                 throw new IllegalArgumentException("this command needs --url (a database)");
+            }
+            Path file = sqliteFile(url);
+            if (file != null && !create && !Files.exists(file)) {
+                throw new IllegalArgumentException("no database file '" + file + "' (check the path; a new one is made"
+                        + " only by create-folderset, create-folder or generate with --create)");
             }
             return IovStore.open(new DatabaseConfig(url, user, password, prefix, 2, 2, null, null));
         }
 
-        ConditionsWriter writer() {
+        ConditionsWriter writer(boolean create) {
             if ((url == null) == (server == null)) {
                 throw new IllegalArgumentException("give either --url (a database) or --server (an Outpost service)");
             }
-            return server != null ? new HttpWriter(server, token) : new StoreWriter(open());
+            return server != null ? new HttpWriter(server, token) : new StoreWriter(open(create));
         }
+    }
+
+    /** The file of a plain {@code jdbc:sqlite:PATH} URL; null for other databases, in-memory or {@code file:} URLs. */
+    static Path sqliteFile(String url) {
+        if (!url.startsWith("jdbc:sqlite:")) {
+            return null;
+        }
+        String rest = url.substring("jdbc:sqlite:".length());
+        int query = rest.indexOf('?');
+        rest = query < 0 ? rest : rest.substring(0, query);
+        return rest.isEmpty() || rest.startsWith(":") || rest.startsWith("file:") ? null : Path.of(rest);
+    }
+
+    /** {@code --create}, for the commands that may make a new SQLite database file. */
+    static final class Create {
+        @Option(names = "--create", description = "create the SQLite database file if it does not exist")
+        boolean create;
     }
 
     abstract static class Base implements Callable<Integer> {
@@ -74,10 +104,15 @@ public final class LoaderCli {
 
         @Override
         public Integer call() throws Exception {
-            try (ConditionsWriter writer = db.writer()) {
+            try (ConditionsWriter writer = db.writer(creates())) {
                 run(writer);
             }
             return 0;
+        }
+
+        /** Whether a missing SQLite file may be created (only commands that create things, with --create). */
+        boolean creates() {
+            return false;
         }
 
         abstract void run(ConditionsWriter store) throws Exception;
@@ -85,6 +120,14 @@ public final class LoaderCli {
 
     @Command(name = "create-folderset", description = "Create a folderset (a node holding folders).")
     static final class CreateFolderSet extends Base {
+        @Mixin
+        Create create;
+
+        @Override
+        boolean creates() {
+            return create.create;
+        }
+
         @Parameters(index = "0", description = "path, e.g. /DET/Calo")
         String path;
         @Option(names = "--description", defaultValue = "")
@@ -101,11 +144,21 @@ public final class LoaderCli {
 
     @Command(name = "create-folder", description = "Create a folder and its tables.")
     static final class CreateFolder extends Base {
+        @Mixin
+        Create create;
+
+        @Override
+        boolean creates() {
+            return create.create;
+        }
+
         @Parameters(index = "0", description = "path, e.g. /DET/Calo/Pedestals")
         String path;
-        @Option(names = "--versioning", defaultValue = "SV", description = "SV or MV")
+        @Option(names = "--versioning", defaultValue = "SV", description = "SV (single version) or MV (multi"
+                + " version, taggable); default: ${DEFAULT-VALUE}")
         String versioning;
-        @Option(names = "--keys", defaultValue = "time", description = "time (ns since epoch) or run-lumi")
+        @Option(names = "--keys", defaultValue = "time", description = "time (ns since 1970 UTC) or run-lumi;"
+                + " default: ${DEFAULT-VALUE}")
         String keys;
         @Option(names = "--payload", required = true, description = "payload spec, e.g. mean:Float,label:String255")
         String payload;
@@ -149,21 +202,23 @@ public final class LoaderCli {
         String userTag;
         @Option(names = "--user-tag-only", description = "store into the user tag only, not the HEAD")
         boolean userTagOnly;
-        @Option(names = "--batch", defaultValue = "10000", description = "IOVs per all-or-nothing flush")
+        @Option(names = "--batch", defaultValue = "10000", description = "IOVs per all-or-nothing flush;"
+                + " default: ${DEFAULT-VALUE}")
         int batch;
 
         @Override
         void run(ConditionsWriter store) throws Exception {
-            List<NewIov> rows = IovFiles.read(file, store.payloadSpec(folder));
-            try (ProgressBar bar = new ProgressBar("load", rows.size())) {
+            List<NewIov> rows = IovFiles.read(file, store.payloadSpec(folder), store.keyType(folder));
+            // the bar and the final line count only what the database or the service confirmed stored
+            try (ProgressBar bar = Progress.bar("load", rows.size())) {
                 for (int i = 0; i < rows.size(); i += batch) {
                     List<NewIov> chunk = new ArrayList<>();
                     for (NewIov r : rows.subList(i, Math.min(rows.size(), i + batch))) {
                         chunk.add(userTag == null ? r : r.withUserTag(userTag, userTagOnly));
                     }
-                    store.store(folder, chunk);
-                    bar.stepBy(chunk.size());
+                    bar.stepBy(store.store(folder, chunk));
                 }
+                bar.stepBy(store.flush());
             }
             System.out.println("stored " + rows.size() + " IOVs in " + folder);
         }
@@ -171,6 +226,14 @@ public final class LoaderCli {
 
     @Command(name = "generate", description = "Generate a reference workload with random payloads.")
     static final class Generate extends Base {
+        @Mixin
+        Create create;
+
+        @Override
+        boolean creates() {
+            return create.create;
+        }
+
         @Parameters(index = "0", description = "likeLuis1iov, likeLuis1channel, smallQueries, atlasPrompt, "
                 + "atlasPromptControl, coolBrowse or coolFlat")
         String workload;
@@ -182,10 +245,11 @@ public final class LoaderCli {
         @Override
         void run(ConditionsWriter store) {
             Workload w = Workload.parse(workload);
-            try (ProgressBar bar = new ProgressBar(w.label(), w.totalIovs(scale))) {
+            try (ProgressBar bar = Progress.bar(w.label(), w.totalIovs(scale))) {
                 new WorkloadGenerator(seed).populate(w, scale, path -> store.createFolder(path, Versioning.SINGLE_VERSION,
                         w.keyType(), w.payloadSpec(), WorkloadGenerator.description(w), true), store::store, bar::stepTo);
             }
+            store.flush();
             System.out.println("generated " + w.totalIovs(scale) + " IOVs of " + w.label());
         }
     }
@@ -261,14 +325,14 @@ public final class LoaderCli {
     static final class Truncate extends Base {
         @Parameters(index = "0")
         String folder;
-        @Parameters(index = "1", description = "the new until")
-        long until;
+        @Parameters(index = "1", description = "the new until: a key, RUN/LUMI or an ISO date/time as the folder's keys are")
+        String until;
         @Option(names = "--channels", description = "all (default), N, N-M, or name:X", defaultValue = "all")
         String channels;
 
         @Override
         void run(ConditionsWriter store) {
-            int n = store.truncate(folder, until, channels);
+            int n = store.truncate(folder, KeyText.parse(until, store.keyType(folder)), channels);
             System.out.println("truncated " + n + " IOV" + (n == 1 ? "" : "s") + " at " + until);
         }
     }
@@ -299,20 +363,48 @@ public final class LoaderCli {
         System.exit(configure(cl).execute(args));
     }
 
-    /** Exit codes: 0 done, 2 the input or request was wrong (nothing written), 1 anything else (e.g. database down). */
+    /** Exit codes (docs/cli.md, "The loader"): see {@link #exitCode}. */
     public static CommandLine configure(CommandLine cl) {
+        // every command answers --help (and 'help COMMAND') before it checks its parameters
+        helpEverywhere(cl);
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("outpost-loader: " + e.getMessage());
-            boolean badInput = e instanceof IllegalArgumentException || e instanceof java.nio.file.NoSuchFileException
-                    || e instanceof io.outpost.store.StoreException se
-                    && se.kind().category() != io.outpost.store.StoreException.Category.UNAVAILABLE;
-            return badInput ? 2 : 1;
+            return exitCode(e);
         });
         return cl;
     }
 
+    private static void helpEverywhere(CommandLine cl) {
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            if (sub.getCommandSpec().optionsMap().get("--help") == null) {
+                sub.getCommandSpec().mixinStandardHelpOptions(true);
+            }
+            helpEverywhere(sub);
+        }
+    }
+
+    /**
+     * 2: the command line or the input file is wrong (nothing written); 3: a folder, tag or channel does not exist;
+     * 4: the database or the service refused the write (not permitted, locked, overlapping, already there);
+     * 5: the database or the service could not be reached; 1: anything else.
+     */
+    static int exitCode(Exception e) {
+        if (e instanceof io.outpost.store.StoreException se) {
+            return switch (se.kind().category()) {
+                case NOT_FOUND -> 3;
+                case BAD_INPUT -> 2;
+                case CONFLICT -> 4;
+                case UNAVAILABLE -> 5;
+            };
+        }
+        if (e instanceof HttpWriter.Refused) {
+            return 4;
+        }
+        return e instanceof IllegalArgumentException || e instanceof java.nio.file.NoSuchFileException ? 2 : 1;
+    }
+
+    /** A key of either kind as {@link KeyText} spells it; -1 also means the end of time. */
     static long key(String s) {
-        long k = Long.parseLong(s.trim());
-        return k == -1 ? ValidityKey.MAX : k;
+        return s.trim().equals("-1") ? ValidityKey.MAX : KeyText.parse(s, null);
     }
 }

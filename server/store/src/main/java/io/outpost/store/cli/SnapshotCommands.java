@@ -35,9 +35,11 @@ final class SnapshotCommands {
         private final ProgressBar bar;
         private long iovs;
         private boolean started;
+        /** The folders a sync copied, in the order it copied them. */
+        final java.util.List<String> copied = new java.util.ArrayList<>();
 
         Bar(String task) {
-            bar = new ProgressBar(task, 1);
+            bar = Progress.bar(task, 1);
         }
 
         @Override
@@ -54,6 +56,11 @@ final class SnapshotCommands {
         public void iovs(long count) {
             iovs += count;
             bar.setExtraMessage(iovs + " IOVs");
+        }
+
+        @Override
+        public void copied(String folder) {
+            copied.add(folder);
         }
 
         void done() {
@@ -201,7 +208,8 @@ final class SnapshotCommands {
                     }
                 }
                 bar.done();
-                System.out.println("synced " + to + ": " + r.copied() + " folders copied, " + r.unchanged()
+                System.out.println("synced " + to + ": " + r.copied() + " folders copied"
+                        + (bar.copied.isEmpty() ? "" : " (" + String.join(", ", bar.copied) + ")") + ", " + r.unchanged()
                         + " unchanged, " + r.iovs() + " IOVs");
                 for (String path : r.skipped()) {
                     System.out.println("not added: " + path + " (the snapshot has no key range of its key type;"

@@ -32,7 +32,8 @@ final class StoreWriter implements ConditionsWriter {
     public String createFolder(String path, Versioning versioning, KeyType keys, PayloadSpec payload, String description,
                                boolean parents) {
         Node f = store.createFolder(path, versioning, keys, payload, description, parents);
-        return "created folder " + f.path() + " (tables " + f.tablePrefix() + "_*)";
+        return "created folder " + f.path() + ": " + f.versioning().shortName() + ", " + f.keyType().label() + " keys, "
+                + f.payloadSpec() + " (tables " + f.tablePrefix() + "_*)";
     }
 
     @Override
@@ -46,8 +47,19 @@ final class StoreWriter implements ConditionsWriter {
     }
 
     @Override
-    public void store(String folder, List<NewIov> batch) {
+    public KeyType keyType(String folder) {
+        return store.folder(folder).keyType();
+    }
+
+    @Override
+    public int store(String folder, List<NewIov> batch) {
         store.store(store.folder(folder), batch);
+        return batch.size();
+    }
+
+    @Override
+    public int flush() {
+        return 0;
     }
 
     @Override

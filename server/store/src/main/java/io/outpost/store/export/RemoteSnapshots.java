@@ -114,6 +114,7 @@ public final class RemoteSnapshots {
                     }
                 }
                 if (o.copied()) {
+                    progress.copied(folders.get(i));
                     copied++;
                     iovs += o.iovs();
                 } else {

@@ -102,6 +102,10 @@ public final class SnapshotExporter {
 
         void iovs(long count);
 
+        /** Sync: the folder (by path) was copied again, being new or changed in the source. */
+        default void copied(String folder) {
+        }
+
         Progress NONE = new Progress() {
             @Override
             public void folder(Node folder, int index, int total) {

@@ -91,6 +91,7 @@ public final class SnapshotSync {
             }
             iovs += transfer.transfer(state, first.globalTag(), range.from(), range.to(), first.folderGlob(),
                     had != null, progress::iovs);
+            progress.copied(f.path());
             copied++;
         }
         return new Result(copied, unchanged, iovs, List.copyOf(skipped));

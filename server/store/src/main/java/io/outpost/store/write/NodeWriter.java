@@ -43,7 +43,8 @@ public final class NodeWriter {
         if (parent == null) {
             if (!createParents) {
                 throw new StoreException(StoreException.Kind.FOLDER_NOT_FOUND, "parent folderset '" + parentPath
-                        + "' does not exist (ask to create parents)");
+                        + "' does not exist (create it first, or ask for missing parents: the loader's --parents, the write"
+                        + " API's \"parents\": true)");
             }
             return createFolderSet(c, parentPath, "", true, now);
         }

@@ -217,15 +217,17 @@ public final class TagWriter {
         }
         Node parentNode = meta.findNode(c, childNode.parentId());
         Tag parent = meta.findTag(c, parentName);
+        // COOL would create the missing tag in this node, which a tag of that name elsewhere forbids: TagExists
         if (parent != null && parent.nodeId() != parentNode.id()) {
-            throw new StoreException(StoreException.Kind.INVALID_TAG_RELATION, "tag '" + parentName
-                    + "' belongs to another node, not to '" + parentNode.path() + "', the parent of '"
-                    + childNode.path() + "'");
+            throw new StoreException(StoreException.Kind.ALREADY_EXISTS, "tag '" + parentName
+                    + "' already exists in another node, not in '" + parentNode.path() + "', the parent of '"
+                    + childNode.path() + "' (tag names are unique in the whole database)");
         }
         Tag child = meta.findTag(c, childName);
         if (child != null && child.nodeId() != childNode.id()) {
-            throw new StoreException(StoreException.Kind.INVALID_TAG_RELATION, "tag '" + childName
-                    + "' belongs to another node, not to '" + childNode.path() + "'");
+            throw new StoreException(StoreException.Kind.ALREADY_EXISTS, "tag '" + childName
+                    + "' already exists in another node, not in '" + childNode.path() + "' (tag names are unique in"
+                    + " the whole database)");
         }
         if (parent != null && parent.lock() == TagLock.LOCKED) {
             throw new StoreException(StoreException.Kind.TAG_LOCKED, "parent tag '" + parentName + "' is locked");

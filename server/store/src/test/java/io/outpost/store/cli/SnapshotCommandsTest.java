@@ -67,13 +67,13 @@ class SnapshotCommandsTest {
                 "--run-from", "0", "--run-to", "60", "--out", snap.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("exists");
         assertThat(run("export", "--url", src, "--global-tag", "NOPE", "--from", "0", "--to", "100", "--out",
-                dir.resolve("nope.db").toString())).isEqualTo(2);
+                dir.resolve("nope.db").toString())).isEqualTo(3);   // not found
         assertThat(err.toString()).contains("no tag 'NOPE'");
         assertThat(dir.resolve("nope.db")).doesNotExist();
 
         Path csv = dir.resolve("more.csv");
         Files.writeString(csv, "channel,since,until,i\n0,20,30,3\n");
-        assertThat(run("load", "/DET/sv", csv.toString(), "--url", "jdbc:sqlite:" + snap)).isEqualTo(2);
+        assertThat(run("load", "/DET/sv", csv.toString(), "--url", "jdbc:sqlite:" + snap)).isEqualTo(4);   // refused
         assertThat(err.toString()).contains("read-only");
 
         assertThat(run("load", "/DET/sv", csv.toString(), "--url", src)).isZero();

@@ -1,0 +1,6 @@
+// Returns nothing: a configuration error.
+function FindProxyForURL(url, host) {
+    if (host == "never") {
+        return "DIRECT";
+    }
+}
