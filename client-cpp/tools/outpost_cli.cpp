@@ -234,8 +234,8 @@ int main(int argc, char** argv) {
     if (cmd == "browse" || cmd == "count") need(1, 3, "browse|count FOLDER [T1 [T2]]");
     Key t1 = kMinKey, t2 = kMaxKey, t = 0;
     if (cmd == "find" || cmd == "snapshot") t = parseTimeArg(args[2]);
-    std::optional<Key> runLumi;
-    if (cmd == "snapshot" && args.size() > 3) runLumi = parseTimeArg(args[3]);
+    std::optional<Key> snapshotRunLumi;
+    if (cmd == "snapshot" && args.size() > 3) snapshotRunLumi = parseTimeArg(args[3]);
     if (cmd == "browse" || cmd == "count") {
         if (args.size() > 2) t1 = parseTimeArg(args[2]);
         if (args.size() > 3) t2 = parseTimeArg(args[3]);
@@ -267,7 +267,7 @@ int main(int argc, char** argv) {
         } catch (const std::invalid_argument& e) {
             usage(e.what());
         }
-        auto snap = runLumi ? session->at(t, *runLumi) : session->at(t);
+        auto snap = snapshotRunLumi ? session->at(t, *snapshotRunLumi) : session->at(t);
         if (!snap) return fail(snap.error());
         // Every folder's iovs answer in path order (docs/cli.md): in table and csv each block labelled with its
         // folder and tag and separated by an empty line; in json one document holding them all.
