@@ -6,7 +6,10 @@ import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.export.RemoteSnapshots;
 import io.outpost.store.export.SnapshotExporter;
 import io.outpost.store.export.SnapshotSync;
+import io.outpost.store.model.KeyText;
+import io.outpost.store.model.KeyType;
 import io.outpost.store.model.Node;
+import io.outpost.store.model.ValidityKey;
 import io.outpost.store.schema.SchemaManager;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,11 +89,11 @@ final class SnapshotCommands {
         String from;
         @Option(names = "--to", description = "last key of the range (inclusive; -1 for the end of time)")
         String to;
-        @Option(names = "--time-from", description = "first time (ns) of the range of the time folders (inclusive)")
+        @Option(names = "--time-from", description = "first time of the range of the time folders (inclusive; ns or an ISO date/time)")
         String timeFrom;
         @Option(names = "--time-to", description = "last time of the range of the time folders (inclusive; -1: end of time)")
         String timeTo;
-        @Option(names = "--run-from", description = "first run-lumi key of the range of the run-lumi folders (inclusive)")
+        @Option(names = "--run-from", description = "first key of the range of the run-lumi folders (inclusive; RUN/LUMI or decimal)")
         String runFrom;
         @Option(names = "--run-to", description = "last run-lumi key of that range (inclusive; -1: no end)")
         String runTo;
@@ -141,9 +144,9 @@ final class SnapshotCommands {
 
         /** One range (--from/--to), or a range per key type (--time-*, --run-*), each given whole. */
         private SnapshotExporter.Request request() {
-            SnapshotExporter.Range one = range("--from", from, "--to", to);
-            SnapshotExporter.Range time = range("--time-from", timeFrom, "--time-to", timeTo);
-            SnapshotExporter.Range runLumi = range("--run-from", runFrom, "--run-to", runTo);
+            SnapshotExporter.Range one = range("--from", from, "--to", to, null);
+            SnapshotExporter.Range time = range("--time-from", timeFrom, "--time-to", timeTo, KeyType.TIME);
+            SnapshotExporter.Range runLumi = range("--run-from", runFrom, "--run-to", runTo, KeyType.RUN_LUMI);
             if (one != null && (time != null || runLumi != null)) {
                 throw new IllegalArgumentException("give either --from/--to (folders of one key type) or"
                         + " --time-from/--time-to and --run-from/--run-to, not both");
@@ -156,14 +159,20 @@ final class SnapshotCommands {
                     : SnapshotExporter.Request.perKeyType(globalTag, time, runLumi, folders);
         }
 
-        private static SnapshotExporter.Range range(String fromName, String fromValue, String toName, String toValue) {
+        /** A range from its two options, each key spelled as for folders of {@code type} (null: any spelling). */
+        private static SnapshotExporter.Range range(String fromName, String fromValue, String toName, String toValue,
+                                                    KeyType type) {
             if (fromValue == null && toValue == null) {
                 return null;
             }
             if (fromValue == null || toValue == null) {
                 throw new IllegalArgumentException(fromName + " and " + toName + " go together");
             }
-            return new SnapshotExporter.Range(LoaderCli.key(fromValue), LoaderCli.key(toValue));
+            return new SnapshotExporter.Range(key(fromValue, type), key(toValue, type));
+        }
+
+        private static long key(String s, KeyType type) {
+            return s.trim().equals("-1") ? ValidityKey.MAX : KeyText.parse(s, type);
         }
     }
 

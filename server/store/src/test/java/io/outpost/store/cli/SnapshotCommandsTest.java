@@ -62,7 +62,7 @@ class SnapshotCommandsTest {
                 snap.toString())).isEqualTo(2);
         assertThat(snap).doesNotExist();
         assertThat(run("export", "--url", src, "--global-tag", "GT", "--time-from", "0", "--time-to", "100",
-                "--run-from", "0", "--run-to", "60", "--out", snap.toString())).as(err.toString()).isZero();
+                "--run-from", "0/0", "--run-to", "0/60", "--out", snap.toString())).as(err.toString()).isZero();
         assertThat(run("export", "--url", src, "--global-tag", "GT", "--time-from", "0", "--time-to", "100",
                 "--run-from", "0", "--run-to", "60", "--out", snap.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("exists");
