@@ -2,6 +2,7 @@ package io.outpost.loadtest.grid;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -35,6 +36,11 @@ public final class GridCommand implements Callable<Integer> {
         }
         Path logs = plan.out.resolve("logs");
         Files.createDirectories(logs);
+        Files.createDirectories(plan.out.resolve("tmp"));
+        for (Path p : List.of(plan.out, plan.out.resolve("tmp"), logs)) {
+            // PostgreSQL (user nobody) and Squid (user proxy) keep their data below: they must be able to get there
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
         List<String> hosts = new ArrayList<>(List.of("writer", "db1", "db2", "origin1", "origin2", "regional", "site1",
                 "site2"));
         for (int c = 1; c <= plan.clientHosts; c++) {
@@ -47,7 +53,7 @@ public final class GridCommand implements Callable<Integer> {
             List<String> args = new ArrayList<>(List.of("grid-drive", "--id", net.id(), "--hosts",
                     String.join(",", hosts)));
             args.addAll(plan.args());
-            Process driver = net.start(net.get("writer"), GridJava.command("512m", args), logs.resolve("driver.log"));
+            Process driver = net.start(net.get("writer"), GridJava.command("512m", plan.out.resolve("tmp/driver"), args), logs.resolve("driver.log"));
             if (!driver.waitFor(plan.boundSeconds(), TimeUnit.SECONDS)) {
                 System.out.println("grid: the run did not end within " + plan.boundSeconds() + " s; stopped");
                 return 2;

@@ -100,7 +100,7 @@ public final class GridDriver implements Callable<Integer> {
         String clientConfig = "(serverurl=http://" + host("origin1").address() + ":" + OUTPOST_PORT + ")"
                 + "(serverurl=http://" + host("origin2").address() + ":" + OUTPOST_PORT + ")"
                 + "(proxyurl=http://" + host("site1").address() + ":" + SQUID_PORT + ")"
-                + "(proxyurl=http://" + host("site2").address() + ":" + SQUID_PORT + ")(retries=3)(backoff=0.5)";
+                + "(proxyurl=http://" + host("site2").address() + ":" + SQUID_PORT + ")(retries=10)(backoff=0.5)";
         List<Process> clients = new ArrayList<>();
         for (int c = 1; c <= plan.clientHosts; c++) {
             String name = "client" + c;
@@ -109,7 +109,8 @@ public final class GridDriver implements Callable<Integer> {
                     "--stagger-ms", Long.toString(plan.staggerMs), "--end-at", Long.toString(end - 1000L * plan.quietSeconds),
                     "--timeout-seconds", "10"));
             args.addAll(plan.modelArgs());
-            clients.add(net.start(host(name), GridJava.command("256m", args), logs.resolve(name + ".out")));
+            clients.add(net.start(host(name), GridJava.command("256m", plan.out.resolve("tmp/" + name), args),
+                    logs.resolve(name + ".out")));
         }
         ScheduledExecutorService timer = Executors.newScheduledThreadPool(3);
         try {
@@ -141,10 +142,52 @@ public final class GridDriver implements Callable<Integer> {
             }
         }
         GridReport report = new GridReport(plan, phases, jobs, List.copyOf(writes), List.copyOf(originSamples),
-                List.copyOf(faultLog));
+                List.copyOf(faultLog), herdForwards(phases.get(0), jobs));
         String summary = report.write(plan.out);
         System.out.print(summary);
         return report.passed() ? 0 : 1;
+    }
+
+    /**
+     * The herd seen by the Squids (their access logs): how many of the herd's URLs the regional Squid sent on to an
+     * origin, and the most times one site Squid sent one of them to its parent.
+     */
+    private GridReport.HerdForwards herdForwards(GridReport.Phase herd, List<GridReport.JobLine> jobs)
+            throws IOException {
+        java.util.Set<String> urls = new java.util.HashSet<>();
+        jobs.stream().filter(GridReport.JobLine::herd).forEach(j -> urls.addAll(j.paths()));
+        long toOrigins = forwards(plan.out.resolve("squid-regional/logs/access.log"), herd, urls).values().stream()
+                .mapToLong(Long::longValue).sum();
+        long sitePerUrl = 0;
+        for (String site : List.of("site1", "site2")) {
+            for (long n : forwards(plan.out.resolve("squid-" + site + "/logs/access.log"), herd, urls).values()) {
+                sitePerUrl = Math.max(sitePerUrl, n);
+            }
+        }
+        return new GridReport.HerdForwards(urls.size(), toOrigins, sitePerUrl);
+    }
+
+    /** Per URL path of {@code urls}: the access log's requests that went on upstream (not HIER_NONE). */
+    private static Map<String, Long> forwards(Path accessLog, GridReport.Phase phase, java.util.Set<String> urls)
+            throws IOException {
+        Map<String, Long> out = new java.util.HashMap<>();
+        if (!Files.exists(accessLog)) {
+            return out;
+        }
+        for (String line : Files.readAllLines(accessLog)) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length < 8) {
+                continue;
+            }
+            long millis = (long) (Double.parseDouble(f[0]) * 1000);
+            int path = f[6].indexOf('/', f[6].indexOf("//") + 2);
+            String p = path < 0 ? f[6] : f[6].substring(path);
+            // from the herd on (a line is written when its request ends); only herd jobs ask the herd's URLs
+            if (millis >= phase.startMillis() && urls.contains(p) && !f[7].startsWith("HIER_NONE")) {
+                out.merge(p, 1L, Long::sum);
+            }
+        }
+        return out;
     }
 
     private static void sleepUntil(long epochMillis) throws InterruptedException {
@@ -191,17 +234,20 @@ public final class GridDriver implements Callable<Integer> {
                     if (!on) {
                         yield null;
                     }
-                    for (String p : List.of("origin1", "origin2", "regional", "site1", "site2")) {
-                        kill(p);
-                    }
+                    // rolling, as an operator restarts a service: each part once the one before is back
                     db.killReplica();
                     db.restartReplica();
-                    startOrigin("origin1");
-                    startOrigin("origin2");
-                    startSquid("regional");
-                    startSquid("site1");
-                    startSquid("site2");
-                    yield "replica, both origins and all three Squids killed and started again";
+                    for (String o : List.of("origin1", "origin2")) {
+                        kill(o);
+                        startOrigin(o);
+                        awaitHttp("http://" + host(o).address() + ":" + OUTPOST_PORT + "/actuator/health", 180);
+                    }
+                    for (String q : List.of("regional", "site1", "site2")) {
+                        kill(q);
+                        startSquid(q);
+                        awaitPort(host(q).address(), SQUID_PORT, 60);
+                    }
+                    yield "replica, both origins and all three Squids restarted one after the other";
                 }
             };
             if (did != null) {
@@ -227,8 +273,10 @@ public final class GridDriver implements Callable<Integer> {
                 "--outpost.database.url=" + db.primaryUrl(), "--outpost.database.user=postgres",
                 "--outpost.read-replica.url=" + db.replicaUrl(), "--outpost.demo-data=false",
                 "--outpost.database.statement-timeout=5s", "--outpost.database.connection-timeout=3s",
-                "--logging.level.outpost.access=warn", "--spring.main.banner-mode=off");
-        processes.put(name, net.start(h, GridJava.command("256m", args), logs.resolve(name + ".log")));
+                "--logging.level.outpost.access=warn", "--spring.main.banner-mode=off",
+                "--server.tomcat.basedir=" + plan.out.resolve("tmp/" + name + "/tomcat").toAbsolutePath());
+        processes.put(name, net.start(h, GridJava.command("256m", plan.out.resolve("tmp/" + name), args),
+                logs.resolve(name + ".log")));
         return name + " started";
     }
 

@@ -17,11 +17,17 @@ final class GridJava {
     private GridJava() {
     }
 
-    static List<String> command(String maxHeap, List<String> args) {
+    /** {@code tmp}: the child's own temporary folder (made here), so that a killed child leaves nothing elsewhere. */
+    static List<String> command(String maxHeap, Path tmp, List<String> args) {
+        try {
+            Files.createDirectories(tmp);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         String java = ProcessHandle.current().info().command().orElse("java");
         String cp = System.getProperty("java.class.path");
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + maxHeap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir")));
+                "-Djava.io.tmpdir=" + tmp.toAbsolutePath()));
         if (isBootJar(cp)) {
             cmd.addAll(List.of("-jar", cp));
         } else {

@@ -21,7 +21,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The jobs of one client host of the grid: first a herd (many jobs in the same second), then one job every
+ * The jobs of one client host of the grid: first a herd (many jobs of one new run in the same second, all at the
+ * run's first key), then one job every
  * {@code stagger} until {@code end}. Each job is a fresh Java client (its own in-process cache) configured with both
  * site Squids and both origins, reading one snapshot of /SNAP (the ATLAS snapshot model), and prints one line:
  * {@code JOB host index herd start-ms end-ms requests error folder=generation:variant,... paths}, where the variant
@@ -100,7 +101,8 @@ public final class GridJobs implements Callable<Integer> {
                 paths.add(s.path());
             }
         }).build()) {
-            Snapshot snap = client.snapshotSession("HEAD", "/SNAP").at(m.jobKey(index));
+            // the herd: every job of a new run asks for the same run's conditions
+            Snapshot snap = client.snapshotSession("HEAD", "/SNAP").at(m.jobKey(inHerd ? 0 : index));
             for (int f = 0; f < m.folders(); f++) {
                 Snapshot.FolderSnapshot part = snap.folders().get(m.folder(f));
                 String variant = part == null ? "x" : matches(m, f, part.iovs(), false) ? "0"

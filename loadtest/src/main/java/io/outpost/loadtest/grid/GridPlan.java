@@ -41,6 +41,11 @@ public final class GridPlan {
     int largeChannels;
     @Option(names = "--payload-chars", defaultValue = "100", description = "characters per IOV. Default: ${DEFAULT-VALUE}")
     int payloadChars;
+    @Option(names = "--faults", split = ",", defaultValue = "origin,replica,site-squid,partition,site-link,restart",
+            description = "the faults, in this order of phases: origin (kill origin1), replica (pause its replay, then "
+                    + "kill it), site-squid (kill site1), partition (regional Squid from the origins), site-link "
+                    + "(200 ms, 1 %% loss on site1), restart (everything, one part after the other). Default: ${DEFAULT-VALUE}")
+    List<String> faults;
     @Option(names = "--state-max-age-seconds", defaultValue = "10",
             description = "the service's state max-age, for the staleness bound (+ 5 s poll). Default: ${DEFAULT-VALUE}")
     int stateMaxAgeSeconds;
@@ -62,13 +67,13 @@ public final class GridPlan {
                 Long.toString(staggerMs), "--phase-seconds", Integer.toString(phaseSeconds), "--partition-seconds",
                 Integer.toString(partitionSeconds), "--lead-seconds", Integer.toString(leadSeconds), "--quiet-seconds",
                 Integer.toString(quietSeconds), "--write-period-ms", Long.toString(writePeriodMs),
-                "--state-max-age-seconds", Integer.toString(stateMaxAgeSeconds)));
+                "--state-max-age-seconds", Integer.toString(stateMaxAgeSeconds), "--faults", String.join(",", faults)));
         a.addAll(modelArgs());
         return a;
     }
 
     /** The longest the whole run may take: every phase, the lead, start-up and the report, with room to spare. */
     int boundSeconds() {
-        return leadSeconds + 8 * phaseSeconds + 300;
+        return leadSeconds + 8 * phaseSeconds + (faults.contains("restart") ? 900 : 300);
     }
 }

@@ -77,8 +77,8 @@ final class GridPostgres implements AutoCloseable {
 
     private Process start(GridNetwork.Host h, Path data) {
         List<String> cmd = new ArrayList<>(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
-                pg.binary("postgres").toString(), "-D", data.toString(), "-p", Integer.toString(PORT), "-k",
-                data.toString(), "-c", "listen_addresses=" + h.address()));
+                pg.binary("postgres").toString(), "-D", data.toString(), "-p", Integer.toString(PORT), "-k", "",
+                "-c", "listen_addresses=" + h.address())); // TCP only: no socket file whose path could be too long
         for (String s : SETTINGS) {
             cmd.addAll(List.of("-c", s));
         }
@@ -95,7 +95,7 @@ final class GridPostgres implements AutoCloseable {
                 rs.next();
                 label = rs.getString(1);
             }
-            for (String f : List.of("postmaster.pid", "postmaster.opts", ".s.PGSQL." + PORT, ".s.PGSQL." + PORT + ".lock")) {
+            for (String f : List.of("postmaster.pid", "postmaster.opts")) {
                 Files.deleteIfExists(replica.resolve(f));
             }
             try (Stream<Path> slots = Files.list(replica.resolve("pg_replslot"))) {
