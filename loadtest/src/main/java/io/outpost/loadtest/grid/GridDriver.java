@@ -80,7 +80,35 @@ public final class GridDriver implements Callable<Integer> {
                 for (String s : List.of("regional", "site1", "site2")) {
                     awaitPort(host(s).address(), SQUID_PORT, 60);
                 }
+                warmUp();
                 return scenario(store, m);
+            }
+        }
+    }
+
+    /**
+     * One request through each site Squid (the node list, never a job's URL) until it answers: a Squid starts
+     * with its parent unknown, and its first forward may fail; the herd must meet a hierarchy that is up.
+     */
+    private void warmUp() throws InterruptedException {
+        String url = "http://" + host("origin1").address() + ":" + OUTPOST_PORT + "/v1/json/nodes";
+        for (String site : List.of("site1", "site2")) {
+            HttpClient viaSite = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
+                    .proxy(java.net.ProxySelector.of(new InetSocketAddress(host(site).address(), SQUID_PORT))).build();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (true) {
+                try {
+                    if (viaSite.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                        break;
+                    }
+                } catch (IOException e) {
+                    // not through yet
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(site + " did not pass a request on within 60 s");
+                }
+                TimeUnit.MILLISECONDS.sleep(300); // polling processes we do not own the event loop of
             }
         }
     }
