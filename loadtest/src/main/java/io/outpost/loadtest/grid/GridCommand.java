@@ -1,5 +1,6 @@
 package io.outpost.loadtest.grid;
 
+import io.outpost.testkit.SquidProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -29,7 +30,8 @@ public final class GridCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Optional<String> why = GridNetwork.unavailable();
+        Optional<String> why = GridNetwork.unavailable()
+                .or(() -> SquidProcess.installed() ? Optional.empty() : Optional.of(SquidProcess.NOT_INSTALLED));
         if (why.isPresent()) {
             System.out.println("grid: cannot run here: " + why.get());
             return CANNOT_RUN;
