@@ -1,7 +1,11 @@
 package io.outpost.server.config;
 
 import java.util.List;
-import org.apache.coyote.http11.Http11Nio2Protocol;
+import io.outpost.server.connections.ConnectionGuard;
+import io.outpost.server.connections.GuardedNio2Protocol;
+import io.outpost.server.connections.GuardedNioProtocol;
+import io.outpost.server.connections.GuardedProtocol;
+import java.time.Duration;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -48,10 +52,30 @@ public class TomcatTuning {
             @Value("${outpost.tomcat.protocol:nio2}") String protocol) {
         return factory -> {
             switch (protocol) {
-                case "nio2" -> factory.setProtocol(Http11Nio2Protocol.class.getName());
-                case "nio" -> { }
+                case "nio2" -> factory.setProtocol(GuardedNio2Protocol.class.getName());
+                case "nio" -> factory.setProtocol(GuardedNioProtocol.class.getName());
                 default -> throw new IllegalArgumentException("outpost.tomcat.protocol must be nio2 or nio, not '"
                         + protocol + "'");
+            }
+        };
+    }
+
+    /**
+     * The limits Tomcat lacks: connections per client address ({@code outpost.http.max-connections-per-address},
+     * trusted proxies exempt) and a deadline for a request's head ({@code outpost.http.request-head-timeout}).
+     */
+    @Bean(destroyMethod = "close")
+    public ConnectionGuard connectionGuard(TrustedProxies proxies,
+            @Value("${outpost.http.max-connections-per-address:100}") int maxPerAddress,
+            @Value("${outpost.http.request-head-timeout:10s}") Duration headTimeout) {
+        return new ConnectionGuard(maxPerAddress, headTimeout, proxies::contains);
+    }
+
+    @Bean
+    public TomcatConnectorCustomizer guardedConnections(ConnectionGuard guard) {
+        return connector -> {
+            if (connector.getProtocolHandler() instanceof GuardedProtocol guarded) {
+                guarded.guard(guard);
             }
         };
     }
