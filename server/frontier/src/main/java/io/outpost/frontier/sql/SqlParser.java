@@ -16,8 +16,11 @@ import net.sf.jsqlparser.statement.select.Select;
  * Before parsing, {@link StatementSize} refuses statements whose nesting or length alone would make the parse slow.
  */
 public final class SqlParser {
-    /** How long a statement may take to parse; COOL's take well under a millisecond. */
-    public static final long DEFAULT_TIMEOUT_MILLIS = 5000;
+    /**
+     * How long a statement may take to parse: COOL's take well under a millisecond, so this leaves room for a busy
+     * machine while a crafted statement costs at most this much of a parser thread.
+     */
+    public static final long DEFAULT_TIMEOUT_MILLIS = 250;
     /** JSqlParser's own limit on nested constructs (it counts them otherwise than parentheses). */
     private static final int PARSER_NESTING_DEPTH = 64;
 
@@ -54,8 +57,10 @@ public final class SqlParser {
         StatementSize.check(sql);
         Statements statements;
         try {
-            statements = CCJSqlParserUtil.parseStatements(sql, threads,
-                    p -> p.withTimeOut(timeoutMillis).withAllowedNestingDepth(PARSER_NESTING_DEPTH));
+            // one attempt: CCJSqlParserUtil.parseStatements(String, ...) parses a failing statement a second time with
+            // complex parsing allowed, and so a crafted one costs twice the timeout
+            statements = CCJSqlParserUtil.parseStatements(CCJSqlParserUtil.newParser(sql).withTimeOut(timeoutMillis)
+                    .withAllowedNestingDepth(PARSER_NESTING_DEPTH).withAllowComplexParsing(true), threads);
         } catch (JSQLParserException e) {
             throw new FrontierException("SQL rejected: syntax error or unsupported statement: " + firstLine(e));
         } catch (RuntimeException | StackOverflowError e) {
