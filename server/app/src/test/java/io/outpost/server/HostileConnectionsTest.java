@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  */
 class HostileConnectionsTest {
     private static final long T = DemoData.T0 + 5 * DemoData.HOUR + 17;
-    private static final String ATTACKER = "127.0.0.1";
+    /** Another host to the service (127.0.0.1 itself is not limited by default). */
+    private static final String ATTACKER = "127.0.0.5";
     private static final String CLIENT = "127.0.0.2";
 
     /**

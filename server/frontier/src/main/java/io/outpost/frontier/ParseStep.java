@@ -25,7 +25,7 @@ final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
      * and once this is spent the remaining payloads are refused unparsed, so a request of crafted statements costs
      * about this much CPU, not 32 timeouts.
      */
-    static final long PARSE_BUDGET_NANOS = 500_000_000L;
+    static final long PARSE_BUDGET_NANOS = 5_000_000_000L;
     private final FrontierContext context;
     private final StatementChecks checks;
     private final TableTimes times;

@@ -62,13 +62,16 @@ public class TomcatTuning {
 
     /**
      * The limits Tomcat lacks: connections per client address ({@code outpost.http.max-connections-per-address},
-     * trusted proxies exempt) and a deadline for a request's head ({@code outpost.http.request-head-timeout}).
+     * trusted proxies and {@code outpost.http.unlimited-addresses} exempt) and a deadline for a request's head ({@code outpost.http.request-head-timeout}).
      */
     @Bean(destroyMethod = "close")
-    public ConnectionGuard connectionGuard(TrustedProxies proxies,
+    public ConnectionGuard connectionGuard(TrustedProxies proxies, Environment env,
             @Value("${outpost.http.max-connections-per-address:100}") int maxPerAddress,
             @Value("${outpost.http.request-head-timeout:10s}") Duration headTimeout) {
-        return new ConnectionGuard(maxPerAddress, headTimeout, proxies::contains);
+        // the host itself (a local Squid, monitoring, benchmarks) by default; addresses and CIDR blocks
+        TrustedProxies unlimited = new TrustedProxies(Binder.get(env).bind("outpost.http.unlimited-addresses",
+                Bindable.listOf(String.class)).orElse(List.of("127.0.0.1", "::1")));
+        return new ConnectionGuard(maxPerAddress, headTimeout, a -> proxies.contains(a) || unlimited.contains(a));
     }
 
     @Bean

@@ -26,7 +26,7 @@ import org.apache.tomcat.util.net.SocketWrapperBase;
  * <ul>
  * <li>connections per client address: one host holding {@code max-connections} idle sockets would lock every other
  * client out, so a connection beyond {@code maxPerAddress} from one address is closed as soon as it is accepted
- * (trusted proxies, the site Squids, are not limited);</li>
+ * (trusted proxies, the site Squids, and the host itself are not limited);</li>
  * <li>a deadline for a request's head from its first byte: Tomcat's {@code connection-timeout} bounds each pause
  * between bytes, so a client sending a header byte every few seconds would hold its connection for ever.</li>
  * </ul>
@@ -46,7 +46,7 @@ public final class ConnectionGuard implements AutoCloseable {
     /**
      * @param maxPerAddress connections one client address may hold at once; 0 or less: no limit
      * @param headTimeout   longest time from a request's first byte to the end of its headers
-     * @param unlimited     addresses exempt from the per-address limit (the trusted proxies)
+     * @param unlimited     addresses exempt from the per-address limit (trusted proxies, the host itself)
      */
     public ConnectionGuard(int maxPerAddress, Duration headTimeout, Predicate<InetAddress> unlimited) {
         if (headTimeout.isNegative() || headTimeout.isZero()) {
