@@ -112,12 +112,6 @@ public final class ConnectionGuard implements AutoCloseable {
         }
     }
 
-    /** Open connections counted for {@code address} (for tests and the metrics of a future dashboard). */
-    int connectionsOf(InetAddress address) {
-        AtomicInteger n = perAddress.get(address);
-        return n == null ? 0 : n.get();
-    }
-
     private <S> void sweep(AbstractEndpoint<S, ?> endpoint) {
         try {
             long now = System.nanoTime();
