@@ -31,6 +31,7 @@ class HostileConnectionsTest {
     /** Another host to the service (127.0.0.1 itself is not limited by default). */
     private static final String ATTACKER = "127.0.0.5";
     private static final String CLIENT = "127.0.0.2";
+    private static final java.util.regex.Pattern REFUSED = java.util.regex.Pattern.compile("reason=\"per-address-limit\"");
 
     /**
      * 2,000 idle and 1,000 trickling connections from one address against the default limits (1,000 connections):
@@ -75,6 +76,7 @@ class HostileConnectionsTest {
                     held = attack.stream().filter(HostileConnectionsTest::open).count();
                 } while (held > 100 && System.nanoTime() < deadline);
                 assertThat(held).isLessThanOrEqualTo(100);
+                assertThat(svc.metric("outpost_connections_closed_total", REFUSED)).isPositive();
             } finally {
                 for (SocketChannel c : attack) {
                     c.close();
@@ -110,6 +112,8 @@ class HostileConnectionsTest {
             assertThat(millis).as("deadline 1 s, checked every 250 ms").isBetween(800L, 3_000L);
             // an ordinary client is not affected
             assertThat(svc.get("/v1/json/nodes").statusCode()).isEqualTo(200);
+            assertThat(svc.metric("outpost_connections_closed_total",
+                    java.util.regex.Pattern.compile("reason=\"request-head-timeout\""))).isEqualTo(1.0);
         }
     }
 

@@ -66,12 +66,14 @@ public class TomcatTuning {
      */
     @Bean(destroyMethod = "close")
     public ConnectionGuard connectionGuard(TrustedProxies proxies, Environment env,
+            io.micrometer.core.instrument.MeterRegistry registry,
             @Value("${outpost.http.max-connections-per-address:100}") int maxPerAddress,
             @Value("${outpost.http.request-head-timeout:10s}") Duration headTimeout) {
         // the host itself (a local Squid, monitoring, benchmarks) by default; addresses and CIDR blocks
         TrustedProxies unlimited = new TrustedProxies(Binder.get(env).bind("outpost.http.unlimited-addresses",
                 Bindable.listOf(String.class)).orElse(List.of("127.0.0.1", "::1")));
-        return new ConnectionGuard(maxPerAddress, headTimeout, a -> proxies.contains(a) || unlimited.contains(a));
+        return new ConnectionGuard(maxPerAddress, headTimeout, a -> proxies.contains(a) || unlimited.contains(a),
+                registry);
     }
 
     @Bean

@@ -1,5 +1,7 @@
 package io.outpost.server.connections;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -42,19 +44,27 @@ public final class ConnectionGuard implements AutoCloseable {
     private final Map<Object, InetAddress> peers = new ConcurrentHashMap<>();
     private final Map<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
     private final ScheduledExecutorService sweeper;
+    private final Counter refused;
+    private final Counter overdue;
 
     /**
      * @param maxPerAddress connections one client address may hold at once; 0 or less: no limit
      * @param headTimeout   longest time from a request's first byte to the end of its headers
      * @param unlimited     addresses exempt from the per-address limit (trusted proxies, the host itself)
+     * @param registry      where the refusals and closed heads are counted ({@code outpost.connections.closed})
      */
-    public ConnectionGuard(int maxPerAddress, Duration headTimeout, Predicate<InetAddress> unlimited) {
+    public ConnectionGuard(int maxPerAddress, Duration headTimeout, Predicate<InetAddress> unlimited,
+                           MeterRegistry registry) {
         if (headTimeout.isNegative() || headTimeout.isZero()) {
             throw new IllegalArgumentException("outpost.http.request-head-timeout must be positive, not " + headTimeout);
         }
         this.maxPerAddress = maxPerAddress;
         this.headTimeoutNanos = headTimeout.toNanos();
         this.unlimited = unlimited;
+        this.refused = Counter.builder("outpost.connections.closed").tag("reason", "per-address-limit")
+                .description("connections closed unanswered by Outpost's connection limits").register(registry);
+        this.overdue = Counter.builder("outpost.connections.closed").tag("reason", "request-head-timeout")
+                .description("connections closed unanswered by Outpost's connection limits").register(registry);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
                 .name("outpost-head-deadline").factory());
     }
@@ -99,6 +109,7 @@ public final class ConnectionGuard implements AutoCloseable {
         AtomicInteger count = perAddress.computeIfAbsent(address, a -> new AtomicInteger());
         if (count.incrementAndGet() > maxPerAddress && maxPerAddress > 0 && !unlimited.test(address)) {
             count.decrementAndGet();
+            refused.increment();
             return false;
         }
         peers.put(socket, address);
@@ -121,6 +132,7 @@ public final class ConnectionGuard implements AutoCloseable {
                         && headOverdue(p.getRequest(), now)) {
                     // Tomcat's own error path: serialised with any worker on the socket, which it then closes
                     endpoint.processSocket(wrapper, SocketEvent.ERROR, true);
+                    overdue.increment();
                 }
             }
         } catch (RuntimeException e) {
