@@ -302,6 +302,9 @@ public final class GridDriver implements Callable<Integer> {
                 "--outpost.read-replica.url=" + db.replicaUrl(), "--outpost.demo-data=false",
                 "--outpost.database.statement-timeout=5s", "--outpost.database.connection-timeout=3s",
                 "--logging.level.outpost.access=warn", "--spring.main.banner-mode=off",
+                // the driver reads the origins' meters from the grid's own range; a client host stands for many
+                // worker nodes, so the per-address connection limit does not apply to the grid's hosts
+                "--outpost.management.addresses=198.18.0.0/24", "--outpost.http.unlimited-addresses=198.18.0.0/24",
                 "--server.tomcat.basedir=" + plan.out.resolve("tmp/" + name + "/tomcat").toAbsolutePath());
         processes.put(name, net.start(h, GridJava.command("256m", plan.out.resolve("tmp/" + name), args),
                 logs.resolve(name + ".log")));
