@@ -8,12 +8,16 @@ import io.outpost.store.model.StorageType;
  * errors in arithmetic), COOL's unsigned payload types as UNSIGNED columns. Batched inserts go out as one
  * COM_STMT_BULK_EXECUTE per batch (Connector/J's default), so the SQL text is constant per batch.
  *
- * <p>The browse query: MariaDB has no LATERAL, and a range on IOV_SINCE whose bound comes from a correlated
- * subquery is not used as an index range, only as a filter over the whole channel. But within a layer intervals
- * never overlap, so the rows of [t1, t2] are exactly the one row whose since is the channel's {@code MAX(since ≤ t1)}
- * (found by an equality lookup on (CHANNEL_ID, IOV_SINCE)) and the rows with t1 &lt; since ≤ t2 (a range with
- * constant bounds). The two parts are a UNION ALL, each driven by the channels ({@code STRAIGHT_JOIN}); the plans
- * are in docs/schema.md.
+ * <p>The browse query (plans in docs/schema.md): MariaDB has no LATERAL, and with the channel's id from the driving
+ * table it reads a channel's rows by the (layer, CHANNEL_ID) prefix only, so a bound on IOV_SINCE that comes from a
+ * correlated subquery filters the whole channel instead of starting an index range. Within a layer intervals never
+ * overlap, so the rows of [t1, t2] are (a) per channel the one row whose since is {@code MAX(since ≤ t1)}, and (b)
+ * the rows with t1 &lt; since ≤ t2. (a): the MAX of every channel comes from one loose index scan ("Using index for
+ * group-by": one index dive per channel), and the row itself from an equality lookup on (CHANNEL_ID, IOV_SINCE).
+ * (b), only for a range (t1 &lt; t2): the channel is matched by {@code >= AND <=} and the layer by {@code + 0}, so no
+ * prefix lookup applies and MariaDB plans a range on (CHANNEL_ID, IOV_SINCE) per channel ("Range checked for each
+ * record"). An at-time read is (a) alone, in channel order without a sort; a range is (a) UNION ALL (b), sorting
+ * only the rows it returns.
  */
 public final class MariaDbDialect extends Dialect {
 
@@ -61,7 +65,92 @@ public final class MariaDbDialect extends Dialect {
 
     @Override
     public Sql browse(BrowseSpec spec, boolean count) {
-        return CoalesceMaxBrowse.build(spec, count, "STRAIGHT_JOIN ", ", ", "");
+        Sql sql = new Sql();
+        boolean range = spec.t1() != spec.t2();
+        if (count) {
+            sql.append("SELECT COUNT(*) FROM (");
+        } else if (range) {
+            sql.append("SELECT * FROM (");
+        }
+        boundRows(sql, spec);
+        if (range) {
+            sql.append(" UNION ALL ");
+            rowsAfter(sql, spec);
+        }
+        if (count) {
+            sql.append(") S");
+        } else if (range) {
+            sql.append(") U ORDER BY ").append(spec.order().orderBy().replace("I3.", ""));
+        } else {
+            // at most one row per channel, and the channels are read in key order: no sort
+            sql.append(" ORDER BY ").append(spec.order().orderBy().startsWith("I3.CHANNEL_ID")
+                    ? "C2.CHANNEL_ID" : spec.order().orderBy());
+        }
+        return sql;
+    }
+
+    /** (a) Per channel the row valid at t1: since = MAX(since ≤ t1) from a loose index scan, until &gt; t1. */
+    private static void boundRows(Sql sql, BrowseSpec spec) {
+        String x = spec.layerTable();
+        String groupIndex = groupIndex(spec);
+        sql.append("SELECT STRAIGHT_JOIN ");
+        spec.appendColumns(sql);
+        sql.append(" FROM ").append(spec.folder().channelTable()).append(" C2 FORCE INDEX (PRIMARY) JOIN (SELECT ");
+        sql.append("I1.CHANNEL_ID, MAX(I1.IOV_SINCE) AS LO FROM ").append(x).append(" I1 FORCE INDEX (")
+                .append(groupIndex).append(") WHERE I1.IOV_SINCE <= ").bind(spec.t1());
+        spec.layer().appendFilter(sql, "I1");
+        sql.append(" GROUP BY ").append(groupColumns(spec)).append("I1.CHANNEL_ID) B ON B.CHANNEL_ID = C2.CHANNEL_ID");
+        sql.append(" JOIN ").append(x).append(" I3 FORCE INDEX (").append(groupIndex)
+                .append(") ON I3.CHANNEL_ID = C2.CHANNEL_ID AND I3.IOV_SINCE = B.LO");
+        spec.layer().appendFilter(sql, "I3");
+        sql.append(" AND I3.IOV_UNTIL > ").bind(spec.t1());
+        joinPayloadRow(sql, spec);
+        sql.append(" WHERE 1 = 1");
+        spec.appendChannelFilter(sql);
+    }
+
+    /** (b) The rows starting inside (t1, t2], read by a per-channel range on (CHANNEL_ID, IOV_SINCE). */
+    private static void rowsAfter(Sql sql, BrowseSpec spec) {
+        sql.append("SELECT STRAIGHT_JOIN ");
+        spec.appendColumns(sql);
+        sql.append(" FROM ").append(spec.folder().channelTable()).append(" C2 JOIN ").append(spec.layerTable())
+                .append(" I3 ON I3.CHANNEL_ID >= C2.CHANNEL_ID AND I3.CHANNEL_ID <= C2.CHANNEL_ID");
+        // + 0: a constant layer id would let MariaDB prefer a prefix lookup of the whole channel over the range
+        switch (spec.layer().kind()) {
+            case SINGLE_VERSION -> { }
+            case USER_TAG -> sql.append(" AND I3.USER_TAG_ID + 0 = ").bind(spec.layer().id())
+                    .append(" AND I3.NEW_HEAD_ID + 0 = 0");
+            case STANDARD_TAG -> sql.append(" AND I3.TAG_ID + 0 = ").bind(spec.layer().id());
+        }
+        sql.append(" AND I3.IOV_SINCE > ").bind(spec.t1()).append(" AND I3.IOV_SINCE <= ").bind(spec.t2());
+        joinPayloadRow(sql, spec);
+        sql.append(" WHERE 1 = 1");
+        spec.appendChannelFilter(sql);
+    }
+
+    private static void joinPayloadRow(Sql sql, BrowseSpec spec) {
+        if (spec.joinsPayloadRow()) {
+            sql.append(" JOIN ").append(spec.folder().iovTable()).append(" I4 ON I4.OBJECT_ID = I3.OBJECT_ID");
+        }
+    }
+
+    /** The index whose leading columns are the layer's constants, then CHANNEL_ID, IOV_SINCE (schema/SchemaManager). */
+    private static String groupIndex(BrowseSpec spec) {
+        String iovs = spec.folder().iovTable();
+        return switch (spec.layer().kind()) {
+            case SINGLE_VERSION -> iovs + "_CSU_3INDX";
+            case USER_TAG -> iovs + "_UTAG_5INDX";
+            case STANDARD_TAG -> spec.folder().iov2TagTable() + "_4INDX";
+        };
+    }
+
+    /** The layer's constant columns, which the loose index scan needs in GROUP BY before CHANNEL_ID. */
+    private static String groupColumns(BrowseSpec spec) {
+        return switch (spec.layer().kind()) {
+            case SINGLE_VERSION -> "";
+            case USER_TAG -> "I1.USER_TAG_ID, I1.NEW_HEAD_ID, ";
+            case STANDARD_TAG -> "I1.TAG_ID, ";
+        };
     }
 
     @Override
