@@ -14,8 +14,8 @@ import io.outpost.store.model.StorageType;
  * overlap, so the rows of [t1, t2] are (a) per channel the one row whose since is {@code MAX(since ≤ t1)}, and (b)
  * the rows with t1 &lt; since ≤ t2. (a): the MAX of every channel comes from one loose index scan ("Using index for
  * group-by": one index dive per channel), and the row itself from an equality lookup on (CHANNEL_ID, IOV_SINCE).
- * (b), only for a range (t1 &lt; t2): the channel is matched by {@code >= AND <=} and the layer by {@code + 0}, so no
- * prefix lookup applies and MariaDB plans a range on (CHANNEL_ID, IOV_SINCE) per channel ("Range checked for each
+ * (b), only for a range (t1 &lt; t2): the channel is matched by {@code >= AND <=} and the layer by {@code + 0} (a
+ * standard tag's rows through their objects), so no prefix lookup applies and MariaDB plans a range on (CHANNEL_ID, IOV_SINCE) per channel ("Range checked for each
  * record"). An at-time read is (a) alone, in channel order without a sort; a range is (a) UNION ALL (b), sorting
  * only the rows it returns.
  */
@@ -99,7 +99,9 @@ public final class MariaDbDialect extends Dialect {
         sql.append("I1.CHANNEL_ID, MAX(I1.IOV_SINCE) AS LO FROM ").append(x).append(" I1 FORCE INDEX (")
                 .append(groupIndex).append(") WHERE I1.IOV_SINCE <= ").bind(spec.t1());
         spec.layer().appendFilter(sql, "I1");
-        sql.append(" GROUP BY ").append(groupColumns(spec)).append("I1.CHANNEL_ID) B ON B.CHANNEL_ID = C2.CHANNEL_ID");
+        // ORDER BY NULL: the groups are joined by key, so MariaDB need not sort them
+        sql.append(" GROUP BY ").append(groupColumns(spec)).append("I1.CHANNEL_ID ORDER BY NULL) B")
+                .append(" ON B.CHANNEL_ID = C2.CHANNEL_ID");
         sql.append(" JOIN ").append(x).append(" I3 FORCE INDEX (").append(groupIndex)
                 .append(") ON I3.CHANNEL_ID = C2.CHANNEL_ID AND I3.IOV_SINCE = B.LO");
         spec.layer().appendFilter(sql, "I3");
@@ -113,19 +115,31 @@ public final class MariaDbDialect extends Dialect {
     private static void rowsAfter(Sql sql, BrowseSpec spec) {
         sql.append("SELECT STRAIGHT_JOIN ");
         spec.appendColumns(sql);
-        sql.append(" FROM ").append(spec.folder().channelTable()).append(" C2 JOIN ").append(spec.layerTable())
-                .append(" I3 ON I3.CHANNEL_ID >= C2.CHANNEL_ID AND I3.CHANNEL_ID <= C2.CHANNEL_ID");
-        // + 0: a constant layer id would let MariaDB prefer a prefix lookup of the whole channel over the range
-        switch (spec.layer().kind()) {
-            case SINGLE_VERSION -> { }
-            case USER_TAG -> sql.append(" AND I3.USER_TAG_ID + 0 = ").bind(spec.layer().id())
-                    .append(" AND I3.NEW_HEAD_ID + 0 = 0");
-            case STANDARD_TAG -> sql.append(" AND I3.TAG_ID + 0 = ").bind(spec.layer().id());
+        sql.append(" FROM ").append(spec.folder().channelTable()).append(" C2");
+        if (spec.layer().kind() == Layer.Kind.STANDARD_TAG) {
+            // IOV2TAG has no index leading with CHANNEL_ID: range over the folder's objects, then the tag's rows of
+            // them by primary key (a tag row keeps its object's since)
+            sql.append(" JOIN ").append(spec.folder().iovTable()).append(" I4");
+            perChannelRange(sql, spec, "I4");
+            sql.append(" JOIN ").append(spec.folder().iov2TagTable()).append(" I3 ON I3.TAG_ID = ")
+                    .bind(spec.layer().id()).append(" AND I3.OBJECT_ID = I4.OBJECT_ID");
+        } else {
+            sql.append(" JOIN ").append(spec.layerTable()).append(" I3");
+            perChannelRange(sql, spec, "I3");
+            if (spec.layer().kind() == Layer.Kind.USER_TAG) {
+                // + 0: a constant layer id would let MariaDB prefer a prefix lookup of the whole layer
+                sql.append(" AND I3.USER_TAG_ID + 0 = ").bind(spec.layer().id()).append(" AND I3.NEW_HEAD_ID + 0 = 0");
+            }
         }
-        sql.append(" AND I3.IOV_SINCE > ").bind(spec.t1()).append(" AND I3.IOV_SINCE <= ").bind(spec.t2());
-        joinPayloadRow(sql, spec);
         sql.append(" WHERE 1 = 1");
         spec.appendChannelFilter(sql);
+    }
+
+    /** {@code >= AND <=} instead of {@code =}: no prefix lookup, so MariaDB plans a range per channel. */
+    private static void perChannelRange(Sql sql, BrowseSpec spec, String a) {
+        sql.append(" ON ").append(a).append(".CHANNEL_ID >= C2.CHANNEL_ID AND ").append(a)
+                .append(".CHANNEL_ID <= C2.CHANNEL_ID AND ").append(a).append(".IOV_SINCE > ").bind(spec.t1())
+                .append(" AND ").append(a).append(".IOV_SINCE <= ").bind(spec.t2());
     }
 
     private static void joinPayloadRow(Sql sql, BrowseSpec spec) {
