@@ -73,6 +73,10 @@ public abstract class Dialect {
         return true;
     }
 
+    /** Refuses a server this dialect does not support (e.g. too old), naming what is needed; run once at open. */
+    public void checkServer(java.sql.Connection c) throws java.sql.SQLException {
+    }
+
     /** Whether INSERT ... SELECT may run as a JDBC batch (MariaDB's bulk protocol refuses it). */
     public boolean batchesInsertSelect() {
         return true;

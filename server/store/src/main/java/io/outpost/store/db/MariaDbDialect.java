@@ -188,6 +188,34 @@ public final class MariaDbDialect extends Dialect {
         return false;
     }
 
+    /**
+     * MariaDB 10.6 or newer, or MySQL 8.0 or newer: older servers lack the plans and the utf8mb4 defaults the
+     * statements rely on (only MariaDB 10.11 is tested; see docs/operations.md).
+     */
+    @Override
+    public void checkServer(java.sql.Connection c) throws java.sql.SQLException {
+        String unsupported = unsupportedVersion(c.getMetaData().getDatabaseProductVersion());
+        if (unsupported != null) {
+            throw new IllegalStateException(unsupported);
+        }
+    }
+
+    /** Why a server of this version string cannot be used, or null if it can. */
+    static String unsupportedVersion(String reported) {
+        // older MariaDB servers report "5.5.5-" before their version, for old replication clients
+        String version = reported.startsWith("5.5.5-") ? reported.substring(6) : reported;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)").matcher(version);
+        if (!m.find()) {
+            return "cannot read the server version '" + version + "': Outpost needs MariaDB 10.6+ or MySQL 8.0+";
+        }
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        boolean mariaDb = version.contains("MariaDB");
+        boolean ok = mariaDb ? major > 10 || major == 10 && minor >= 6 : major >= 8;
+        return ok ? null : (mariaDb ? "MariaDB " : "MySQL ") + version.split("-")[0]
+                + " is not supported: Outpost needs MariaDB 10.6 or newer, or MySQL 8.0 or newer";
+    }
+
     /** MariaDB commits the open transaction before every CREATE TABLE. */
     @Override
     public boolean transactionalDdl() {
