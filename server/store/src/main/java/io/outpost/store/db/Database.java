@@ -52,7 +52,7 @@ public final class Database implements AutoCloseable {
             while (cause.getCause() != null && cause.getCause() != cause) {
                 cause = cause.getCause();
             }
-            throw new IllegalStateException("cannot connect to the " + (readOnly && c != config ? "read replica " : "")
+            throw new DatabaseUnusableException("cannot connect to the " + (readOnly && c != config ? "read replica " : "")
                     + "database " + c.maskedUrl() + (c.user() == null ? "" : " as user '" + c.user() + "'") + ": "
                     + cause.getMessage() + " (check the JDBC URL, user and password)", e);
         }

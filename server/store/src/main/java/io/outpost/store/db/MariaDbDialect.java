@@ -196,7 +196,7 @@ public final class MariaDbDialect extends Dialect {
     public void checkServer(java.sql.Connection c) throws java.sql.SQLException {
         String unsupported = unsupportedVersion(c.getMetaData().getDatabaseProductVersion());
         if (unsupported != null) {
-            throw new IllegalStateException(unsupported);
+            throw new DatabaseUnusableException(unsupported, null);
         }
     }
 

@@ -21,7 +21,7 @@ class MariaDbStartErrorsTest {
             st.execute("GRANT ALL ON *.* TO 'outpost_w'@'127.0.0.1'");
         }
         assertThatThrownBy(() -> Database.open(DatabaseConfig.of(url, "outpost_w", "wrong")))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(DatabaseUnusableException.class)
                 .hasMessageContaining("as user 'outpost_w'").hasMessageContaining("Access denied")
                 .hasMessageContaining("check the JDBC URL, user and password");
         try (Database db = Database.open(DatabaseConfig.of(url, "outpost_w", "right"))) {
@@ -33,10 +33,10 @@ class MariaDbStartErrorsTest {
     void unknownDatabaseAndNoServerAreNamed() {
         MariaDbServer server = MariaDbServer.shared();
         assertThatThrownBy(() -> Database.open(DatabaseConfig.of(server.url("no_such_db"), "root", "")))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no_such_db")
+                .isInstanceOf(DatabaseUnusableException.class).hasMessageContaining("no_such_db")
                 .hasMessageContaining("check the JDBC URL");
         assertThatThrownBy(() -> Database.open(DatabaseConfig.of("jdbc:mariadb://127.0.0.1:1/x", "root", "")))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("127.0.0.1:1")
+                .isInstanceOf(DatabaseUnusableException.class).hasMessageContaining("127.0.0.1:1")
                 .hasMessageContaining("check the JDBC URL");
         assertThatThrownBy(() -> Dialect.forJdbcUrl("jdbc:mysqlx://h/db"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("jdbc:mariadb:");
