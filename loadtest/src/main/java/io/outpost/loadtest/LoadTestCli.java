@@ -21,7 +21,8 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "outpost-loadtest", mixinStandardHelpOptions = true, version = "outpost-loadtest 0.1.0",
         description = "Direct vs proxied vs cached load tests of Outpost on the seed workloads (loopback only).",
         subcommands = {LoadTestCli.Populate.class, LoadTestCli.Run.class, LoadTestCli.Compare.class,
-            SnapshotCommand.class})
+            SnapshotCommand.class, io.outpost.loadtest.grid.GridCommand.class, io.outpost.loadtest.grid.GridDriver.class,
+            io.outpost.loadtest.grid.GridOrigin.class, io.outpost.loadtest.grid.GridJobs.class})
 public final class LoadTestCli implements Callable<Integer> {
 
     public static void main(String[] args) {

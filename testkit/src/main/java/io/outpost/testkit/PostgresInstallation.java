@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
  * directory named {@code outpost-pg-PID[-suffix]} after the JVM that owns it, and the commands the test servers
  * run with them. PostgreSQL refuses to run as root, so under root every command runs as the unprivileged user
  * {@code nobody}. A folder whose JVM is gone (killed before it could clean up) is swept by the next
- * {@link #create}: the servers of its data folders are stopped and the folder deleted.
+ * {@link #create}: the servers of its data folders are stopped and the folder deleted. Public for the load
+ * generator's grid, which runs the servers itself inside network namespaces.
  */
-final class PostgresInstallation {
+public final class PostgresInstallation {
     static final String PREFIX = "outpost-pg-";
     private static final boolean ROOT = "root".equals(System.getProperty("user.name"));
 
@@ -34,7 +35,7 @@ final class PostgresInstallation {
      * Sweeps orphaned folders, then unpacks the binaries into a new folder {@code outpost-pg-PID[-suffix]}; on
      * failure the folder is removed again.
      */
-    static PostgresInstallation create(String suffix) throws IOException, InterruptedException {
+    public static PostgresInstallation create(String suffix) throws IOException, InterruptedException {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         removeOrphans(tmp);
         String name = PREFIX + ProcessHandle.current().pid() + (suffix.isEmpty() ? "" : "-" + suffix);
@@ -49,8 +50,13 @@ final class PostgresInstallation {
     }
 
     /** The folder holding the binaries and the servers' data folders. */
-    Path base() {
+    public Path base() {
         return base;
+    }
+
+    /** A program of the installation: {@code initdb}, {@code pg_ctl} or {@code postgres}. */
+    public Path binary(String name) {
+        return home.resolve("bin").resolve(name);
     }
 
     private void unpack() throws IOException, InterruptedException {
@@ -71,14 +77,14 @@ final class PostgresInstallation {
     }
 
     /** Under root: gives {@code path} (recursively) to the user the servers run as. */
-    void handToServerUser(Path path) throws IOException, InterruptedException {
+    public void handToServerUser(Path path) throws IOException, InterruptedException {
         if (ROOT) {
             run(List.of("chown", "-R", "nobody:nogroup", path.toString()), false);
         }
     }
 
     /** A new cluster in {@code data}: superuser postgres, trusted local connections, UTF-8, no locale. */
-    void initdb(Path data) throws IOException, InterruptedException {
+    public void initdb(Path data) throws IOException, InterruptedException {
         runAsServerUser(List.of(home.resolve("bin/initdb").toString(), "-D", data.toString(), "-U", "postgres", "-A",
                 "trust", "-E", "UTF8", "--no-locale", "--no-sync"));
     }
@@ -123,7 +129,7 @@ final class PostgresInstallation {
     }
 
     /** Deletes the whole folder (stop the servers first). */
-    void delete() {
+    public void delete() {
         TempDirs.deleteQuietly(base);
     }
 
@@ -154,7 +160,7 @@ final class PostgresInstallation {
     }
 
     /** Runs a command as the user the servers run as (root cannot run PostgreSQL's programs). */
-    static void runAsServerUser(List<String> cmd) throws IOException, InterruptedException {
+    public static void runAsServerUser(List<String> cmd) throws IOException, InterruptedException {
         run(cmd, ROOT);
     }
 

@@ -96,9 +96,11 @@ public class FrontierServlet extends HttpServlet {
                 new ExecuteStep(reads, ends),
                 new PublishStep(ends, config)));
         this.steps = new StepChain<>(List.of(
+                // admitted first: parsing a crafted statement costs CPU, so it runs within MaxThreads and
+                // MaxRequestsPerClient too
+                new AdmitStep(context, cost),
                 new ParseStep(context, checks, times),
                 new CachedNotModifiedStep(times),
-                new AdmitStep(context, cost),
                 new TransactionStep(context.name(), payloadSteps)));
     }
 

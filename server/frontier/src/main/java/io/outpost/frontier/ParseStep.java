@@ -20,6 +20,12 @@ import org.slf4j.LoggerFactory;
  */
 final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
     private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
+    /**
+     * Parse time one request may use over all its payloads (up to 32): each statement has the parser's own timeout,
+     * and once this is spent the remaining payloads are refused unparsed, so a request of crafted statements costs
+     * about this much CPU, not 32 timeouts.
+     */
+    static final long PARSE_BUDGET_NANOS = 5_000_000_000L;
     private final FrontierContext context;
     private final StatementChecks checks;
     private final TableTimes times;
@@ -48,8 +54,11 @@ final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
                 x.request.getHeader("X-Frontier-Id"), x.request.getHeader("Via"),
                 x.request.getHeader("X-Forwarded-For"));
         List<Payload> payloads = new ArrayList<>();
+        long start = System.nanoTime();
         for (FrontierCommand c : request.commands()) {
-            payloads.add(check(c));
+            payloads.add(System.nanoTime() - start > PARSE_BUDGET_NANOS
+                    ? Payload.failed(c, "SQL rejected: the request's statements took too long to analyse")
+                    : check(c));
         }
         x.parsed(payloads, request.ttl().maxAgeSeconds(x.config(), ZonedDateTime.now(x.config().zone())));
         return next.proceed(x);

@@ -92,7 +92,8 @@ class BadInputTest {
         try (Connection c = store.database().writePool().getConnection()) {
             List<String> tables = new ArrayList<>();
             DatabaseMetaData md = c.getMetaData();
-            try (ResultSet rs = md.getTables(null, null, "%", new String[] {"TABLE"})) {
+            // the current database only: on MariaDB a null catalog means every database of the server
+            try (ResultSet rs = md.getTables(c.getCatalog(), null, "%", new String[] {"TABLE"})) {
                 while (rs.next()) {
                     String t = rs.getString("TABLE_NAME");
                     if (t.toUpperCase().startsWith("OUTPOST_") && !t.toUpperCase().contains("SCHEMA_HISTORY")) {

@@ -61,11 +61,12 @@ public class Catalog implements AutoCloseable {
     /** Re-reads the folder tree and every folder's generation. */
     public synchronized void refresh() {
         List<Node> nodes = store.listNodes();
+        Map<String, String> stamps = store.modificationStamps(nodes.stream().filter(Node::isFolder).toList());
         Map<String, Entry> next = new HashMap<>();
         StringBuilder all = new StringBuilder();
         Instant newest = Instant.EPOCH;
         for (Node n : nodes) {
-            String gen = n.isFolder() ? store.modificationStamp(n) : n.lastModified();
+            String gen = n.isFolder() ? stamps.get(n.path()) : n.lastModified();
             Instant modified = parse(gen.contains("@") ? gen.substring(gen.indexOf('@') + 1) : gen);
             next.put(n.path(), new Entry(n, gen, modified));
             all.append(n.id()).append(':').append(gen).append(';');

@@ -1,6 +1,7 @@
 package io.outpost.server.config;
 
 import io.outpost.store.db.Database;
+import io.outpost.store.db.MariaDbDialect;
 import io.outpost.store.db.PostgresDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,7 +12,8 @@ import java.sql.Statement;
 /**
  * Waits (bounded) until the read pool has replayed everything the primary has committed so far: a PostgreSQL
  * streaming replica compares its replay position with the primary's current WAL position; a read pool on the
- * primary itself answers at once. Other databases have nothing to wait for.
+ * primary itself answers at once. A MariaDB replica waits with {@code MASTER_GTID_WAIT} for the primary's binary-log
+ * GTID position. Other databases have nothing to wait for.
  */
 public final class ReplicaReplay {
     private ReplicaReplay() {
@@ -19,6 +21,9 @@ public final class ReplicaReplay {
 
     /** True when the read side holds every commit made before the call; false when {@code waitMillis} ran out. */
     public static boolean await(Database db, long waitMillis) throws SQLException {
+        if (db.dialect() instanceof MariaDbDialect) {
+            return awaitGtid(db, waitMillis);
+        }
         if (!(db.dialect() instanceof PostgresDialect)) {
             return true;
         }
@@ -55,6 +60,31 @@ public final class ReplicaReplay {
                     return false;
                 }
                 pause = Math.min(50, pause * 2);
+            }
+        }
+    }
+
+    /** MariaDB: the replica's SQL thread waits for the primary's binary-log position, no polling needed. */
+    private static boolean awaitGtid(Database db, long waitMillis) throws SQLException {
+        if (db.readConfig() == db.config()) {
+            return true; // reads go to the primary itself
+        }
+        String position;
+        try (Connection c = db.writePool().getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
+            rs.next();
+            position = rs.getString(1);
+            c.rollback();
+        }
+        try (Connection c = db.readPool().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
+            ps.setString(1, position);
+            ps.setDouble(2, waitMillis / 1000.0);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                boolean done = rs.getInt(1) == 0;
+                c.rollback();
+                return done;
             }
         }
     }

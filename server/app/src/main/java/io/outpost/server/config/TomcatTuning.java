@@ -1,7 +1,11 @@
 package io.outpost.server.config;
 
 import java.util.List;
-import org.apache.coyote.http11.Http11Nio2Protocol;
+import io.outpost.server.connections.ConnectionGuard;
+import io.outpost.server.connections.GuardedNio2Protocol;
+import io.outpost.server.connections.GuardedNioProtocol;
+import io.outpost.server.connections.GuardedProtocol;
+import java.time.Duration;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -48,10 +52,35 @@ public class TomcatTuning {
             @Value("${outpost.tomcat.protocol:nio2}") String protocol) {
         return factory -> {
             switch (protocol) {
-                case "nio2" -> factory.setProtocol(Http11Nio2Protocol.class.getName());
-                case "nio" -> { }
+                case "nio2" -> factory.setProtocol(GuardedNio2Protocol.class.getName());
+                case "nio" -> factory.setProtocol(GuardedNioProtocol.class.getName());
                 default -> throw new IllegalArgumentException("outpost.tomcat.protocol must be nio2 or nio, not '"
                         + protocol + "'");
+            }
+        };
+    }
+
+    /**
+     * The limits Tomcat lacks: connections per client address ({@code outpost.http.max-connections-per-address},
+     * trusted proxies and {@code outpost.http.unlimited-addresses} exempt) and a deadline for a request's head ({@code outpost.http.request-head-timeout}).
+     */
+    @Bean(destroyMethod = "close")
+    public ConnectionGuard connectionGuard(TrustedProxies proxies, Environment env,
+            io.micrometer.core.instrument.MeterRegistry registry,
+            @Value("${outpost.http.max-connections-per-address:100}") int maxPerAddress,
+            @Value("${outpost.http.request-head-timeout:10s}") Duration headTimeout) {
+        // the host itself (a local Squid, monitoring, benchmarks) by default; addresses and CIDR blocks
+        TrustedProxies unlimited = new TrustedProxies(Binder.get(env).bind("outpost.http.unlimited-addresses",
+                Bindable.listOf(String.class)).orElse(List.of("127.0.0.1", "::1")));
+        return new ConnectionGuard(maxPerAddress, headTimeout, a -> proxies.contains(a) || unlimited.contains(a),
+                registry);
+    }
+
+    @Bean
+    public TomcatConnectorCustomizer guardedConnections(ConnectionGuard guard) {
+        return connector -> {
+            if (connector.getProtocolHandler() instanceof GuardedProtocol guarded) {
+                guarded.guard(guard);
             }
         };
     }

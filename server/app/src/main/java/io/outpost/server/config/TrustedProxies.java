@@ -20,10 +20,17 @@ import org.springframework.core.Ordered;
  */
 public final class TrustedProxies implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
     private final String cidrs;
+    private final List<NetMask> masks;
 
     /** @param entries addresses ({@code 192.0.2.10}, {@code ::1}) and CIDR blocks ({@code 192.0.2.0/28}) */
     public TrustedProxies(List<String> entries) {
         this.cidrs = toCidrs(entries);
+        this.masks = cidrs == null ? List.of() : java.util.Arrays.stream(cidrs.split(", ")).map(NetMask::new).toList();
+    }
+
+    /** Whether {@code address} is one of the trusted proxies. */
+    public boolean contains(java.net.InetAddress address) {
+        return masks.stream().anyMatch(m -> m.matches(address));
     }
 
     /** The entries as Tomcat's comma-separated CIDR list, each checked; null when there are none. */

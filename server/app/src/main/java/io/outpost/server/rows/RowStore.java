@@ -16,7 +16,9 @@ import io.outpost.store.read.IovReader;
 import io.outpost.store.read.Metadata;
 import io.outpost.store.read.TagResolver;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -29,7 +31,10 @@ import org.springframework.stereotype.Component;
  * that moment. A layer is built by one full browse, once per stamp however many requests want it (single flight),
  * and kept only if the stamp was the same before and after the browse. A single-version layer held at an older
  * stamp is refreshed instead: only the channels with rows written since are read again ({@link IncrementalRefresh}).
- * Layers bigger than the per-folder budget are not held: the caller reads them from the database.
+ * Layers bigger than the per-folder budget are not held: the caller reads them from the database. That verdict is
+ * remembered across generations (a write does not make a folder smaller), a single-version layer whose row count
+ * (the sequence value in the stamp) alone exceeds the budget is not read at all, and the verdict is checked again
+ * only after {@code too-big-retry}, by a build in the background that no request waits for.
  */
 @Component
 public class RowStore {
@@ -44,6 +49,10 @@ public class RowStore {
     private record Built(String stamp, HeldRows rows) {
     }
 
+    /** A layer found too big: left to the database until {@code retryAt} (System.nanoTime()). */
+    private record TooBigVerdict(long retryAt) {
+    }
+
     private final IovStore store;
     private final Metadata meta;
     private final TagResolver tags;
@@ -51,13 +60,18 @@ public class RowStore {
     private final boolean enabled;
     private final long folderLimit;
     private final long maxWaitMillis;
+    private final long tooBigRetryNanos;
     private final AsyncCache<Key, Built> cache;
+    /** Layers too big to hold; small (one entry per such folder layer) and never evicted by held rows. */
+    private final Map<Key, TooBigVerdict> tooBigLayers = new ConcurrentHashMap<>();
     private final Counter builds;
     private final Counter tooBig;
     private final Counter refreshes;
     private final Counter answers;
     /** Runs between a build's read of the rows and its second stamp read (tests: a write landing mid-build). */
     volatile Runnable afterRowsRead = () -> { };
+    /** The latest background re-check of a too-big layer (tests wait for it). */
+    volatile CompletableFuture<Void> lastRecheck = CompletableFuture.completedFuture(null);
 
     public RowStore(IovStore store, RowStoreProperties props, MeterRegistry registry) {
         this.store = store;
@@ -68,6 +82,7 @@ public class RowStore {
         long budget = props.budgetBytes();
         this.folderLimit = (long) (budget * props.maxFolderShare());
         this.maxWaitMillis = Math.max(1, store.database().statementTimeoutSeconds()) * 1000L;
+        this.tooBigRetryNanos = props.tooBigRetry().toNanos();
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(budget)
                 .weigher((Key k, Built b) -> (int) Math.min(Integer.MAX_VALUE, 256 + (b.rows == null ? 0 : b.rows.bytes())))
@@ -101,6 +116,16 @@ public class RowStore {
     /** The held rows of the layer at {@code state}'s stamp, built if needed; null: read from the database. */
     public HeldRows rows(Node folder, State state) {
         Key key = new Key(folder.path(), state.layer());
+        TooBigVerdict verdict = tooBigLayers.get(key);
+        if (verdict != null) {
+            recheckWhenDue(key, folder, verdict);
+            return null;
+        }
+        if (tooBigByRowCount(state) && cache.getIfPresent(key) == null) {
+            tooBig.increment();
+            tooBigLayers.put(key, new TooBigVerdict(System.nanoTime() + tooBigRetryNanos));
+            return null;
+        }
         Built previous = null;
         for (int attempt = 0; attempt < 2; attempt++) {
             CompletableFuture<Built> mine = new CompletableFuture<>();
@@ -123,6 +148,40 @@ public class RowStore {
             cache.asMap().remove(key, existing);
         }
         return null;
+    }
+
+    /**
+     * A single-version layer holds every row its folder ever got (writes only insert, and close open IOVs in place);
+     * the sequence value in the stamp counts them, so it alone can show the layer does not fit.
+     */
+    private boolean tooBigByRowCount(State state) {
+        if (state.layer().kind() != Layer.Kind.SINGLE_VERSION) {
+            return false;
+        }
+        long rows = IncrementalRefresh.lastObjectId(state.stamp());
+        return rows > folderLimit / RowsBuilder.MIN_ROW_BYTES;
+    }
+
+    /** Starts one background build of a too-big layer once its verdict is due; requests meanwhile read the database. */
+    private void recheckWhenDue(Key key, Node folder, TooBigVerdict verdict) {
+        if (System.nanoTime() - verdict.retryAt() < 0
+                || !tooBigLayers.replace(key, verdict, new TooBigVerdict(System.nanoTime() + tooBigRetryNanos))) {
+            return;
+        }
+        CompletableFuture<Built> mine = new CompletableFuture<>();
+        if (cache.asMap().putIfAbsent(key, mine) != null) {
+            return; // a build is already under way
+        }
+        lastRecheck = CompletableFuture.runAsync(() -> {
+            try {
+                Built b = build(key, folder, mine, null);
+                if (b != null && b.rows != null) {
+                    tooBigLayers.remove(key);
+                }
+            } catch (RuntimeException e) {
+                // the verdict stays; the next re-check is due after the retry interval
+            }
+        }, Thread.ofVirtual().name("outpost-rows-recheck")::start);
     }
 
     private HeldRows usable(Built b, State state) {
@@ -153,7 +212,8 @@ public class RowStore {
                     }
                 } catch (RowsBuilder.TooBig e) {
                     tooBig.increment();
-                    return new Built(before, null);
+                    tooBigLayers.put(key, new TooBigVerdict(System.nanoTime() + tooBigRetryNanos));
+                    return null; // not kept in the cache: the verdict answers every later request at once
                 }
                 afterRowsRead.run();
                 String after = meta.modificationStamp(c, folder);
@@ -190,5 +250,6 @@ public class RowStore {
     /** Drops every held layer (tests, operations). */
     public void clear() {
         cache.synchronous().invalidateAll();
+        tooBigLayers.clear();
     }
 }

@@ -1,5 +1,6 @@
 package io.outpost.server.rows;
 
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -11,13 +12,19 @@ import org.springframework.util.unit.DataSize;
  * @param maxSize         heap bytes of rows held for all folders; unset: an eighth of the maximum heap, at most 256 MB
  * @param maxFolderShare  the largest share of {@code maxSize} one folder layer may take; bigger folders are read
  *                        from the database on every query
+ * @param tooBigRetry     how long a layer found too big is left to the database before one build, in the background,
+ *                        tries again (a multi-version layer can shrink when newer IOVs cover older ones)
  */
 @ConfigurationProperties("outpost.rows")
 public record RowStoreProperties(@DefaultValue("true") boolean enabled, DataSize maxSize,
-                                 @DefaultValue("0.5") double maxFolderShare) {
+                                 @DefaultValue("0.5") double maxFolderShare,
+                                 @DefaultValue("1h") Duration tooBigRetry) {
     public RowStoreProperties {
         if (maxFolderShare <= 0 || maxFolderShare > 1) {
             throw new IllegalArgumentException("outpost.rows.max-folder-share must be in (0, 1], not " + maxFolderShare);
+        }
+        if (tooBigRetry.isNegative()) {
+            throw new IllegalArgumentException("outpost.rows.too-big-retry must not be negative");
         }
     }
 

@@ -20,6 +20,8 @@ final class RowsBuilder {
 
     /** Per-row cost besides the payload values: since, until, the payload array and its header. */
     private static final int ROW_BYTES = 8 + 8 + 8 + 16;
+    /** The least one row costs: its own fields and an empty payload array. */
+    static final int MIN_ROW_BYTES = ROW_BYTES + 16;
 
     private final long limit;
     private long[] channelIds = new long[64];

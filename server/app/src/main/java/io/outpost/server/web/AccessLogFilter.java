@@ -14,7 +14,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * One access-log line per request (logger {@code outpost.access}): the client's address as the server resolved it
  * (the connection's peer, or the address a trusted proxy forwarded: {@code outpost.trusted-proxies}), who asked
  * (X-Outpost-Client, X-Frontier-Id or User-Agent), through which caches (Via, and what is left of X-Forwarded-For
- * once the trusted proxies' part is taken off), what, the status and the time taken.
+ * once the trusted proxies' part is taken off), what, the status and the time taken. Every client-supplied value
+ * is escaped ({@link #escape}): a header cannot forge fields or lines.
  */
 public class AccessLogFilter extends OncePerRequestFilter {
     private static final Logger access = LoggerFactory.getLogger("outpost.access");
@@ -44,9 +45,10 @@ public class AccessLogFilter extends OncePerRequestFilter {
         if (access.isInfoEnabled()) {
             String client = first(header.apply("X-Outpost-Client"), header.apply("X-Frontier-Id"),
                     header.apply("User-Agent"));
-            access.info("{} \"{} {}{}\" {} {}us client=\"{}\" via=\"{}\" xff=\"{}\"", remoteAddr, method, path,
-                    query == null ? "" : "?" + query, status, (System.nanoTime() - startNanos) / 1000, client,
-                    nz(header.apply("Via")), nz(header.apply("X-Forwarded-For")));
+            access.info("{} \"{} {}{}\" {} {}us client=\"{}\" via=\"{}\" xff=\"{}\"", remoteAddr, escape(method),
+                    escape(path), query == null ? "" : "?" + escape(query), status,
+                    (System.nanoTime() - startNanos) / 1000, escape(client), escape(nz(header.apply("Via"))),
+                    escape(nz(header.apply("X-Forwarded-For"))));
         }
     }
 
@@ -57,6 +59,31 @@ public class AccessLogFilter extends OncePerRequestFilter {
             }
         }
         return "-";
+    }
+
+    /**
+     * A client-supplied value as it may appear inside a quoted field: quotes and backslashes escaped, control
+     * characters as {@code \xHH}, so that no value can end its field or its line and forge others.
+     */
+    static String escape(String s) {
+        StringBuilder b = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean control = c < 0x20 || (c >= 0x7f && c < 0xa0);
+            if (control || c == '"' || c == '\\') {
+                if (b == null) {
+                    b = new StringBuilder(s.length() + 16).append(s, 0, i);
+                }
+                if (control) {
+                    b.append(String.format("\\x%02x", (int) c));
+                } else {
+                    b.append('\\').append(c);
+                }
+            } else if (b != null) {
+                b.append(c);
+            }
+        }
+        return b == null ? s : b.toString();
     }
 
     private static String nz(String s) {

@@ -23,7 +23,7 @@ final class Problems {
         body.put("type", "about:blank");
         body.put("title", title);
         body.put("status", status);
-        body.put("detail", detail);
+        body.put("detail", EchoedInput.cap(detail));
         body.put("instance", instance.length() > 512 ? instance.substring(0, 512) + "…" : instance);
         byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
         resp.setStatus(status);

@@ -5,6 +5,7 @@ import io.outpost.server.cache.AnswerCache;
 import io.outpost.server.cache.CachePolicy;
 import io.outpost.server.cache.Catalog;
 import io.outpost.server.config.OutpostProperties;
+import io.outpost.server.config.TrustedProxies;
 import io.outpost.server.query.QueryService;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
@@ -69,6 +70,20 @@ public class WebConfiguration {
                 new NativeApiServlet(catalog, cache, hits, service, policy, props, registry), "/v1/*");
         bean.setName("native-api");
         bean.setLoadOnStartup(1);
+        return bean;
+    }
+
+    /** The actuator's details for {@code outpost.management.addresses} only (loopback by default), health for all. */
+    @Bean
+    public FilterRegistrationBean<ManagementAccess> managementAccess(org.springframework.core.env.Environment env,
+            @Value("${server.servlet.context-path:}") String contextPath,
+            @Value("${management.endpoints.web.base-path:/actuator}") String basePath) {
+        TrustedProxies managers = new TrustedProxies(org.springframework.boot.context.properties.bind.Binder.get(env)
+                .bind("outpost.management.addresses", org.springframework.boot.context.properties.bind.Bindable
+                        .listOf(String.class)).orElse(java.util.List.of("127.0.0.1", "::1")));
+        FilterRegistrationBean<ManagementAccess> bean = new FilterRegistrationBean<>(
+                new ManagementAccess(contextPath, basePath, managers));
+        bean.setOrder(Integer.MIN_VALUE + 1); // after the access log, so refusals are logged
         return bean;
     }
 

@@ -92,8 +92,8 @@ public class WriteErrors {
         body.put("type", "about:blank");
         body.put("title", title);
         body.put("status", status);
-        body.put("detail", detail);
-        body.put("instance", instance);
+        body.put("detail", io.outpost.server.web.EchoedInput.cap(detail));
+        body.put("instance", io.outpost.server.web.EchoedInput.cap(instance));
         byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
         resp.setStatus(status);
         resp.setContentType("application/problem+json");

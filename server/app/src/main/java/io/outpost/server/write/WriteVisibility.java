@@ -3,6 +3,7 @@ package io.outpost.server.write;
 import io.outpost.server.cache.Catalog;
 import io.outpost.server.config.ReplicaReplay;
 import io.outpost.store.IovStore;
+import io.outpost.store.db.MariaDbDialect;
 import io.outpost.store.db.PostgresDialect;
 import java.sql.SQLException;
 import org.slf4j.Logger;
@@ -11,10 +12,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * Makes a committed write visible on this service before its answer goes out: when the read pool is a
- * PostgreSQL streaming replica, waits (bounded) until the replica has replayed the primary's WAL up to the
- * write; then refreshes the catalog, so folder generations, ETags and cached answers move on at once. The
- * catalog is read through the read pool, so a new generation is only ever paired with data that contains
- * the write: never a stale answer under a new generation.
+ * PostgreSQL streaming replica or a MariaDB GTID replica, waits (bounded) until the replica has applied the
+ * primary's log up to the write; then refreshes the catalog, so folder generations, ETags and cached answers
+ * move on at once. The catalog is read through the read pool, so a new generation is only ever paired with data
+ * that contains the write: never a stale answer under a new generation.
  */
 @Component
 public class WriteVisibility {
@@ -33,7 +34,8 @@ public class WriteVisibility {
     /** Returns false when the read side had not caught up within the configured wait (the write is stored). */
     public boolean afterWrite() {
         boolean caughtUp = true;
-        if (store.database().dialect() instanceof PostgresDialect) {
+        if (store.database().dialect() instanceof PostgresDialect
+                || store.database().dialect() instanceof MariaDbDialect) {
             try {
                 caughtUp = awaitReplay();
             } catch (SQLException e) {

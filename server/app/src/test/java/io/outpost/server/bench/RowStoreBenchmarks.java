@@ -15,6 +15,7 @@ import io.outpost.store.read.IovReader;
 import io.outpost.store.testing.Backends;
 import io.outpost.store.workload.Workload;
 import io.outpost.store.workload.WorkloadGenerator;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class RowStoreBenchmarks {
             double jdbc = Double.MAX_VALUE;
             for (int rep = 0; rep < reps; rep++) {
                 SimpleMeterRegistry incremental = new SimpleMeterRegistry();
-                RowStore refreshing = new RowStore(store, new RowStoreProperties(true, DataSize.ofMegabytes(512), 0.9),
+                RowStore refreshing = new RowStore(store, new RowStoreProperties(true, DataSize.ofMegabytes(512), 0.9, Duration.ofHours(1)),
                         incremental);
                 HeldRows first = refreshing.rows(f, refreshing.state(f, "HEAD"));
                 assertThat(first.size()).isGreaterThanOrEqualTo(200_000);
@@ -51,7 +52,7 @@ class RowStoreBenchmarks {
                 assertThat(after.size()).isEqualTo(first.size() + 1);
                 assertThat(incremental.counter("outpost.rows.refreshes").count()).isEqualTo(1);
 
-                RowStore fresh = new RowStore(store, new RowStoreProperties(true, DataSize.ofMegabytes(512), 0.9),
+                RowStore fresh = new RowStore(store, new RowStoreProperties(true, DataSize.ofMegabytes(512), 0.9, Duration.ofHours(1)),
                         new SimpleMeterRegistry());
                 t0 = System.nanoTime();
                 HeldRows rebuilt = fresh.rows(f, fresh.state(f, "HEAD"));

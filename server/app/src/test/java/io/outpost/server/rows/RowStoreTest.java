@@ -17,6 +17,7 @@ import io.outpost.store.testing.Backends;
 import io.outpost.testkit.TempDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -39,11 +40,15 @@ class RowStoreTest {
     private static final long MAXK = ValidityKey.MAX;
 
     private static RowStore rowStore(IovStore store, String maxSize, SimpleMeterRegistry registry) {
-        return new RowStore(store, new RowStoreProperties(true, DataSize.parse(maxSize), 0.5), registry);
+        return rowStore(store, maxSize, Duration.ofHours(1), registry);
+    }
+
+    private static RowStore rowStore(IovStore store, String maxSize, Duration tooBigRetry, SimpleMeterRegistry registry) {
+        return new RowStore(store, new RowStoreProperties(true, DataSize.parse(maxSize), 0.5, tooBigRetry), registry);
     }
 
     @ParameterizedTest
-    @EnumSource(Backends.class)
+    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
     void heldRowsEqualTheDatabaseForEveryLayerQueryAndOrder(Backends backend) {
         Random rnd = new Random(42);
         try (IovStore store = backend.freshStore("rows_eq")) {
@@ -114,7 +119,7 @@ class RowStoreTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backends.class)
+    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
     void incrementalRefreshesEqualTheDatabaseAfterEveryWrite(Backends backend) {
         Random rnd = new Random(7);
         try (IovStore store = backend.freshStore("rows_incr")) {
@@ -200,7 +205,7 @@ class RowStoreTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backends.class)
+    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
     void rowsReadWhileAWriteLandsAreNotKept(Backends backend) {
         try (IovStore store = backend.freshStore("rows_mixed")) {
             Node f = store.createFolder("/M/f", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),
@@ -250,6 +255,96 @@ class RowStoreTest {
             assertThat(rows.rows(f, rows.state(f, "HEAD"))).isNull();
             assertThat(registry.counter("outpost.rows.too.big").count()).isEqualTo(1);
             assertThat(registry.counter("outpost.rows.builds").count()).isEqualTo(1);
+        }
+    }
+
+    /** 200 channels of one 1,000-character IOV: about 240 KB of rows, over a 100 KB budget's 50 KB per folder. */
+    private static Node bigMultiVersionFolder(IovStore store) {
+        Node f = store.createFolder("/B/mv", Versioning.MULTI_VERSION, KeyType.TIME, PayloadSpec.parse("s:String4k"),
+                "", true);
+        List<NewIov> batch = new ArrayList<>();
+        for (int ch = 0; ch < 200; ch++) {
+            batch.add(new NewIov(ch, 0, 1000, "x".repeat(1000)));
+        }
+        store.store(f, batch);
+        return f;
+    }
+
+    @Test
+    void aLayerFoundTooBigIsNotReadAgainAfterWrites() {
+        try (IovStore store = Backends.SQLITE.freshStore("rows_big_writes")) {
+            Node f = bigMultiVersionFolder(store);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, "100KB", registry);
+            assertThat(rows.rows(f, rows.state(f, "HEAD"))).isNull();
+            for (int w = 0; w < 5; w++) {
+                store.store(f, List.of(new NewIov(w, 1000 + w, 2000, "new")));
+                RowStore.State now = rows.state(f, "HEAD");
+                assertThat(rows.rows(f, now)).as("after write %d", w).isNull();
+            }
+            assertThat(registry.counter("outpost.rows.builds").count()).as("one read of the layer").isEqualTo(1);
+            assertThat(registry.counter("outpost.rows.too.big").count()).isEqualTo(1);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void aSingleVersionLayerWithMoreRowsThanTheBudgetIsNeverRead(Backends backend) {
+        try (IovStore store = backend.freshStore("rows_big_count")) {
+            Node f = store.createFolder("/B/count", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),
+                    "", true);
+            List<NewIov> batch = new ArrayList<>();
+            for (int ch = 0; ch < 1000; ch++) { // 1,000 rows cost at least 56 KB: over 50 KB per folder
+                batch.add(new NewIov(ch, 0, MAXK, ch));
+            }
+            store.store(f, batch);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, "100KB", registry);
+            for (int w = 0; w < 3; w++) {
+                assertThat(rows.rows(f, rows.state(f, "HEAD"))).isNull();
+                store.store(f, List.of(new NewIov(w, 100 + w, MAXK, -w)));
+            }
+            assertThat(registry.counter("outpost.rows.builds").count()).isZero();
+            assertThat(registry.counter("outpost.rows.too.big").count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aTooBigVerdictIsCheckedAgainInTheBackgroundWhileRequestsReadTheDatabase() throws Exception {
+        try (IovStore store = Backends.SQLITE.freshStore("rows_big_recheck")) {
+            Node f = bigMultiVersionFolder(store);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, "100KB", Duration.ZERO, registry);
+            assertThat(rows.rows(f, rows.state(f, "HEAD"))).isNull();
+            List<NewIov> cover = new ArrayList<>();
+            for (int ch = 0; ch < 200; ch++) {
+                cover.add(new NewIov(ch, 0, MAXK, "y")); // hides every big IOV in the head: the layer now fits
+            }
+            store.store(f, cover);
+            CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            rows.afterRowsRead = () -> {
+                entered.countDown();
+                try {
+                    release.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            RowStore.State now = rows.state(f, "HEAD");
+            // a request never waits for the re-check (a wait would last the 60 s statement timeout)
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+                assertThat(rows.rows(f, now)).isNull();
+                assertThat(entered.await(15, TimeUnit.SECONDS)).as("the re-check started").isTrue();
+                assertThat(rows.rows(f, now)).as("while the re-check reads").isNull();
+            });
+            release.countDown();
+            rows.lastRecheck.get(60, TimeUnit.SECONDS);
+            HeldRows held = rows.rows(f, now);
+            assertThat(held).as("held once it fits").isNotNull();
+            assertThat(held.count(0, MAXK, ChannelSelection.all())).isEqualTo(200);
+            assertThat(registry.counter("outpost.rows.builds").count()).isEqualTo(2);
+            assertThat(registry.counter("outpost.rows.too.big").count()).isEqualTo(1);
         }
     }
 

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The write API on a real PostgreSQL: a write is visible at once on the instance that took it and on a second
+ * The write API on a real PostgreSQL (and MariaDB: {@link MariaDbWriteConsistencyTest}): a write is visible at once on the instance that took it and on a second
  * instance within its poll interval; concurrent writers never create overlaps; a service killed in the middle
  * of a batch leaves the batch absent, never half stored.
  */
@@ -49,8 +49,8 @@ class WriteConsistencyTest {
     @BeforeAll
     void start() {
         issuer = new TokenIssuer();
-        dbUrl = PostgresServer.shared().createDatabase("write_consistency");
-        String[] common = {"--outpost.database.user=postgres", "--outpost.demo-data=false",
+        dbUrl = createDatabase();
+        String[] common = {"--outpost.database.user=" + databaseUser(), "--outpost.demo-data=false",
             "--outpost.write.issuer-uri=" + issuer.issuerUri()};
         writer = RunningService.start(dbUrl, concat(common, "--outpost.poll-interval=1h"));
         other = RunningService.start(dbUrl, concat(common, "--outpost.poll-interval=" + POLL_MILLIS + "ms"));
@@ -167,7 +167,7 @@ class WriteConsistencyTest {
         Process p = new ProcessBuilder(java, "-Djava.io.tmpdir=" + dir, "-cp", System.getProperty("java.class.path"),
                 OutpostApplication.class.getName(), "--server.port=" + port, "--outpost.database.url=" + dbUrl,
                 "--server.tomcat.basedir=" + dir.resolve("tomcat"),
-                "--outpost.database.user=postgres", "--outpost.demo-data=false", "--spring.profiles.active=test",
+                "--outpost.database.user=" + databaseUser(), "--outpost.demo-data=false", "--spring.profiles.active=test",
                 "--outpost.write.issuer-uri=" + issuer.issuerUri(), "--outpost.write.max-body-size=256MB")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
@@ -206,7 +206,7 @@ class WriteConsistencyTest {
             }
             io.outpost.testkit.TempDirs.deleteQuietly(dir);
         }
-        // PostgreSQL rolls back the dead session's transaction: nothing of the batch is stored
+        // the database rolls back the dead session's transaction: nothing of the batch is stored
         assertThat(count(writer, "/W/Crash")).isZero();
         writer.bean(io.outpost.server.cache.Catalog.class).refresh();
         assertThat(count(writer, "/W/Crash")).isZero();
@@ -220,7 +220,17 @@ class WriteConsistencyTest {
         }
     }
 
-    private boolean insertRunning() throws Exception {
+    /** A fresh database on the backend under test (PostgreSQL here; subclasses run the same tests elsewhere). */
+    String createDatabase() {
+        return PostgresServer.shared().createDatabase("write_consistency");
+    }
+
+    String databaseUser() {
+        return "postgres";
+    }
+
+    /** Whether a session of the database is running an INSERT into an IOV table right now. */
+    boolean insertRunning() throws Exception {
         try (Connection c = DriverManager.getConnection(PostgresServer.shared().url("postgres"), "postgres", "");
              Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE state <> 'idle' "

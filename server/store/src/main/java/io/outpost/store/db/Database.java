@@ -28,15 +28,34 @@ public final class Database implements AutoCloseable {
         this.readConfig = readConfig;
         this.customizer = customizer;
         this.dialect = Dialect.forJdbcUrl(config.jdbcUrl());
-        this.writePool = new HikariDataSource(poolConfig(false));
+        this.writePool = openPool(false);
         HikariDataSource read;
         try {
-            read = new HikariDataSource(poolConfig(true));
-        } catch (RuntimeException e) {
+            read = openPool(true);
+            try (Connection c = writePool.getConnection()) {
+                dialect.checkServer(c);
+            }
+        } catch (SQLException | RuntimeException e) {
             writePool.close();
-            throw e;
+            throw e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
         }
         this.readPool = read;
+    }
+
+    /** A pool that cannot connect fails here, with the driver's reason and what to check. */
+    private HikariDataSource openPool(boolean readOnly) {
+        DatabaseConfig c = readOnly ? readConfig : config;
+        try {
+            return new HikariDataSource(poolConfig(readOnly));
+        } catch (RuntimeException e) {
+            Throwable cause = e;
+            while (cause.getCause() != null && cause.getCause() != cause) {
+                cause = cause.getCause();
+            }
+            throw new DatabaseUnusableException("cannot connect to the " + (readOnly && c != config ? "read replica " : "")
+                    + "database " + c.maskedUrl() + (c.user() == null ? "" : " as user '" + c.user() + "'") + ": "
+                    + cause.getMessage() + " (check the JDBC URL, user and password)", e);
+        }
     }
 
     /** Opens both pools. Call {@link io.outpost.store.schema.SchemaManager#migrate} before the first read. */

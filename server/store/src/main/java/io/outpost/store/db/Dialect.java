@@ -3,12 +3,12 @@ package io.outpost.store.db;
 import io.outpost.store.model.StorageType;
 
 /**
- * What differs between SQLite, PostgreSQL and Oracle: column types, the flat-time browse query, and a few
+ * What differs between SQLite, PostgreSQL, MariaDB and Oracle: column types, the flat-time browse query, and a few
  * write statements. Everything else in the store is plain JDBC shared by all three.
  */
 public abstract class Dialect {
 
-    /** Name used for migration folders and in logs: sqlite, postgresql, oracle. */
+    /** Name used for migration folders and in logs: sqlite, postgresql, mariadb, oracle. */
     public abstract String name();
 
     public abstract String integerType();
@@ -65,6 +65,23 @@ public abstract class Dialect {
         return "";
     }
 
+    /**
+     * Whether CREATE TABLE joins the open transaction. Where it does not (MariaDB commits before it), a new folder's
+     * tables are created before its node row, so a failure never leaves a folder without tables.
+     */
+    public boolean transactionalDdl() {
+        return true;
+    }
+
+    /** Refuses a server this dialect does not support (e.g. too old), naming what is needed; run once at open. */
+    public void checkServer(java.sql.Connection c) throws java.sql.SQLException {
+    }
+
+    /** Whether INSERT ... SELECT may run as a JDBC batch (MariaDB's bulk protocol refuses it). */
+    public boolean batchesInsertSelect() {
+        return true;
+    }
+
     /** Called first in every write transaction; SQLite takes its database write lock here. */
     public void beginWrite(java.sql.Connection c, String prefix) throws java.sql.SQLException {
     }
@@ -76,10 +93,13 @@ public abstract class Dialect {
         if (url.startsWith("jdbc:postgresql:")) {
             return new PostgresDialect();
         }
+        if (url.startsWith("jdbc:mariadb:")) {
+            return new MariaDbDialect();
+        }
         if (url.startsWith("jdbc:oracle:")) {
             return new OracleDialect();
         }
         throw new IllegalArgumentException("unsupported JDBC URL '" + url
-                + "': use jdbc:sqlite:, jdbc:postgresql: or jdbc:oracle:");
+                + "': use jdbc:sqlite:, jdbc:postgresql:, jdbc:mariadb: (also for MySQL) or jdbc:oracle:");
     }
 }

@@ -30,6 +30,13 @@ final class NetworkTimeouts {
             if (readPool) {
                 h.addDataSourceProperty("socketTimeout", Long.toString(Math.max(1, socket.toSeconds())));
             }
+        } else if (dialect instanceof MariaDbDialect) {
+            // Connector/J for MariaDB takes milliseconds
+            h.addDataSourceProperty("connectTimeout", Long.toString(connectSeconds * 1000));
+            h.addDataSourceProperty("tcpKeepAlive", "true");
+            if (readPool) {
+                h.addDataSourceProperty("socketTimeout", Long.toString(socket.toMillis()));
+            }
         } else if (dialect instanceof OracleDialect) {
             h.addDataSourceProperty("oracle.net.CONNECT_TIMEOUT", Long.toString(connectSeconds * 1000));
             if (readPool) {

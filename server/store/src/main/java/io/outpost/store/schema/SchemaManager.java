@@ -86,7 +86,10 @@ public final class SchemaManager {
         return d.bigintType();
     }
 
-    /** Creates the folder's tables inside the caller's transaction (DDL is transactional on SQLite and PostgreSQL). */
+    /**
+     * Creates the folder's tables inside the caller's transaction (DDL is transactional on SQLite and PostgreSQL;
+     * MariaDB commits before each CREATE TABLE, see {@link Dialect#transactionalDdl()}).
+     */
     public void createFolderTables(Connection c, Node folder, String now) throws SQLException {
         try (Statement st = c.createStatement()) {
             for (String sql : folderDdl(folder)) {
@@ -98,6 +101,21 @@ public final class SchemaManager {
             ps.setString(1, folder.iovSeqTable());
             ps.setString(2, now);
             ps.executeUpdate();
+        }
+    }
+
+    /** Drops what {@link #createFolderTables} made, where DDL cannot be rolled back; failures are ignored. */
+    public void dropFolderTablesQuietly(Connection c, Node folder) {
+        List<String> tables = new ArrayList<>(List.of(folder.iovSeqTable(), folder.channelTable(), folder.iovTable()));
+        if (folder.isMultiVersion()) {
+            tables.add(folder.iov2TagTable());
+        }
+        for (String t : tables) {
+            try (Statement st = c.createStatement()) {
+                st.execute("DROP TABLE IF EXISTS " + t);
+            } catch (SQLException e) {
+                // best effort: the folder's node row was never written, so nothing reads these tables
+            }
         }
     }
 }

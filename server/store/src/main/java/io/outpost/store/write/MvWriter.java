@@ -169,7 +169,7 @@ final class MvWriter {
                 + " SET LASTMOD_DATE = ?, NEW_HEAD_ID = ? WHERE OBJECT_ID = ? AND NEW_HEAD_ID = 0", now, by, ids);
     }
 
-    private static void copy(Connection c, Node folder, List<IovRows.Row> copies, String now) throws SQLException {
+    private void copy(Connection c, Node folder, List<IovRows.Row> copies, String now) throws SQLException {
         if (copies.isEmpty()) {
             return;
         }
@@ -192,9 +192,15 @@ final class MvWriter {
                 ps.setLong(8, cp.originalId);
                 ps.setLong(9, cp.newHeadId);
                 ps.setLong(10, cp.copyFrom);
-                ps.addBatch();
+                if (dialect.batchesInsertSelect()) {
+                    ps.addBatch();
+                } else {
+                    ps.executeUpdate();
+                }
             }
-            ps.executeBatch();
+            if (dialect.batchesInsertSelect()) {
+                ps.executeBatch();
+            }
         }
     }
 }

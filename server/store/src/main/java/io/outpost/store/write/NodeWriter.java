@@ -75,10 +75,32 @@ public final class NodeWriter {
         Node parent = parentOf(c, path, createParents, now);
         long id = Sequences.next(c, db.dialect(), db.prefix() + "NODES_SEQ", now);
         String tablePrefix = db.prefix() + String.format("F%04d", id);
+        if (!db.dialect().transactionalDdl()) {
+            return createFolderTablesFirst(c, id, parent, path, description, versioning, keyType, spec, tablePrefix, now);
+        }
         insertNode(c, id, parent.id(), path, description, true, versioning, keyType, spec, tablePrefix, now);
         Node folder = meta.findNode(c, id);
         schema.createFolderTables(c, folder, now);
         return folder;
+    }
+
+    /**
+     * Where DDL commits (MariaDB): the tables first, then the node row in the caller's transaction, so the folder is
+     * visible only with its tables; if the node row fails (e.g. a concurrent creator won), the tables go again.
+     */
+    private Node createFolderTablesFirst(Connection c, long id, Node parent, String path, String description,
+                                         Versioning versioning, KeyType keyType, PayloadSpec spec, String tablePrefix,
+                                         String now) throws SQLException {
+        Node planned = new Node(id, parent.id(), path.substring(path.lastIndexOf('/') + 1), path, description, true,
+                versioning, keyType, spec, tablePrefix, now);
+        schema.createFolderTables(c, planned, now);
+        try {
+            insertNode(c, id, parent.id(), path, description, true, versioning, keyType, spec, tablePrefix, now);
+            return meta.findNode(c, id);
+        } catch (SQLException | RuntimeException e) {
+            schema.dropFolderTablesQuietly(c, planned);
+            throw e;
+        }
     }
 
     private void insertNode(Connection c, long id, long parentId, String path, String description, boolean leaf,

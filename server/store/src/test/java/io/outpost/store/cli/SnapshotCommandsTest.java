@@ -12,6 +12,7 @@ import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
+import io.outpost.testkit.MariaDbServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -90,6 +91,35 @@ class SnapshotCommandsTest {
             Node mv = s.folder("/DET/mv");
             assertThatThrownBy(() -> s.count(mv, 0, 100, ChannelSelection.all(), "GT"))
                     .hasMessageContaining("covers keys [0, 60] of '/DET/mv' only");
+        }
+    }
+
+    /** The loader, export and sync with MariaDB on either side: load into it, export from it, sync from it, export to it. */
+    @Test
+    void loaderExportAndSyncWorkWithMariaDb() throws Exception {
+        String maria = MariaDbServer.shared().createDatabase("cli_src");
+        assertThat(run("create-folder", "/DET/sv", "--versioning", "SV", "--keys", "time", "--payload", "i:Int32",
+                "--parents", "--url", maria, "--user", "root")).as(err.toString()).isZero();
+        Path csv = dir.resolve("sv.csv");
+        Files.writeString(csv, "channel,since,until,i\n0,10,20,1\n0,200,300,2\n");
+        assertThat(run("load", "/DET/sv", csv.toString(), "--url", maria, "--user", "root")).as(err.toString()).isZero();
+
+        Path snap = dir.resolve("from-maria.db");
+        assertThat(run("export", "--url", maria, "--user", "root", "--global-tag", "HEAD", "--from", "0", "--to", "100",
+                "--out", snap.toString())).as(err.toString()).isZero();
+        Files.writeString(csv, "channel,since,until,i\n0,20,30,3\n");
+        assertThat(run("load", "/DET/sv", csv.toString(), "--url", maria, "--user", "root")).as(err.toString()).isZero();
+        assertThat(run("sync", "--from", maria, "--user", "root", "--to", snap.toString())).as(err.toString()).isZero();
+        try (IovStore s = IovStore.open(DatabaseConfig.of("jdbc:sqlite:" + snap))) {
+            assertThat(s.count(s.folder("/DET/sv"), 0, 100, ChannelSelection.all(), null)).isEqualTo(2);
+        }
+
+        String target = MariaDbServer.shared().createDatabase("cli_out");
+        assertThat(run("export", "--url", "jdbc:sqlite:" + snap, "--global-tag", "HEAD", "--from", "0", "--to", "100",
+                "--out", target, "--out-user", "root")).as(err.toString()).isZero();
+        try (IovStore s = IovStore.open(DatabaseConfig.of(target, "root", ""))) {
+            assertThat(s.count(s.folder("/DET/sv"), 0, 100, ChannelSelection.all(), null)).isEqualTo(2);
+            assertThat(s.snapshotCoverage().globalTag()).isEqualTo("HEAD");
         }
     }
 }

@@ -32,7 +32,8 @@ class ExportBenchmarks {
             Workload w = Workload.ATLAS_PROMPT;
             long total = w.totalIovs(scale);
             try (IovStore source = backend.freshStore("exportsrc");
-                 IovStore target = backend.freshStore("exportdst")) {
+                 // a MariaDB site's snapshots are SQLite files: that is the export measured there
+                 IovStore target = (backend == Backends.MARIADB ? Backends.SQLITE : backend).freshStore("exportdst")) {
                 resetPeaks();
                 long t0 = System.nanoTime();
                 List<Node> folders = new WorkloadGenerator(source, 1).populate(w, scale, n -> { });
@@ -48,9 +49,9 @@ class ExportBenchmarks {
                 assertThat(r.iovs()).isEqualTo(total);
                 assertThat(target.count(target.folder(folders.get(0).path()), 0, ValidityKey.MAX, ChannelSelection.all(),
                         null)).isEqualTo(total / folders.size());
-                System.out.println(String.format("BENCHMARK export %s: atlasPrompt x%.2f = %d IOVs of 1000 chars: bulk loader "
+                System.out.println(String.format("BENCHMARK export %s%s: atlasPrompt x%.2f = %d IOVs of 1000 chars: bulk loader "
                         + "%.0f IOVs/s (peak heap %d MB), export %.0f IOVs/s (peak heap %d MB), ratio %.2f (target >= 0.5)",
-                        backend, scale, total, total / loadSec, loadPeak >> 20, total / exportSec, exportPeak >> 20,
+                        backend, backend == Backends.MARIADB ? " to SQLITE" : "", scale, total, total / loadSec, loadPeak >> 20, total / exportSec, exportPeak >> 20,
                         loadSec / exportSec));
             }
         }

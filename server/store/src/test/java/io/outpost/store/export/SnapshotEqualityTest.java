@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Random histories exported over random key ranges: every browse, count and at-time read inside the range gives
  * the same rows from the source and from the snapshot; reads outside it, or of a layer the snapshot does not
- * hold, say so; writes are refused. Sources on SQLite and PostgreSQL, snapshots to SQLite and to PostgreSQL.
+ * hold, say so; writes are refused. Sources on SQLite, PostgreSQL and MariaDB,
+ * snapshots to SQLite, PostgreSQL and MariaDB.
  */
 class SnapshotEqualityTest {
 
@@ -37,6 +38,8 @@ class SnapshotEqualityTest {
         out.add(Arguments.of(Backend.POSTGRESQL, Backend.SQLITE, 4L));
         out.add(Arguments.of(Backend.POSTGRESQL, Backend.SQLITE, 5L));
         out.add(Arguments.of(Backend.SQLITE, Backend.POSTGRESQL, 6L));
+        out.add(Arguments.of(Backend.MARIADB, Backend.SQLITE, 7L));
+        out.add(Arguments.of(Backend.SQLITE, Backend.MARIADB, 8L));
         return out.stream();
     }
 

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SnapshotSyncTest {
 
     @ParameterizedTest(name = "{0} seed {1}")
-    @CsvSource({"SQLITE, 11", "SQLITE, 12", "SQLITE, 13", "POSTGRESQL, 14"})
+    @CsvSource({"SQLITE, 11", "SQLITE, 12", "SQLITE, 13", "POSTGRESQL, 14", "MARIADB, 15"})
     void syncEqualsFreshExport(Backend sourceBackend, long seed, @TempDir Path dir) throws Exception {
         Random rnd = new Random(seed);
         int[] counter = new int[2];

@@ -14,6 +14,7 @@ import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.schema.SchemaManager;
+import io.outpost.testkit.MariaDbServer;
 import io.outpost.testkit.PostgresServer;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -39,12 +40,13 @@ public final class SnapshotTestSupport {
     private SnapshotTestSupport() {
     }
 
-    public enum Backend { SQLITE, POSTGRESQL }
+    public enum Backend { SQLITE, POSTGRESQL, MARIADB }
 
     public static DatabaseConfig config(Backend b, Path dir, String name) {
         return switch (b) {
             case SQLITE -> DatabaseConfig.of("jdbc:sqlite:" + dir.resolve(name + ".db"));
             case POSTGRESQL -> DatabaseConfig.of(PostgresServer.shared().createDatabase(name), "postgres", "");
+            case MARIADB -> DatabaseConfig.of(MariaDbServer.shared().createDatabase(name), "root", "");
         };
     }
 
@@ -178,7 +180,8 @@ public final class SnapshotTestSupport {
                 }
             }
             List<String> tables = new ArrayList<>();
-            try (ResultSet rs = c.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
+            // the current database only: on MariaDB a null catalog means every database of the server
+            try (ResultSet rs = c.getMetaData().getTables(c.getCatalog(), null, "%", new String[] {"TABLE"})) {
                 while (rs.next()) {
                     String t = rs.getString("TABLE_NAME").toUpperCase(java.util.Locale.ROOT);
                     if (t.startsWith(db.prefix()) && !t.endsWith("SCHEMA_HISTORY")) {

@@ -2,14 +2,16 @@ package io.outpost.store.testing;
 
 import io.outpost.store.IovStore;
 import io.outpost.store.db.DatabaseConfig;
+import io.outpost.testkit.MariaDbServer;
 import io.outpost.testkit.PostgresServer;
 import io.outpost.testkit.TempDirs;
 import java.nio.file.Path;
 
-/** Opens a fresh store on each backend the tests run against without Docker: SQLite and PostgreSQL. */
+/** Opens a fresh store on each backend the tests run against without Docker: SQLite, PostgreSQL and MariaDB. */
 public enum Backends {
     SQLITE,
-    POSTGRESQL;
+    POSTGRESQL,
+    MARIADB;
 
     public DatabaseConfig freshConfig(String name) {
         return switch (this) {
@@ -18,6 +20,7 @@ public enum Backends {
                 yield DatabaseConfig.of("jdbc:sqlite:" + dir.resolve(name + ".db"));
             }
             case POSTGRESQL -> DatabaseConfig.of(PostgresServer.shared().createDatabase(name), "postgres", "");
+            case MARIADB -> DatabaseConfig.of(MariaDbServer.shared().createDatabase(name), "root", "");
         };
     }
 

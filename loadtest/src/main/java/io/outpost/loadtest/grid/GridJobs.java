@@ -1,0 +1,141 @@
+package io.outpost.loadtest.grid;
+
+import io.outpost.client.ClientConfig;
+import io.outpost.client.ClientEvent;
+import io.outpost.client.Iov;
+import io.outpost.client.OutpostClient;
+import io.outpost.client.Snapshot;
+import io.outpost.loadtest.SnapshotModel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The jobs of one client host of the grid: first a herd (many jobs of one new run in the same second, all at the
+ * run's first key), then one job every
+ * {@code stagger} until {@code end}. Each job is a fresh Java client (its own in-process cache) configured with both
+ * site Squids and both origins, reading one snapshot of /SNAP (the ATLAS snapshot model), and prints one line:
+ * {@code JOB host index herd start-ms end-ms requests error folder=generation:variant,... paths}, where the variant
+ * says whether the folder's rows equal the model before the writer's first append to it (0), after it (1) or
+ * neither (x); the driver checks that against the generation the job read.
+ */
+@Command(name = "grid-jobs", hidden = true, description = "The jobs of one client host of the grid (started by 'grid').")
+public final class GridJobs implements Callable<Integer> {
+    @Option(names = "--host", required = true)
+    String host;
+    @Option(names = "--client-config", required = true, description = "Frontier-style client configuration")
+    String config;
+    @Option(names = "--herd", defaultValue = "0")
+    int herd;
+    @Option(names = "--herd-at", description = "epoch ms of the herd")
+    long herdAt;
+    @Option(names = "--stagger-ms", defaultValue = "500")
+    long staggerMs;
+    @Option(names = "--end-at", description = "epoch ms: no job starts after it")
+    long endAt;
+    @Option(names = "--timeout-seconds", defaultValue = "10")
+    int timeoutSeconds;
+    @Option(names = "--folders", defaultValue = "8")
+    int folders;
+    @Option(names = "--large-folders", defaultValue = "2")
+    int largeFolders;
+    @Option(names = "--small-channels", defaultValue = "5")
+    int smallChannels;
+    @Option(names = "--large-channels", defaultValue = "50")
+    int largeChannels;
+    @Option(names = "--payload-chars", defaultValue = "100")
+    int payloadChars;
+
+    @Override
+    public Integer call() throws Exception {
+        SnapshotModel m = new SnapshotModel(folders, largeFolders, smallChannels, largeChannels, payloadChars);
+        ClientConfig cfg = ClientConfig.parse(config).toBuilder().readTimeout(Duration.ofSeconds(timeoutSeconds))
+                .build();
+        ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+        List<Future<?>> all = new ArrayList<>();
+        AtomicInteger index = new AtomicInteger(Math.abs(host.hashCode() % 1000) * 100_000);
+        waitUntil(herdAt);
+        for (int i = 0; i < herd; i++) {
+            all.add(workers.submit(() -> job(m, cfg, index.getAndIncrement(), true)));
+        }
+        long next = Math.max(System.currentTimeMillis(), herdAt + 1000);
+        while (next <= endAt) {
+            waitUntil(next);
+            all.add(workers.submit(() -> job(m, cfg, index.getAndIncrement(), false)));
+            next += staggerMs;
+        }
+        for (Future<?> f : all) {
+            f.get(timeoutSeconds * 10L, TimeUnit.SECONDS);
+        }
+        workers.shutdown();
+        System.out.flush();
+        return 0;
+    }
+
+    private static void waitUntil(long epochMillis) throws InterruptedException {
+        long wait = epochMillis - System.currentTimeMillis();
+        if (wait > 0) {
+            TimeUnit.MILLISECONDS.sleep(wait); // the schedule itself: jobs start at set times
+        }
+    }
+
+    private void job(SnapshotModel m, ClientConfig cfg, int index, boolean inHerd) {
+        long start = System.currentTimeMillis();
+        AtomicInteger requests = new AtomicInteger();
+        Set<String> paths = ConcurrentHashMap.newKeySet();
+        String error = "-";
+        StringBuilder folderStates = new StringBuilder();
+        try (OutpostClient client = OutpostClient.builder(cfg).eventListener(e -> {
+            if (e instanceof ClientEvent.AttemptSucceeded s) {
+                requests.incrementAndGet();
+                paths.add(s.path());
+            }
+        }).build()) {
+            // the herd: every job of a new run asks for the same run's conditions
+            Snapshot snap = client.snapshotSession("HEAD", "/SNAP").at(m.jobKey(inHerd ? 0 : index));
+            for (int f = 0; f < m.folders(); f++) {
+                Snapshot.FolderSnapshot part = snap.folders().get(m.folder(f));
+                String variant = part == null ? "x" : matches(m, f, part.iovs(), false) ? "0"
+                        : matches(m, f, part.iovs(), true) ? "1" : "x";
+                folderStates.append(folderStates.isEmpty() ? "" : ",").append(f).append('=')
+                        .append(part == null ? "none" : part.generation()).append(':').append(variant);
+            }
+        } catch (Exception e) {
+            error = String.valueOf(e.getMessage()).replaceAll("\\s+", "_");
+        }
+        long end = System.currentTimeMillis();
+        String line = String.join(" ", "JOB", host, Integer.toString(index), inHerd ? "1" : "0", Long.toString(start),
+                Long.toString(end), Integer.toString(requests.get()), error,
+                folderStates.isEmpty() ? "-" : folderStates.toString(),
+                inHerd && !paths.isEmpty() ? String.join("|", paths) : "-");
+        synchronized (System.out) {
+            System.out.println(line);
+        }
+    }
+
+    /** The rows valid at a job key: the last initial IOV of each channel, closed once the folder got an append. */
+    private static boolean matches(SnapshotModel m, int f, List<Iov> rows, boolean appended) {
+        if (rows.size() != m.channels(f)) {
+            return false;
+        }
+        for (int c = 0; c < rows.size(); c++) {
+            Iov iov = rows.get(c);
+            if (iov.channel() != c || iov.since() != m.since(c, SnapshotModel.IOVS - 1)
+                    || iov.until() != m.untilAtJobKey(c, appended)
+                    || !m.payload(f, c, SnapshotModel.IOVS - 1).equals(iov.payload().get(0))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

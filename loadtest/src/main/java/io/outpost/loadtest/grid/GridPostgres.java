@@ -1,0 +1,171 @@
+package io.outpost.loadtest.grid;
+
+import io.outpost.testkit.PostgresInstallation;
+import io.outpost.testkit.TempDirs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A PostgreSQL primary and its streaming replica on two grid hosts, from the test kit's embedded binaries, each
+ * server a child process in its host's namespace (so a fault can kill it). The replica is an online backup of the
+ * primary (as {@code ReplicatedPostgres} makes it) that follows it through a replication slot.
+ */
+final class GridPostgres implements AutoCloseable {
+    static final int PORT = 5432;
+    static final String DATABASE = "conditions";
+    private static final List<String> SETTINGS = List.of("fsync=off", "max_connections=200", "shared_buffers=64MB",
+            "wal_level=replica", "max_wal_senders=4", "hot_standby=on");
+
+    private final GridNetwork net;
+    private final GridNetwork.Host primaryHost;
+    private final GridNetwork.Host replicaHost;
+    private final Path logs;
+    private final PostgresInstallation pg;
+    private final Path primary;
+    private final Path replica;
+    private Process replicaProcess;
+
+    GridPostgres(GridNetwork net, GridNetwork.Host primaryHost, GridNetwork.Host replicaHost, Path logs)
+            throws IOException, InterruptedException, SQLException {
+        this.net = net;
+        this.primaryHost = primaryHost;
+        this.replicaHost = replicaHost;
+        this.logs = logs;
+        this.pg = PostgresInstallation.create("grid");
+        this.primary = pg.base().resolve("primary");
+        this.replica = pg.base().resolve("replica");
+        try {
+            pg.initdb(primary);
+            Files.writeString(primary.resolve("pg_hba.conf"), "host all all 198.18.0.0/24 trust\n"
+                    + "host replication all 198.18.0.0/24 trust\n", StandardOpenOption.APPEND);
+            start(primaryHost, primary);
+            awaitAccepting(url(primaryHost, "postgres"));
+            try (Connection c = connect(url(primaryHost, "postgres")); Statement st = c.createStatement()) {
+                st.execute("CREATE DATABASE " + DATABASE);
+            }
+            makeReplica();
+            replicaProcess = start(replicaHost, replica);
+            awaitAccepting(url(replicaHost, DATABASE));
+        } catch (IOException | InterruptedException | SQLException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    static String url(GridNetwork.Host h, String database) {
+        return "jdbc:postgresql://" + h.address() + ":" + PORT + "/" + database;
+    }
+
+    String primaryUrl() {
+        return url(primaryHost, DATABASE);
+    }
+
+    String replicaUrl() {
+        return url(replicaHost, DATABASE);
+    }
+
+    private Process start(GridNetwork.Host h, Path data) {
+        List<String> cmd = new ArrayList<>(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                pg.binary("postgres").toString(), "-D", data.toString(), "-p", Integer.toString(PORT), "-k", "",
+                "-c", "listen_addresses=" + h.address())); // TCP only: no socket file whose path could be too long
+        for (String s : SETTINGS) {
+            cmd.addAll(List.of("-c", s));
+        }
+        return net.start(h, cmd, logs.resolve("postgres-" + h.name() + ".log"));
+    }
+
+    private void makeReplica() throws IOException, InterruptedException, SQLException {
+        try (Connection c = connect(url(primaryHost, "postgres")); Statement st = c.createStatement()) {
+            st.execute("SELECT pg_create_physical_replication_slot('grid_replica', true)");
+            st.execute("SELECT pg_backup_start('grid-replica', true)");
+            PostgresInstallation.runAsServerUser(List.of("cp", "-a", primary.toString(), replica.toString()));
+            String label;
+            try (ResultSet rs = st.executeQuery("SELECT labelfile FROM pg_backup_stop(true)")) {
+                rs.next();
+                label = rs.getString(1);
+            }
+            for (String f : List.of("postmaster.pid", "postmaster.opts")) {
+                Files.deleteIfExists(replica.resolve(f));
+            }
+            try (Stream<Path> slots = Files.list(replica.resolve("pg_replslot"))) {
+                for (Path slot : slots.toList()) {
+                    TempDirs.delete(slot);
+                }
+            }
+            Files.writeString(replica.resolve("backup_label"), label);
+            Files.writeString(replica.resolve("standby.signal"), "");
+            Files.writeString(replica.resolve("postgresql.auto.conf"), "primary_conninfo = 'host="
+                    + primaryHost.address() + " port=" + PORT + " user=postgres application_name=grid_replica'\n"
+                    + "primary_slot_name = 'grid_replica'\n", StandardOpenOption.APPEND);
+            pg.handToServerUser(replica);
+        }
+    }
+
+    /** Fault: the replica stops replaying WAL (it still answers, with older data). */
+    void pauseReplay() throws SQLException {
+        try (Connection c = connect(replicaUrl()); Statement st = c.createStatement()) {
+            st.execute("SELECT pg_wal_replay_pause()");
+        }
+    }
+
+    /** Fault: the replica's server is killed (SIGKILL), as a crashed host. */
+    void killReplica() throws InterruptedException {
+        replicaProcess.destroyForcibly();
+        replicaProcess.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Starts the replica again (it recovers and catches up through its slot). */
+    void restartReplica() throws SQLException, InterruptedException {
+        if (replicaProcess.isAlive()) {
+            return;
+        }
+        replicaProcess = start(replicaHost, replica);
+        awaitAccepting(replicaUrl());
+    }
+
+    static Connection connect(String url) throws SQLException {
+        return DriverManager.getConnection(url, "postgres", "");
+    }
+
+    private static void awaitAccepting(String url) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (true) {
+            try (Connection c = connect(url)) {
+                return;
+            } catch (SQLException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                // a server process we do not own the event loop of: a short pause between connection attempts
+                TimeUnit.MILLISECONDS.sleep(200);
+            }
+        }
+    }
+
+    /** The servers die with the network's processes; this deletes their data. */
+    @Override
+    public void close() {
+        for (Path data : List.of(replica, primary)) {
+            if (Files.exists(data.resolve("postmaster.pid"))) {
+                try {
+                    PostgresInstallation.runAsServerUser(List.of(pg.binary("pg_ctl").toString(), "-D", data.toString(),
+                            "-m", "immediate", "-w", "stop"));
+                } catch (IOException | InterruptedException e) {
+                    // already gone
+                }
+            }
+        }
+        pg.delete();
+    }
+}

@@ -1,0 +1,292 @@
+package io.outpost.loadtest.grid;
+
+import io.outpost.server.pin.GenerationToken;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What the grid run measured, per phase (one fault each): jobs started and failed, extra job time against the
+ * baseline, requests that reached the origins, staleness of the writes committed (write → end of the first job
+ * that read the folder at that generation or later) and rows that differ from the data at the generation each job
+ * read. Written as summary.txt and report.html (with a chart of every job's time).
+ */
+final class GridReport {
+    enum Fault { NONE, KILL_ORIGIN, REPLICA, KILL_SITE_SQUID, PARTITION, DEGRADE_SITE_LINK, RESTART_ALL }
+
+    record Phase(String name, Fault fault, long startMillis, long endMillis) {
+    }
+
+    record Write(int folder, GenerationToken token, long committedMillis) {
+    }
+
+    record Sample(String origin, long millis, long requests) {
+    }
+
+    /** The herd's distinct URLs, their requests from the regional Squid to the origins, the most per URL from a site. */
+    record HerdForwards(int distinctUrls, long toOrigins, long maxPerUrlFromASite) {
+    }
+
+    /** One job line of a client host (see {@link GridJobs}). */
+    record JobLine(String host, int index, boolean herd, long start, long end, int requests, String error,
+                   Map<Integer, String> generations, Map<Integer, String> variants, List<String> paths) {
+        static JobLine parse(String line) {
+            String[] p = line.split(" ");
+            Map<Integer, String> gens = new HashMap<>();
+            Map<Integer, String> variants = new HashMap<>();
+            if (!p[8].equals("-")) {
+                for (String part : p[8].split(",")) {
+                    int eq = part.indexOf('=');
+                    int colon = part.lastIndexOf(':');
+                    int f = Integer.parseInt(part.substring(0, eq));
+                    gens.put(f, part.substring(eq + 1, colon));
+                    variants.put(f, part.substring(colon + 1));
+                }
+            }
+            return new JobLine(p[1], Integer.parseInt(p[2]), p[3].equals("1"), Long.parseLong(p[4]),
+                    Long.parseLong(p[5]), Integer.parseInt(p[6]), p[7].equals("-") ? null : p[7], gens, variants,
+                    p.length > 9 && !p[9].equals("-") ? List.of(p[9].split("\\|")) : List.of());
+        }
+
+        boolean failed() {
+            return error != null;
+        }
+    }
+
+    /** One phase's figures. */
+    record PhaseResult(Phase phase, int jobs, int failed, double meanMillis, long originRequests, int writes,
+                       int writesSeen, double maxStalenessSeconds, int mismatches) {
+    }
+
+    private final GridPlan plan;
+    private final List<Phase> phases;
+    private final List<JobLine> jobs;
+    private final List<Write> writes;
+    private final List<Sample> samples;
+    private final List<String> faultLog;
+    private final List<PhaseResult> results = new ArrayList<>();
+    private final HerdForwards herd;
+
+    GridReport(GridPlan plan, List<Phase> phases, List<JobLine> jobs, List<Write> writes, List<Sample> samples,
+               List<String> faultLog, HerdForwards herd) {
+        this.herd = herd;
+        this.plan = plan;
+        this.phases = phases;
+        this.jobs = jobs;
+        this.writes = writes;
+        this.samples = samples;
+        this.faultLog = faultLog;
+        compute();
+    }
+
+    /** The run's phases from the herd on: herd, baseline, one per fault, after (quiet, writes settle). */
+    static List<Phase> phases(GridPlan plan, long herdAt) {
+        List<Phase> out = new ArrayList<>();
+        long t = herdAt;
+        long phase = plan.phaseSeconds * 1000L;
+        Object[][] all = {
+            {"herd", Fault.NONE, phase, ""},
+            {"baseline", Fault.NONE, phase, ""},
+            {"origin1 killed", Fault.KILL_ORIGIN, phase, "origin"},
+            {"replica replay paused, then replica killed", Fault.REPLICA, phase, "replica"},
+            {"site1 Squid killed", Fault.KILL_SITE_SQUID, phase, "site-squid"},
+            {"regional Squid partitioned from the origins", Fault.PARTITION, plan.partitionSeconds * 1000L, "partition"},
+            {"site1 link: 200 ms, 1 % loss", Fault.DEGRADE_SITE_LINK, phase, "site-link"},
+            {"everything restarted", Fault.RESTART_ALL, phase, "restart"},
+            {"after (no faults, no writes at the end)", Fault.NONE, Math.max(phase, plan.quietSeconds * 1000L + 5000), ""},
+        };
+        for (Object[] p : all) {
+            String key = (String) p[3];
+            if (!key.isEmpty() && !plan.faults.contains(key)) {
+                continue;
+            }
+            long len = (Long) p[2];
+            out.add(new Phase((String) p[0], (Fault) p[1], t, t + len));
+            t += len;
+        }
+        return out;
+    }
+
+    private void compute() {
+        Map<Integer, List<Write>> byFolder = new HashMap<>();
+        for (Write w : writes) {
+            byFolder.computeIfAbsent(w.folder(), k -> new ArrayList<>()).add(w);
+        }
+        for (Phase p : phases) {
+            List<JobLine> in = jobs.stream().filter(j -> j.start() >= p.startMillis() && j.start() < p.endMillis())
+                    .toList();
+            int failed = (int) in.stream().filter(JobLine::failed).count();
+            double mean = in.stream().filter(j -> !j.failed()).mapToLong(j -> j.end() - j.start()).average().orElse(0);
+            int mismatches = 0;
+            for (JobLine j : in) {
+                if (!j.failed()) {
+                    mismatches += mismatches(j, byFolder);
+                }
+            }
+            List<Write> ws = writes.stream().filter(w -> w.committedMillis() >= p.startMillis()
+                    && w.committedMillis() < p.endMillis()).toList();
+            int seen = 0;
+            double maxStale = 0;
+            for (Write w : ws) {
+                long first = firstSeen(w);
+                if (first >= 0) {
+                    seen++;
+                    maxStale = Math.max(maxStale, (first - w.committedMillis()) / 1000.0);
+                }
+            }
+            results.add(new PhaseResult(p, in.size(), failed, mean, originRequests(p.startMillis(), p.endMillis()),
+                    ws.size(), seen, maxStale, mismatches));
+        }
+    }
+
+    /** Folders of a job whose rows are not those of the data at the generation the job read. */
+    private static int mismatches(JobLine j, Map<Integer, List<Write>> byFolder) {
+        int bad = 0;
+        for (Map.Entry<Integer, String> e : j.variants().entrySet()) {
+            String gen = j.generations().get(e.getKey());
+            if (e.getValue().equals("x") || gen.equals("none")) {
+                bad++;
+                continue;
+            }
+            List<Write> ws = byFolder.getOrDefault(e.getKey(), List.of());
+            boolean appended = !ws.isEmpty() && ws.get(0).token().compareTo(GenerationToken.parse(gen)) <= 0;
+            if (!e.getValue().equals(appended ? "1" : "0")) {
+                bad++;
+            }
+        }
+        return bad;
+    }
+
+    /** The end of the first job that read the write's folder at its generation or later, or -1. */
+    private long firstSeen(Write w) {
+        long first = -1;
+        for (JobLine j : jobs) {
+            String gen = j.generations().get(w.folder());
+            if (j.failed() || gen == null || gen.equals("none") || j.end() < w.committedMillis()) {
+                continue;
+            }
+            if (w.token().compareTo(GenerationToken.parse(gen)) <= 0 && (first < 0 || j.end() < first)) {
+                first = j.end();
+            }
+        }
+        return first;
+    }
+
+    /** Requests the origins counted between two times: increments of each origin's counter (a restart starts at 0). */
+    private long originRequests(long from, long to) {
+        long total = 0;
+        for (String o : List.of("origin1", "origin2")) {
+            long last = -1;
+            for (Sample s : samples) {
+                if (!s.origin().equals(o) || s.requests() < 0) {
+                    continue;
+                }
+                if (s.millis() > from && s.millis() <= to + 1000) {
+                    total += last < 0 ? 0 : s.requests() >= last ? s.requests() - last : s.requests();
+                }
+                last = s.requests();
+            }
+        }
+        return total;
+    }
+
+    long failedJobs() {
+        return jobs.stream().filter(JobLine::failed).count();
+    }
+
+    long mismatches() {
+        return results.stream().mapToLong(PhaseResult::mismatches).sum();
+    }
+
+    /** At most one request per URL per regional Squid (there is one), and per site Squid to its parent. */
+    boolean herdWithinBound() {
+        // at least one: the herd's answers came from somewhere, so a zero means the logs were not read
+        return herd.distinctUrls() > 0 && herd.toOrigins() >= 1 && herd.toOrigins() <= herd.distinctUrls()
+                && herd.maxPerUrlFromASite() <= 1;
+    }
+
+    boolean passed() {
+        return !jobs.isEmpty() && failedJobs() == 0 && mismatches() == 0 && herdWithinBound();
+    }
+
+    /** Writes summary.txt and report.html to {@code out}; returns the summary. */
+    String write(Path out) throws IOException {
+        Files.createDirectories(out);
+        double baseline = results.get(1).meanMillis();
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "grid run: %d jobs on %d client hosts, %d writes; %d failed jobs, "
+                + "%d mismatching folders%n", jobs.size(), plan.clientHosts, writes.size(), failedJobs(), mismatches()));
+        s.append(String.format(Locale.ROOT, "%-46s %6s %6s %9s %9s %9s %8s %9s %10s%n", "phase", "jobs", "failed",
+                "mean ms", "extra ms", "origin rq", "writes", "stale max", "mismatches"));
+        for (PhaseResult r : results) {
+            s.append(String.format(Locale.ROOT, "%-46s %6d %6d %9.0f %9.0f %9d %4d/%-3d %8.1fs %10d%n",
+                    r.phase().name(), r.jobs(), r.failed(), r.meanMillis(), r.meanMillis() - baseline,
+                    r.originRequests(), r.writesSeen(), r.writes(), r.maxStalenessSeconds(), r.mismatches()));
+        }
+        int bound = plan.stateMaxAgeSeconds + 5;
+        double maxStale = results.stream().mapToDouble(PhaseResult::maxStalenessSeconds).max().orElse(0);
+        s.append(String.format(Locale.ROOT, "herd: %d jobs in one second, %d distinct URLs; the regional Squid sent "
+                        + "%d of them to the origins (target <= distinct URLs x 1 regional Squid), a site Squid at most "
+                        + "%d per URL to its parent (target 1) -> %s%n",
+                jobs.stream().filter(JobLine::herd).count(), herd.distinctUrls(), herd.toOrigins(),
+                herd.maxPerUrlFromASite(), herdWithinBound() ? "PASS" : "FAIL"));
+        s.append(String.format(Locale.ROOT, "staleness: max %.1f s (bound state max-age + poll = %d s) -> %s%n",
+                maxStale, bound, maxStale <= bound ? "PASS" : "FAIL"));
+        s.append(String.format(Locale.ROOT, "target 0 failed jobs, 0 mismatches: %d, %d -> %s%n", failedJobs(),
+                mismatches(), failedJobs() == 0 && mismatches() == 0 ? "PASS" : "FAIL"));
+        for (String f : faultLog) {
+            s.append("fault ").append(f).append('\n');
+        }
+        Files.writeString(out.resolve("summary.txt"), s);
+        Files.writeString(out.resolve("report.html"), html(s.toString()));
+        return s.toString();
+    }
+
+    /** The summary and one dot per job (start time → job time; failed jobs red), phases shaded. */
+    private String html(String summary) {
+        long t0 = phases.get(0).startMillis();
+        long t1 = phases.get(phases.size() - 1).endMillis();
+        double maxMs = Math.max(1, jobs.stream().mapToLong(j -> j.end() - j.start()).max().orElse(1));
+        int w = 900;
+        int h = 300;
+        StringBuilder svg = new StringBuilder("<svg xmlns='http://www.w3.org/2000/svg' width='" + w + "' height='"
+                + (h + 40) + "'>");
+        for (int i = 0; i < phases.size(); i++) {
+            Phase p = phases.get(i);
+            double x0 = w * (p.startMillis() - t0) / (double) (t1 - t0);
+            double x1 = w * (p.endMillis() - t0) / (double) (t1 - t0);
+            svg.append(String.format(Locale.ROOT, "<rect x='%.1f' y='0' width='%.1f' height='%d' fill='%s'/>"
+                    + "<text x='%.1f' y='%d' font-size='9'>%d</text>", x0, x1 - x0, h, i % 2 == 0 ? "#f4f4f4" : "#e8eef8",
+                    x0 + 2, h + 12, i));
+        }
+        for (JobLine j : jobs) {
+            double x = w * (j.start() - t0) / (double) (t1 - t0);
+            double y = h - h * Math.log1p(j.end() - j.start()) / Math.log1p(maxMs);
+            svg.append(String.format(Locale.ROOT, "<circle cx='%.1f' cy='%.1f' r='1.5' fill='%s'/>", x, y,
+                    j.failed() ? "red" : "#2060c0"));
+        }
+        svg.append(String.format(Locale.ROOT, "<text x='0' y='%d' font-size='10'>job time (log scale, max %.0f ms) "
+                + "by start time; shaded bands: phases 0-%d in the table</text></svg>", h + 30, maxMs, phases.size() - 1));
+        return "<!doctype html><html><head><meta charset='utf-8'><title>Outpost grid run</title></head><body>"
+                + "<h1>Outpost grid run</h1><pre>" + summary.replace("&", "&amp;").replace("<", "&lt;") + "</pre>"
+                + svg + "</body></html>\n";
+    }
+
+    /** Sum of every sample of {@code metric} in a Prometheus text exposition, or -1 when absent. */
+    static long sum(String exposition, String metric) {
+        double total = 0;
+        boolean found = false;
+        for (String line : exposition.split("\n")) {
+            if (line.startsWith(metric + " ") || line.startsWith(metric + "{")) {
+                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1).trim());
+                found = true;
+            }
+        }
+        return found ? Math.round(total) : -1;
+    }
+}

@@ -1,0 +1,153 @@
+package io.outpost.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.outpost.frontier.protocol.P1Codec;
+import io.outpost.server.support.RunningService;
+import io.outpost.store.demo.DemoData;
+import io.outpost.testkit.RawHttp;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Connections that hold the service without asking it anything (issue "Hardening", item 1): one host's idle and
+ * trickling sockets must not lock other clients out, and a request head sent a byte at a time ends at its deadline.
+ */
+class HostileConnectionsTest {
+    private static final long T = DemoData.T0 + 5 * DemoData.HOUR + 17;
+    /** Another host to the service (127.0.0.1 itself is not limited by default). */
+    private static final String ATTACKER = "127.0.0.5";
+    private static final String CLIENT = "127.0.0.2";
+    private static final java.util.regex.Pattern REFUSED = java.util.regex.Pattern.compile("reason=\"per-address-limit\"");
+
+    /**
+     * 2,000 idle and 1,000 trickling connections from one address against the default limits (1,000 connections):
+     * a client on another address still gets a memory hit, a computed answer and a Frontier answer within 1 s each.
+     */
+    @Test
+    void oneHostsIdleAndTricklingConnectionsLockNoOneOut() throws Exception {
+        // both ends of every connection are in this JVM: 3,000 client sockets plus up to 1,000 accepted ones
+        assumeTrue(maxFileDescriptors() >= 8_192, "needs 8,192 file descriptors (ulimit -n), has " + maxFileDescriptors());
+        String hit = "/v1/json/at/HEAD/" + T + "/all/DEMO/Calo/Pedestals";
+        String frontier = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOB&p1="
+                + P1Codec.encode("SELECT NODE_FULLPATH FROM OUTPOST_NODES WHERE NODE_ISLEAF = 1 ORDER BY NODE_FULLPATH");
+        List<SocketChannel> attack = new ArrayList<>();
+        try (RunningService svc = RunningService.startSqliteDemo()) {
+            assertThat(svc.get(hit).statusCode()).isEqualTo(200); // now a memory hit
+            try {
+                // connected without waiting: connections the service does not accept stay pending, as they would
+                for (int i = 0; i < 3_000; i++) {
+                    attack.add(connect(svc.port()));
+                }
+                for (int round = 0; round < 3; round++) {
+                    for (int i = 2_000; i < attack.size(); i++) { // a request line begun, then one byte a round
+                        write(attack.get(i), round == 0 ? "GET /v1/json/nodes HTTP/1.1\r\nX-Slow: " : "a");
+                    }
+                    for (String target : List.of(hit, "/v1/json/at/HEAD/" + (T + round) + "/all/DEMO/Calo/Pedestals",
+                            frontier)) {
+                        long start = System.nanoTime();
+                        RawHttp r = RawHttp.sendFrom(CLIENT, svc.port(), target, "HTTP/1.1", Map.of("Connection", "close"));
+                        byte[] body = r.body();
+                        long millis = (System.nanoTime() - start) / 1_000_000;
+                        r.close();
+                        assertThat(r.status).as(target).isEqualTo(200);
+                        assertThat(body).isNotEmpty();
+                        assertThat(millis).as("answered within 1 s: " + target).isLessThan(1_000);
+                    }
+                }
+                // what the attacking host is left with: its share, the rest closed unanswered
+                // (closed as the service's acceptor reaches them: looked at until so, or for at most 10 s)
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                long held;
+                do {
+                    held = attack.stream().filter(HostileConnectionsTest::open).count();
+                } while (held > 100 && System.nanoTime() < deadline);
+                assertThat(held).isLessThanOrEqualTo(100);
+                assertThat(svc.metric("outpost_connections_closed_total", REFUSED)).isPositive();
+            } finally {
+                for (SocketChannel c : attack) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    /** A request head sent one byte every 200 ms (each pause far below connection-timeout) ends at its deadline. */
+    @Test
+    void aTricklingRequestHeadIsClosedAtItsDeadline() throws Exception {
+        try (RunningService svc = RunningService.startSqliteDemo("--outpost.http.request-head-timeout=1s");
+             Socket slow = new Socket()) {
+            slow.bind(new InetSocketAddress(CLIENT, 0));
+            slow.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), svc.port()));
+            slow.getOutputStream().write("GET /v1/json/nodes HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
+            InputStream in = slow.getInputStream();
+            slow.setSoTimeout(200); // the pace of the trickle: a byte whenever the service has not closed for 200 ms
+            long start = System.nanoTime();
+            boolean closed = false;
+            while (!closed && System.nanoTime() - start < 10_000_000_000L) {
+                try {
+                    slow.getOutputStream().write('X');
+                    closed = in.read() == -1;
+                } catch (SocketTimeoutException stillOpen) {
+                    // not closed yet: send the next byte
+                } catch (IOException reset) {
+                    closed = true;
+                }
+            }
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(closed).as("closed while still trickling").isTrue();
+            assertThat(millis).as("deadline 1 s, checked every 250 ms").isBetween(800L, 3_000L);
+            // an ordinary client is not affected
+            assertThat(svc.get("/v1/json/nodes").statusCode()).isEqualTo(200);
+            assertThat(svc.metric("outpost_connections_closed_total",
+                    java.util.regex.Pattern.compile("reason=\"request-head-timeout\""))).isEqualTo(1.0);
+        }
+    }
+
+    /** A connection from the attacking address, begun and not waited for. */
+    private static SocketChannel connect(int port) throws IOException {
+        SocketChannel c = SocketChannel.open();
+        c.configureBlocking(false);
+        c.bind(new InetSocketAddress(ATTACKER, 0));
+        c.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        return c;
+    }
+
+    /** Writes when the connection is established; one the service dropped or has not accepted gets nothing. */
+    private static void write(SocketChannel c, String s) {
+        try {
+            if (c.isConnected() || c.finishConnect()) {
+                c.write(ByteBuffer.wrap(s.getBytes(StandardCharsets.US_ASCII)));
+            }
+        } catch (IOException closedByService) {
+            // the service closed it: nothing more to send
+        }
+    }
+
+    /** Whether the service still holds the connection (no end of stream, no reset). */
+    private static boolean open(SocketChannel c) {
+        try {
+            return (c.isConnected() || c.finishConnect()) && c.read(ByteBuffer.allocate(64)) >= 0;
+        } catch (IOException reset) {
+            return false;
+        }
+    }
+
+    private static long maxFileDescriptors() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean unix
+                ? unix.getMaxFileDescriptorCount() : 0;
+    }
+}

@@ -1,0 +1,154 @@
+package io.outpost.server.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.server.support.RunningService;
+import io.outpost.store.IovStore;
+import io.outpost.store.model.NewIov;
+import io.outpost.store.model.Node;
+import io.outpost.store.model.ValidityKey;
+import io.outpost.store.db.DatabaseConfig;
+import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.workload.Workload;
+import io.outpost.store.workload.WorkloadGenerator;
+import io.outpost.testkit.TempDirs;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A folder of 10M IOVs (coolFlat ×10, SQLite) behind the service with the held-rows budget of a 512 MB heap (64 MB):
+ * at-time latency over HTTP at positions spread over the whole key range (the flat-time ratio, and the first 1 % of
+ * keys against the rest), and the first reads after a write, which waited for a doomed attempt to hold the folder
+ * before held rows remembered that it is too big. Every answer is checked (one row per channel, valid at t).
+ * Run: {@code ./mvnw -Pbenchmark test -pl server/app -Dtest=LargeFolderBenchmarks} ({@code -Dscale=1} for 1M IOVs;
+ * {@code -DcoolFlatDb=FILE} reuses a SQLite file made by {@code ./outpost load generate coolFlat --scale 10 --url
+ * jdbc:sqlite:FILE}, to which the benchmark appends five IOVs).
+ */
+@Tag("benchmark")
+class LargeFolderBenchmarks {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @Test
+    void atTimeOverTenMillionIovsAndReadsAfterWrites() throws Exception {
+        Workload w = Workload.COOL_FLAT;
+        double scale = Double.parseDouble(System.getProperty("scale", "10"));
+        String given = System.getProperty("coolFlatDb");
+        Path dir = TempDirs.create("outpost-large");
+        try {
+            Path db = given != null ? Path.of(given) : dir.resolve("coolflat.db");
+            if (given == null) {
+                try (IovStore loader = IovStore.open(DatabaseConfig.of("jdbc:sqlite:" + db))) {
+                    new WorkloadGenerator(loader, 1).populate(w, scale, n -> { });
+                }
+            }
+            assertThat(Files.exists(db)).as(db.toString()).isTrue();
+            try (RunningService svc = RunningService.start("jdbc:sqlite:" + db, "--outpost.demo-data=false",
+                    "--logging.level.outpost.access=warn", "--outpost.rows.max-size=64MB")) {
+                measure(svc, w, scale);
+            }
+        } finally {
+            TempDirs.delete(dir);
+        }
+    }
+
+    private static void measure(RunningService svc, Workload w, double scale) throws Exception {
+        String path = w.folderPath(0);
+        int channels = w.channels(scale);
+        int points = 100;
+        int early = 20; // extra positions inside the first 1 % of keys
+        double[] ms = new double[points + early];
+        long[] keys = new long[points + early];
+        for (int i = 0; i < points; i++) {
+            keys[i] = w.keyAt(0.999 * i / (points - 1), scale);
+        }
+        for (int i = 0; i < early; i++) {
+            keys[points + i] = w.keyAt(0.01 * i / early, scale);
+        }
+        Arrays.fill(ms, Double.MAX_VALUE);
+        for (int rep = 0; rep < 5; rep++) {
+            for (int i = 0; i < keys.length; i++) {
+                long t = keys[i] + rep; // a distinct URL each time: computed, not a cache hit
+                long t0 = System.nanoTime();
+                checkAt(svc, path, t, channels);
+                ms[i] = Math.min(ms[i], (System.nanoTime() - t0) / 1e6);
+            }
+        }
+        double[] spread = Arrays.copyOf(ms, points);
+        double[] sorted = spread.clone();
+        Arrays.sort(sorted);
+        double fast = Arrays.stream(sorted, 0, points / 10).average().orElseThrow();
+        double slow = Arrays.stream(sorted, points - points / 10, points).average().orElseThrow();
+        double firstPercent = median(Arrays.copyOfRange(ms, points, points + early));
+        double elsewhere = median(Arrays.copyOfRange(ms, 2, points));
+
+        // Reads after writes: 4 concurrent readers right after each of 5 one-IOV writes.
+        IovStore store = svc.bean(IovStore.class);
+        Node f = store.folder(path);
+        MeterRegistry metrics = svc.bean(MeterRegistry.class);
+        long[] newest = {0}; // after the newest IOV of channel 0 (a reused file may hold earlier runs' writes)
+        store.browse(f, w.keyAt(0.999, scale), ValidityKey.MAX, ChannelSelection.channel(0), null,
+                iov -> newest[0] = Math.max(newest[0], iov.since() + 1));
+        double worstAfterWrite = 0;
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            for (int write = 0; write < 5; write++) {
+                long since = newest[0] + write * w.iovLength();
+                store.store(f, List.of(new NewIov(0, since, ValidityKey.MAX, write, "bench")));
+                List<Future<Double>> reads = new ArrayList<>();
+                for (int r = 0; r < 4; r++) {
+                    long t = w.keyAt(0.5, scale) + 1000L * write + r;
+                    reads.add(pool.submit(() -> {
+                        long t0 = System.nanoTime();
+                        checkAt(svc, path, t, channels);
+                        return (System.nanoTime() - t0) / 1e6;
+                    }));
+                }
+                for (Future<Double> r : reads) {
+                    worstAfterWrite = Math.max(worstAfterWrite, r.get(120, TimeUnit.SECONDS));
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        double tooBig = metrics.counter("outpost.rows.too.big").count();
+        double builds = metrics.counter("outpost.rows.builds").count();
+        ServiceBenchmarks.report(String.format("large folder, coolFlat x%s (%,d IOVs, SQLite), at-time over HTTP at %d "
+                        + "positions: fastest decile %.2f ms, slowest decile %.2f ms, flat-time ratio %.2f (target <= 1.3); "
+                        + "median first 1 %% of keys %.2f ms vs elsewhere %.2f ms (%.2f); slowest of 20 reads right after "
+                        + "5 writes %.1f ms; outpost_rows_too_big_total %.0f, builds %.0f",
+                scale, w.totalIovs(scale), points, fast, slow, slow / fast, firstPercent, elsewhere,
+                firstPercent / elsewhere, worstAfterWrite, tooBig, builds));
+        assertThat(tooBig).as("the folder is found too big once").isLessThanOrEqualTo(1);
+    }
+
+    /** One at-time answer: one row per channel, each valid at t. */
+    private static void checkAt(RunningService svc, String path, long t, int channels) throws Exception {
+        HttpResponse<byte[]> r = svc.get("/v1/json/at/HEAD/" + t + "/all" + path);
+        assertThat(r.statusCode()).as("at %d", t).isEqualTo(200);
+        JsonNode body = JSON.readTree(r.body());
+        assertThat(body.get("rowCount").asInt()).as("rows at %d", t).isEqualTo(channels);
+        for (JsonNode row : body.get("rows")) {
+            assertThat(row.get(1).asLong()).isLessThanOrEqualTo(t);
+            assertThat(row.get(2).asLong()).isGreaterThan(t);
+        }
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+}
