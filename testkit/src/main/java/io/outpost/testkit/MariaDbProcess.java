@@ -56,7 +56,9 @@ final class MariaDbProcess {
                 run(List.of("chown", "nobody:nogroup", m.base.toString()));
             }
             List<String> install = new ArrayList<>(List.of("mariadb-install-db", "--no-defaults",
-                    "--datadir=" + m.data, "--auth-root-authentication-method=normal", "--skip-test-db"));
+                    "--datadir=" + m.data, "--auth-root-authentication-method=normal", "--skip-test-db",
+                    // its own temporary files in its own folder: the test run's TMPDIR is not the server user's
+                    "--tmpdir=" + m.base));
             install.addAll(COMMON);
             runAsServerUser(install);
             m.launch(settings);
