@@ -9,7 +9,7 @@ from typing import NoReturn, TextIO
 
 from .. import __version__
 from ..client import Client, Event
-from ..config import MAX_RETRIES, Config
+from ..config import MAX_RETRIES, Config, log_warnings
 from ..errors import ErrorKind, OutpostError
 from ..query import MAX_KEY, Channels, Order, Window, check_path, check_tag
 from ..wire import Answer, Value
@@ -39,6 +39,8 @@ times: nanoseconds (1767229200000000000), min, max, RUN/LUMI or RUN:LUMI (358031
 options:
   --server URL          server base URL (repeatable); default: OUTPOST_SERVER or FRONTIER_SERVER
   --proxy URL           HTTP proxy (repeatable); default: OUTPOST_PROXY or FRONTIER_PROXY
+  --proxy-config URL    proxy auto-config file (http://..., file://... or auto for WPAD; repeatable, tried in
+                        order); its proxies come before --proxy ones; default: FRONTIER_PROXYCONFIGS
   --config STRING       Frontier-style "(serverurl=...)(proxyurl=...)(retries=2)..." instead of the environment
   --direct              ask the servers directly: no proxy, whatever the environment or --config says
   --no-align            find asks the exact at-time URL instead of the folder's cache-aligned window
@@ -60,7 +62,7 @@ exit codes: 0 ok, 1 other failure, 2 usage, 3 not found (404), 4 rejected (other
 NOT_FOUND_HINT = ("outpost-cli: hint: 'nodes' lists the folders, 'tags NODE' the tags of a folder or folderset,"
                   " 'channels FOLDER' its channels")
 
-_VALUE_OPTIONS = {"--server": "server", "--proxy": "proxy", "--config": "config", "--retries": "retries",
+_VALUE_OPTIONS = {"--server": "server", "--proxy": "proxy", "--proxy-config": "proxy_config", "--config": "config", "--retries": "retries",
                   "--connect-timeout": "connect_timeout", "--read-timeout": "read_timeout", "--tag": "tag",
                   "-c": "channels", "--channels": "channels", "--order": "order", "--format": "format"}
 _ARITY = {"nodes": (0, 0, "nodes"), "folders": (0, 0, "nodes"), "channels": (1, 1, "channels FOLDER"),
@@ -136,8 +138,9 @@ def _parse_args(argv: list[str]) -> tuple[dict[str, list[str]], set[str], list[s
 
 
 def _config(values: dict[str, list[str]], flags: set[str], env: dict[str, str]) -> Config:
-    """--config if given, else the environment; --server/--proxy replace its servers/proxies; --direct drops every
-    proxy; with no server anywhere, http://localhost:8000."""
+    """--config if given, else the environment; --server/--proxy/--proxy-config replace its servers/proxies/proxy
+    auto-config URLs; --direct drops every proxy and proxy auto-config; with no server anywhere,
+    http://localhost:8000."""
     if "config" in values:
         cfg = Config.parse(values["config"][-1])
     else:
@@ -150,8 +153,12 @@ def _config(values: dict[str, list[str]], flags: set[str], env: dict[str, str]) 
         cfg.proxies = []
         for p in values["proxy"]:
             cfg.set("proxyurl", p)
+    if "proxy_config" in values:
+        cfg.proxy_configs = []
+        for u in values["proxy_config"]:
+            cfg.set("proxyconfigurl", u)
     if "--direct" in flags:
-        cfg.proxies, cfg.backup_proxies, cfg.failover_to_server = [], [], True
+        cfg.proxies, cfg.backup_proxies, cfg.proxy_configs, cfg.failover_to_server = [], [], [], True
     if not cfg.servers:
         cfg.set("serverurl", "http://localhost:8000")
     if "retries" in values:
@@ -254,6 +261,11 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
         _usage(e.message)
     cfg = _config(values, flags, env)
     cfg.validate()
+
+    def warn(message: str) -> None:
+        err.write(f"outpost-cli: warning: {message}\n")
+
+    log_warnings(cfg, warn)
     verbose = "--verbose" in flags
     if verbose:
         err.write(f"outpost-cli: config {cfg.to_string()}\n")
