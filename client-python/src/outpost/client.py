@@ -19,13 +19,13 @@ from . import query as q
 from .cache import AnswerCache
 from .config import Config, log_warnings
 from .errors import ErrorKind, InvalidArgument, OutpostError
-from .pac import ProxyAutoConfig
 from .query import MAX_KEY, Channels, Order, Window
 from .stream import StreamDecoder
 from .transport import Exchange, Outcome, Transport
 from .wire import Answer, AnswerKind, Value, decode, expect_kind
 
 if TYPE_CHECKING:
+    from .pac import ProxyAutoConfig
     from .snapshot import SnapshotSession
 
 VERSION = "0.1.0"  # = outpost.__version__ (kept here: __init__ imports this module)
@@ -99,6 +99,8 @@ class Client:
             if cfg.load_balance == "proxies":
                 cfg.load_balance = "none"
                 cfg.warn("loadbalance=proxies is turned off: the proxy auto-config decides the order of the proxies")
+            from .pac import ProxyAutoConfig  # pypac (and the requests it brings) only when configured
+
             self._pac = ProxyAutoConfig(cfg.proxy_configs, cfg.connect_timeout, cfg.read_timeout, clock)
             for server in cfg.servers:  # a bad file or answer is an error now, not at the first request
                 self._pac.for_server(server)
