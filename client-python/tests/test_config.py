@@ -102,3 +102,22 @@ def test_aligned_windows() -> None:
                                                (float("-inf"), False, "-Infinity"), (123456.0, False, "123456")])
 def test_numbers_print_as_the_shortest_text(value: float, single: bool, text: str) -> None:
     assert shortest(value, single) == text
+
+
+def test_unknown_keys_are_ignored_with_one_warning_each() -> None:
+    c = Config.parse("(serverurl=a)(colour=red)(colour=blue)(Shape=x)(forcereload=short)")
+    assert c.servers == ["http://a"]
+    assert c.warnings == ["unknown configuration key 'colour' ignored", "unknown configuration key 'shape' ignored",
+                          "configuration key 'forcereload' is not supported by the Python client; ignored"]
+
+
+def test_proxy_auto_config_urls_from_the_string_and_the_environment() -> None:
+    c = Config.parse("(serverurl=a)(proxyconfigurl=file:///etc/site.pac)(proxyconfigurl=AUTO)"
+                     "(proxyconfigurl=file:///etc/site.pac)")
+    assert c.proxy_configs == ["file:///etc/site.pac", "auto"]
+    assert Config.parse(c.to_string()).proxy_configs == c.proxy_configs
+    env = Config.from_environment({"FRONTIER_SERVER": "a", "FRONTIER_PROXYCONFIGS": "http://wpad/x.pac;auto"})
+    assert env.proxy_configs == ["http://wpad/x.pac", "auto"]
+    with pytest.raises(OutpostError) as e:
+        Config.parse("(serverurl=a)(proxyconfigurl=ftp://x/p.pac)")
+    assert e.value.kind == ErrorKind.CONFIG and "ftp://x/p.pac" in e.value.message

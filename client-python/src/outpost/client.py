@@ -17,7 +17,7 @@ import numpy as np
 
 from . import query as q
 from .cache import AnswerCache
-from .config import Config
+from .config import Config, log_warnings
 from .errors import ErrorKind, InvalidArgument, OutpostError
 from .query import MAX_KEY, Channels, Order, Window
 from .stream import StreamDecoder
@@ -25,6 +25,7 @@ from .transport import Exchange, Outcome, Transport
 from .wire import Answer, AnswerKind, Value, decode, expect_kind
 
 if TYPE_CHECKING:
+    from .pac import ProxyAutoConfig
     from .snapshot import SnapshotSession
 
 VERSION = "0.1.0"  # = outpost.__version__ (kept here: __init__ imports this module)
@@ -93,6 +94,17 @@ class Client:
             for p in [proxies] if isinstance(proxies, str) else proxies:
                 cfg.set("proxyurl", p)
         cfg.validate()
+        self._pac: ProxyAutoConfig | None = None
+        if cfg.proxy_configs:
+            if cfg.load_balance == "proxies":
+                cfg.load_balance = "none"
+                cfg.warn("loadbalance=proxies is turned off: the proxy auto-config decides the order of the proxies")
+            from .pac import ProxyAutoConfig  # pypac (and the requests it brings) only when configured
+
+            self._pac = ProxyAutoConfig(cfg.proxy_configs, cfg.connect_timeout, cfg.read_timeout, clock)
+            for server in cfg.servers:  # a bad file or answer is an error now, not at the first request
+                self._pac.for_server(server)
+        log_warnings(cfg)
         self.config = cfg
         self.stats = Stats()
         self._on_event = on_event
@@ -222,11 +234,7 @@ class Client:
         for pass_no in range(cfg.retries + 1):
             if pass_no:
                 self._backoff(pass_no, path)
-            servers = self._ordered(cfg.servers, cfg.load_balance == "servers")
-            routes = self._ordered(cfg.proxies, cfg.load_balance == "proxies") + self._ordered(cfg.backup_proxies)
-            if cfg.failover_to_server or not routes:
-                routes.append("")
-            for proxy in routes:
+            for proxy, servers in self._routes():
                 for server in servers:
                     r = self._attempt_with_refresh(proxy, server, path, consume, failures)
                     url = server + path
@@ -306,6 +314,30 @@ class Client:
             if e.kind in (ErrorKind.TRANSFER, ErrorKind.TIMEOUT):
                 return _Result(Outcome.TRANSFER_FAILED, e)
             return _Result(Outcome.CANCELLED if e.kind == ErrorKind.CANCELLED else Outcome.PROTOCOL, e)
+
+    def _routes(self) -> list[tuple[str, list[str]]]:
+        """One pass: each proxy (then direct) with the servers asked through it, in order."""
+        cfg = self.config
+        servers = self._ordered(cfg.servers, cfg.load_balance == "servers")
+        proxies = self._ordered(cfg.proxies, cfg.load_balance == "proxies") + self._ordered(cfg.backup_proxies)
+        if self._pac is None:
+            groups = [(p, servers) for p in proxies]
+            return groups + [("", servers)] if cfg.failover_to_server or not proxies else groups
+        # with a proxy auto-config each server has its own proxies: the PAC ones, then the configured ones; a
+        # group per proxy in order of first appearance, holding the servers whose list has it
+        per_server: dict[str, list[str]] = {}
+        direct: list[str] = []
+        for s in servers:
+            answer = self._pac.for_server(s)
+            pac = self._ordered(list(answer.proxies))
+            per_server[s] = pac + [p for p in proxies if p not in pac]
+            if answer.direct or cfg.failover_to_server or not per_server[s]:
+                direct.append(s)
+        order: list[str] = []
+        for s in servers:
+            order += [p for p in per_server[s] if p not in order]
+        groups = [(p, [s for s in servers if p in per_server[s]]) for p in order]
+        return groups + [("", direct)] if direct else groups
 
     def _backoff(self, pass_no: int, path: str) -> None:
         cap = min(self.config.max_backoff, self.config.backoff * 2 ** (pass_no - 1))

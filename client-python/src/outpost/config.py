@@ -4,9 +4,11 @@ and limits of docs/client-failover.md (the same as the Java and C++ clients)."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import re
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .errors import ErrorKind, OutpostError
@@ -15,6 +17,15 @@ from .query import RUN_LUMI_WINDOW, TIME_WINDOW, Window
 MAX_SERVERS = 16
 MAX_PROXIES = 24
 MAX_RETRIES = 10
+MAX_PROXY_CONFIGS = 16
+
+# Keys of the shared contract (docs/client-failover.md) that this client reads but does not act on yet: ignored with
+# a warning that says so, not as unknown keys.
+_NOT_SUPPORTED = {"forcereload", "maxagesecs", "freshkey", "logicalserverurl", "preferipfamily", "writetimeout",
+                  "writetimeoutsecs"}
+_logger = logging.getLogger("outpost")
+_logged: set[str] = set()
+_logged_lock = threading.Lock()
 
 
 def _config_error(message: str) -> OutpostError:
@@ -25,6 +36,7 @@ def _config_error(message: str) -> OutpostError:
 class Config:
     servers: list[str] = field(default_factory=list)
     proxies: list[str] = field(default_factory=list)
+    proxy_configs: list[str] = field(default_factory=list)  # PAC URLs ("auto" = WPAD), tried in order
     backup_proxies: list[str] = field(default_factory=list)
     failover_to_server: bool = True
     retries: int = 1
@@ -38,6 +50,7 @@ class Config:
     time_window: Window = TIME_WINDOW
     run_lumi_window: Window = RUN_LUMI_WINDOW
     client_id: str = ""  # app/version of X-Outpost-Client; default: outpost-python/<version>
+    warnings: list[str] = field(default_factory=list)  # each one once, logged once per process (log_warnings)
 
     @staticmethod
     def parse(spec: str) -> Config:
@@ -56,7 +69,8 @@ class Config:
 
     def copy(self) -> Config:
         return dataclasses.replace(self, servers=list(self.servers), proxies=list(self.proxies),
-                                   backup_proxies=list(self.backup_proxies))
+                                   proxy_configs=list(self.proxy_configs),
+                                   backup_proxies=list(self.backup_proxies), warnings=list(self.warnings))
 
     def apply(self, spec: str) -> None:
         if "(" not in spec:
@@ -85,6 +99,12 @@ class Config:
             for v in proxies:
                 for p in _split_list(v):
                     self.set("proxyurl", p)
+        for url in env.get("FRONTIER_PROXYCONFIGS", "").split(";"):
+            if url.strip():
+                try:
+                    self.set("proxyconfigurl", url)
+                except OutpostError as e:
+                    raise _config_error(f"FRONTIER_PROXYCONFIGS: {e.message}") from None
         for var, key in (("OUTPOST_CONNECTTIMEOUTSECS", "connecttimeout"), ("OUTPOST_READTIMEOUTSECS", "readtimeout"),
                          ("OUTPOST_RETRIES", "retries"), ("OUTPOST_LOADBALANCE", "loadbalance"),
                          ("OUTPOST_FAILOVERTOSERVER", "failovertoserver"), ("OUTPOST_ID", "clientid")):
@@ -98,12 +118,15 @@ class Config:
                     raise _config_error(f"{var}: {e.message}") from None
 
     def set(self, key: str, value: str) -> None:
-        """One key of the string; unknown keys are ignored (a string may be shared with frontier_client)."""
+        """One key of the string; unknown keys are ignored with a warning (a string may be shared with
+        frontier_client)."""
         key = key.strip().lower()
         if key == "serverurl":
             self.servers.append(_url(value, "serverurl"))
         elif key == "proxyurl":
             self.proxies.append(_url(value, "proxyurl"))
+        elif key == "proxyconfigurl":
+            self.add_proxy_config(value)
         elif key == "backupproxyurl":
             self.backup_proxies.append(_url(value, "backupproxyurl"))
             self.failover_to_server = False  # as in Frontier
@@ -141,6 +164,26 @@ class Config:
             if not value or not all(0x21 <= ord(ch) < 0x7F for ch in value):
                 raise _config_error(f"(clientid={value}): expected printable ASCII without spaces")
             self.client_id = value
+        elif key in _NOT_SUPPORTED:
+            self.warn(f"configuration key '{key}' is not supported by the Python client; ignored")
+        else:
+            self.warn(f"unknown configuration key '{key}' ignored")
+
+    def add_proxy_config(self, url: str) -> None:
+        """A proxy auto-config URL: http://…, https://…, file://… or auto (WPAD); the same URL once."""
+        v = url.strip()
+        if v.lower() == "auto":
+            v = "auto"
+        elif not v.startswith(("http://", "https://", "file:/")):
+            raise _config_error(f"proxyconfigurl must be http://…, file://… or auto, not '{url}'")
+        if v not in self.proxy_configs:
+            if len(self.proxy_configs) >= MAX_PROXY_CONFIGS:
+                raise _config_error(f"at most {MAX_PROXY_CONFIGS} proxy auto-config URLs")
+            self.proxy_configs.append(v)
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
 
     def validate(self) -> None:
         """Refuses a configuration with no route or values out of their limits."""
@@ -150,8 +193,8 @@ class Config:
             raise _config_error(f"at most {MAX_SERVERS} servers")
         if len(self.proxies) > MAX_PROXIES or len(self.backup_proxies) > MAX_PROXIES:
             raise _config_error(f"at most {MAX_PROXIES} proxies")
-        if not self.failover_to_server and not (self.proxies or self.backup_proxies):
-            raise _config_error("failovertoserver=no needs at least one proxy")
+        if not self.failover_to_server and not (self.proxies or self.backup_proxies or self.proxy_configs):
+            raise _config_error("failovertoserver=no needs at least one proxy or proxy auto-config")
         if not 0 <= self.retries <= MAX_RETRIES:
             raise _config_error(f"retries must be 0 ... {MAX_RETRIES}")
         if self.connect_timeout <= 0 or self.read_timeout <= 0:
@@ -159,6 +202,7 @@ class Config:
 
     def to_string(self) -> str:
         parts = [f"(serverurl={s})" for s in self.servers] + [f"(proxyurl={p})" for p in self.proxies]
+        parts += [f"(proxyconfigurl={p})" for p in self.proxy_configs]
         parts += [f"(backupproxyurl={p})" for p in self.backup_proxies]
         parts += [f"(retries={self.retries})", f"(connecttimeout={self.connect_timeout:g})",
                   f"(readtimeout={self.read_timeout:g})", f"(backoff={self.backoff:g})",
@@ -170,6 +214,20 @@ class Config:
         if self.client_id:
             parts.append(f"(clientid={self.client_id})")
         return "".join(parts)
+
+
+def log_warnings(config: Config, write: Callable[[str], None] | None = None) -> None:
+    """Each of the configuration's warnings once per process: to ``write`` (the command line's standard error) or
+    the ``outpost`` logger."""
+    for message in config.warnings:
+        with _logged_lock:
+            if message in _logged:
+                continue
+            _logged.add(message)
+        if write is None:
+            _logger.warning("%s", message)
+        else:
+            write(message)
 
 
 def _split_list(s: str) -> list[str]:

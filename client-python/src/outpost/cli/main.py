@@ -9,10 +9,10 @@ from typing import NoReturn, TextIO
 
 from .. import __version__
 from ..client import Client, Event
-from ..config import MAX_RETRIES, Config
+from ..config import MAX_RETRIES, Config, log_warnings
 from ..errors import ErrorKind, OutpostError
 from ..query import MAX_KEY, Channels, Order, Window, check_path, check_tag
-from ..wire import Answer
+from ..wire import Answer, Value
 from .output import Printer, json_string
 from .times import parse_time
 
@@ -33,11 +33,14 @@ commands:
                                   holding time and run-lumi folders needs both keys (e.g. 2026-01-01 305/50)
 
 times: nanoseconds (1767229200000000000), min, max, RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time
-       (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given)
+       (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given).
+       Table and csv print run-lumi keys as RUN/LUMI.
 
 options:
   --server URL          server base URL (repeatable); default: OUTPOST_SERVER or FRONTIER_SERVER
   --proxy URL           HTTP proxy (repeatable); default: OUTPOST_PROXY or FRONTIER_PROXY
+  --proxy-config URL    proxy auto-config file (http://..., file://... or auto for WPAD; repeatable, tried in
+                        order); its proxies come before --proxy ones; default: FRONTIER_PROXYCONFIGS
   --config STRING       Frontier-style "(serverurl=...)(proxyurl=...)(retries=2)..." instead of the environment
   --direct              ask the servers directly: no proxy, whatever the environment or --config says
   --no-align            find asks the exact at-time URL instead of the folder's cache-aligned window
@@ -56,7 +59,10 @@ exit codes: 0 ok, 1 other failure, 2 usage, 3 not found (404), 4 rejected (other
             6 corrupt answers; the contract all three command-line tools follow: docs/cli.md
 """
 
-_VALUE_OPTIONS = {"--server": "server", "--proxy": "proxy", "--config": "config", "--retries": "retries",
+NOT_FOUND_HINT = ("outpost-cli: hint: 'nodes' lists the folders, 'tags NODE' the tags of a folder or folderset,"
+                  " 'channels FOLDER' its channels")
+
+_VALUE_OPTIONS = {"--server": "server", "--proxy": "proxy", "--proxy-config": "proxy_config", "--config": "config", "--retries": "retries",
                   "--connect-timeout": "connect_timeout", "--read-timeout": "read_timeout", "--tag": "tag",
                   "-c": "channels", "--channels": "channels", "--order": "order", "--format": "format"}
 _ARITY = {"nodes": (0, 0, "nodes"), "folders": (0, 0, "nodes"), "channels": (1, 1, "channels FOLDER"),
@@ -132,8 +138,9 @@ def _parse_args(argv: list[str]) -> tuple[dict[str, list[str]], set[str], list[s
 
 
 def _config(values: dict[str, list[str]], flags: set[str], env: dict[str, str]) -> Config:
-    """--config if given, else the environment; --server/--proxy replace its servers/proxies; --direct drops every
-    proxy; with no server anywhere, http://localhost:8000."""
+    """--config if given, else the environment; --server/--proxy/--proxy-config replace its servers/proxies/proxy
+    auto-config URLs; --direct drops every proxy and proxy auto-config; with no server anywhere,
+    http://localhost:8000."""
     if "config" in values:
         cfg = Config.parse(values["config"][-1])
     else:
@@ -146,8 +153,12 @@ def _config(values: dict[str, list[str]], flags: set[str], env: dict[str, str]) 
         cfg.proxies = []
         for p in values["proxy"]:
             cfg.set("proxyurl", p)
+    if "proxy_config" in values:
+        cfg.proxy_configs = []
+        for u in values["proxy_config"]:
+            cfg.set("proxyconfigurl", u)
     if "--direct" in flags:
-        cfg.proxies, cfg.backup_proxies, cfg.failover_to_server = [], [], True
+        cfg.proxies, cfg.backup_proxies, cfg.proxy_configs, cfg.failover_to_server = [], [], [], True
     if not cfg.servers:
         cfg.set("serverurl", "http://localhost:8000")
     if "retries" in values:
@@ -162,12 +173,41 @@ def _config(values: dict[str, list[str]], flags: set[str], env: dict[str, str]) 
 
 
 def _show(out: TextIO, fmt: str, a: Answer, folder: str | None = None, tag: str | None = None,
-          valid: tuple[int, int] | None = None) -> None:
+          valid: tuple[int, int] | None = None, run_lumi: bool = False) -> None:
     since, until = valid or (a.valid_since, a.valid_until)
     p = Printer(out, fmt, a.kind.json_name, a.folder if folder is None else folder, a.tag if tag is None else tag,
                 since, until, a.columns)
-    p.write_rows(a.rows)
+    p.write_rows(map(run_lumi_keys, a.rows) if run_lumi else a.rows)
     p.end()
+
+
+def run_lumi_keys(row: tuple[Value, ...]) -> tuple[Value, ...]:
+    """An iovs row with since and until (columns 1 and 2) written RUN/LUMI."""
+    since, until = row[1], row[2]
+    assert isinstance(since, int) and isinstance(until, int)
+    return (row[0], f"{since >> 32}/{since & 0xFFFFFFFF}", f"{until >> 32}/{until & 0xFFFFFFFF}") + row[3:]
+
+
+def keys_as_run_lumi(client: Client, fmt: str, folder: str) -> bool:
+    """Whether since and until of FOLDER's rows print as RUN/LUMI: in table and csv output of a run-lumi folder
+    (docs/cli.md, "Output"); JSON keeps the numbers. An unknown folder gets the server's 404 from the query."""
+    if fmt == "json":
+        return False
+    nodes = client.nodes()
+    for path, is_folder, key_type in zip(nodes.values("path"), nodes.values("folder"), nodes.values("keyType")):
+        if is_folder and path == folder:
+            return bool(key_type == "run-lumi")
+    return False
+
+
+def check_channel(client: Client, selection: str, folder: str) -> None:
+    """``-c N`` naming a channel the folder does not have is "not found" (exit 3), as ``-c name:X`` is; ranges and
+    lists select whatever channels exist."""
+    if not (selection.isascii() and selection.isdigit() and len(selection) <= 10):
+        return
+    wanted = int(selection)
+    if wanted not in client.channels(folder).values("channel"):
+        raise OutpostError(ErrorKind.NOT_FOUND, f"no channel {wanted} in {folder} (the channels command lists them)")
 
 
 def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
@@ -193,6 +233,7 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
         channels = Channels.parse(values.get("channels", ["all"])[-1])
     except OutpostError as e:
         _usage(f"--channels: {e.message}")
+    selection = values.get("channels", ["all"])[-1]
     tag = values.get("tag", ["HEAD"])[-1]
     cmd = args[0]
     if cmd not in _ARITY:
@@ -204,7 +245,7 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
     t2 = MAX_KEY
     if cmd in ("find", "snapshot"):
         t = _time(args[2])
-    run_lumi = _time(args[3]) if cmd == "snapshot" and len(args) > 3 else None
+    run_lumi_key = _time(args[3]) if cmd == "snapshot" and len(args) > 3 else None
     if cmd in ("browse", "count"):
         t1 = _time(args[2]) if len(args) > 2 else 0
         t2 = _time(args[3]) if len(args) > 3 else MAX_KEY
@@ -220,6 +261,11 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
         _usage(e.message)
     cfg = _config(values, flags, env)
     cfg.validate()
+
+    def warn(message: str) -> None:
+        err.write(f"outpost-cli: warning: {message}\n")
+
+    log_warnings(cfg, warn)
     verbose = "--verbose" in flags
     if verbose:
         err.write(f"outpost-cli: config {cfg.to_string()}\n")
@@ -230,6 +276,9 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
                   + "\n")
 
     with Client(config=cfg, on_event=log if verbose else None) as client:
+        if cmd in ("find", "browse", "count"):
+            check_channel(client, selection, args[1])
+        run_lumi = cmd in ("find", "browse") and keys_as_run_lumi(client, fmt, args[1])
         if cmd in ("nodes", "folders"):
             _show(out, fmt, client.nodes())
         elif cmd == "channels":
@@ -239,11 +288,11 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
         elif cmd == "tag":
             _show(out, fmt, client.resolve_tag(args[1], args[2]))
         elif cmd == "find":
-            _show(out, fmt, client.find(args[1], t, channels, tag))
+            _show(out, fmt, client.find(args[1], t, channels, tag), run_lumi=run_lumi)
         elif cmd == "count":
             _show(out, fmt, client.count_answer(args[1], t1, t2, channels, tag))
         elif cmd == "snapshot":
-            snap = client.snapshot_session(args[1]).at(t, run_lumi)
+            snap = client.snapshot_session(args[1]).at(t, run_lumi_key)
             # every folder's iovs answer in path order (docs/cli.md): in table and csv each block labelled with its
             # folder and tag and separated by an empty line; in json one document holding them all
             as_json = fmt == "json"
@@ -261,12 +310,12 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
             if as_json:
                 out.write("]}\n")
         elif fmt == "table":
-            _show(out, fmt, client.browse(args[1], t1, t2, channels, tag, order))
+            _show(out, fmt, client.browse(args[1], t1, t2, channels, tag, order), run_lumi=run_lumi)
         else:  # csv and json rows are written as they arrive
             with client.browse_stream(args[1], t1, t2, channels, tag, order) as stream:
                 h = stream.header
                 p = Printer(out, fmt, h.kind.json_name, h.folder, h.tag, h.valid_since, h.valid_until, h.columns)
-                p.write_rows(stream)
+                p.write_rows(map(run_lumi_keys, stream) if run_lumi else stream)
                 p.end()
     out.flush()
     return EXIT_OK
@@ -284,6 +333,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         return EXIT_USAGE
     except OutpostError as e:
         err.write(f"outpost-cli: {e.describe()}\n")
+        if e.kind == ErrorKind.NOT_FOUND:
+            err.write(NOT_FOUND_HINT + "\n")
         return exit_code(e)
     except BrokenPipeError:
         return EXIT_FAILED
