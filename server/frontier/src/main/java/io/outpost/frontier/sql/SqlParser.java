@@ -24,6 +24,8 @@ public final class SqlParser {
      * generous; what bounds a crafted statement's cost is the pre-check, admission, and the request's budget.
      */
     public static final long DEFAULT_TIMEOUT_MILLIS = 5000;
+    /** The statement length the timeout is meant for; longer statements get proportionally more. */
+    private static final long LENGTH_COVERED = 80_000;
     /** JSqlParser's own limit on nested constructs (it counts them otherwise than parentheses). */
     private static final int PARSER_NESTING_DEPTH = 64;
 
@@ -87,8 +89,9 @@ public final class SqlParser {
      */
     private Statements parse(String sql) throws JSQLParserException {
         long start = System.nanoTime();
-        // a long statement (an IN list of thousands) takes time in proportion: 1 ms per 16 characters
-        long timeout = Math.max(timeoutMillis, sql.length() / 16);
+        // the timeout covers statements of up to 80,000 characters; a longer one (an IN list of tens of thousands)
+        // gets time in proportion to its length (at the default, 1 ms per 16 characters)
+        long timeout = Math.max(timeoutMillis, timeoutMillis * sql.length() / LENGTH_COVERED);
         try {
             return CCJSqlParserUtil.parseStatements(newParser(sql, timeout).withAllowComplexParsing(false), threads);
         } catch (JSQLParserException fast) {
