@@ -3,7 +3,6 @@ package io.outpost.server.config;
 import java.util.List;
 import io.outpost.server.connections.ConnectionGuard;
 import io.outpost.server.connections.GuardedNio2Protocol;
-import io.outpost.server.connections.GuardedNioProtocol;
 import io.outpost.server.connections.GuardedProtocol;
 import java.time.Duration;
 import org.springframework.beans.factory.annotation.Value;
@@ -42,22 +41,14 @@ public class TomcatTuning {
     }
 
     /**
-     * Tomcat's NIO2 connector by default ({@code outpost.tomcat.protocol=nio} restores Tomcat's default NIO): a
-     * request finished on a worker thread hands its connection straight back to the kernel's completion port,
-     * where NIO wakes its poller thread and re-registers the socket per request. On 2 cores that took a ~1 KB
-     * cache hit from ~12 to ~9 us of Tomcat CPU (docs/benchmarks.md).
+     * Tomcat's NIO2 connector (with the connection guard): a request finished on a worker thread hands its
+     * connection straight back to the kernel's completion port, where NIO wakes its poller thread and re-registers
+     * the socket per request. On 2 cores that took a ~1 KB cache hit from ~12 to ~9 us of Tomcat CPU, and NIO2 was
+     * ahead in every side-by-side run (docs/decisions.md), so NIO is no longer offered.
      */
     @Bean
-    public WebServerFactoryCustomizer<TomcatServletWebServerFactory> connectorProtocol(
-            @Value("${outpost.tomcat.protocol:nio2}") String protocol) {
-        return factory -> {
-            switch (protocol) {
-                case "nio2" -> factory.setProtocol(GuardedNio2Protocol.class.getName());
-                case "nio" -> factory.setProtocol(GuardedNioProtocol.class.getName());
-                default -> throw new IllegalArgumentException("outpost.tomcat.protocol must be nio2 or nio, not '"
-                        + protocol + "'");
-            }
-        };
+    public WebServerFactoryCustomizer<TomcatServletWebServerFactory> connectorProtocol() {
+        return factory -> factory.setProtocol(GuardedNio2Protocol.class.getName());
     }
 
     /**

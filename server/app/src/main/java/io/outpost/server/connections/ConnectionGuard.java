@@ -32,8 +32,7 @@ import org.apache.tomcat.util.net.SocketWrapperBase;
  * <li>a deadline for a request's head from its first byte: Tomcat's {@code connection-timeout} bounds each pause
  * between bytes, so a client sending a header byte every few seconds would hold its connection for ever.</li>
  * </ul>
- * The endpoints of {@link GuardedNio2Protocol} and {@link GuardedNioProtocol} report each accepted and each closed
- * socket here; a sweep closes heads over their deadline through Tomcat's own error path.
+ * The endpoint of {@link GuardedNio2Protocol} reports each accepted and each closed socket here; a sweep closes heads over their deadline through Tomcat's own error path.
  */
 public final class ConnectionGuard implements AutoCloseable {
     private static final Log log = LogFactory.getLog(ConnectionGuard.class);

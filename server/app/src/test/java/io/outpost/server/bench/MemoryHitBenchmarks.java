@@ -31,7 +31,6 @@ class MemoryHitBenchmarks {
     private static final String AT = "/v1/bin/at/HEAD/" + (Workload.T0 + 1);
     private static final String[][] CANDIDATES = {
         {"Tomcat NIO2 (default)"},
-        {"Tomcat NIO", "--outpost.tomcat.protocol=nio"},
         {"Tomcat NIO2, virtual threads", "--spring.threads.virtual.enabled=true"},
     };
     private static final int ROUNDS = 5;
