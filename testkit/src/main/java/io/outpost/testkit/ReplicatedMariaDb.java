@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #close()} kills both and deletes their folders; so does JVM exit if the test did not close it, and folders
  * left by a killed JVM are removed by the next start (see {@link MariaDbProcess}).
  */
-public final class ReplicatedMariaDb implements AutoCloseable {
+public final class ReplicatedMariaDb implements ReplicatedDatabase {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final MariaDbProcess primary;
@@ -81,6 +81,22 @@ public final class ReplicatedMariaDb implements AutoCloseable {
                 return rs.getInt(1) == 0;
             }
         }
+    }
+
+    @Override
+    public String user() {
+        return "root";
+    }
+
+    /** The replica's SQL thread stops: it keeps receiving the binary log but applies nothing. */
+    @Override
+    public void pauseReplication() throws SQLException {
+        onReplica("STOP SLAVE SQL_THREAD");
+    }
+
+    @Override
+    public void resumeReplication() throws SQLException {
+        onReplica("START SLAVE");
     }
 
     /** Runs one statement on the replica (e.g. {@code STOP SLAVE SQL_THREAD}, {@code START SLAVE}). */

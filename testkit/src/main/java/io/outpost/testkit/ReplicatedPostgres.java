@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * {@link #close()} stops both and deletes their folder; so does JVM exit if the test did not close it, and a
  * folder left by a killed JVM is removed by the next start (see {@link PostgresInstallation}).
  */
-public final class ReplicatedPostgres implements AutoCloseable {
+public final class ReplicatedPostgres implements ReplicatedDatabase {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     /** Full-page writes stay on: a standby made from an online backup refuses WAL written without them. */
     private static final List<String> SETTINGS = List.of("max_connections=100", "shared_buffers=64MB",
@@ -111,6 +111,22 @@ public final class ReplicatedPostgres implements AutoCloseable {
                 }
             }
         }
+    }
+
+    @Override
+    public String user() {
+        return "postgres";
+    }
+
+    /** WAL replay pauses: the replica keeps receiving the primary's WAL but applies nothing. */
+    @Override
+    public void pauseReplication() throws SQLException {
+        onReplica("SELECT pg_wal_replay_pause()");
+    }
+
+    @Override
+    public void resumeReplication() throws SQLException {
+        onReplica("SELECT pg_wal_replay_resume()");
     }
 
     /** Runs one statement on the replica (e.g. pausing or resuming WAL replay). */

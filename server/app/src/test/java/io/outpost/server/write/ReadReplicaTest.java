@@ -8,27 +8,33 @@ import io.outpost.server.support.WriteClient;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.model.NewIov;
+import io.outpost.testkit.ReplicatedDatabase;
+import io.outpost.testkit.ReplicatedMariaDb;
 import io.outpost.testkit.ReplicatedPostgres;
 import io.outpost.testkit.TokenIssuer;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Reads from a real PostgreSQL streaming replica, writes to the primary: a write through the API returns only
- * once the replica has replayed it; a change the replica has not replayed yet is not served, and the folder's
+ * Reads from a real replica, writes to the primary, on PostgreSQL (streaming replication) and MariaDB (GTID
+ * replication): a write through the API returns only once the replica has applied it (else it says
+ * {@code X-Outpost-Replica: behind}); a change the replica has not applied yet is not served, and the folder's
  * generation (ETag) does not move until it is, so no stale answer is ever cached under a new generation.
  */
 class ReadReplicaTest {
     private static final String COUNT = "/v1/json/count/HEAD/0/9223372036854775807/all/R/Cond";
 
-    @Test
-    void readsGoToTheReplicaAndWritesBecomeVisibleOnceReplayed() throws Exception {
-        try (ReplicatedPostgres pg = new ReplicatedPostgres(); TokenIssuer issuer = new TokenIssuer()) {
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void readsGoToTheReplicaAndWritesBecomeVisibleOnceReplayed(String backend) throws Exception {
+        try (ReplicatedDatabase pg = backend.equals("mariadb") ? new ReplicatedMariaDb() : new ReplicatedPostgres();
+             TokenIssuer issuer = new TokenIssuer()) {
             pg.createDatabase("conditions");
             try (RunningService svc = RunningService.start(pg.primaryUrl("conditions"),
-                    "--outpost.database.user=postgres", "--outpost.read-replica.url=" + pg.replicaUrl("conditions"),
+                    "--outpost.database.user=" + pg.user(), "--outpost.read-replica.url=" + pg.replicaUrl("conditions"),
                     "--outpost.demo-data=false", "--outpost.poll-interval=1h", "--outpost.write.replica-wait=2s",
                     "--outpost.write.issuer-uri=" + issuer.issuerUri())) {
                 IovStore store = svc.bean(IovStore.class);
@@ -48,8 +54,8 @@ class ReadReplicaTest {
                 String etag = svc.get(COUNT).headers().firstValue("ETag").orElseThrow();
 
                 // With replay paused, a write on the primary (here by the loader's code) is not served ...
-                pg.onReplica("SELECT pg_wal_replay_pause()");
-                try (IovStore loader = IovStore.open(DatabaseConfig.of(pg.primaryUrl("conditions"), "postgres", ""))) {
+                pg.pauseReplication();
+                try (IovStore loader = IovStore.open(DatabaseConfig.of(pg.primaryUrl("conditions"), pg.user(), ""))) {
                     loader.store(loader.folder("/R/Cond"), List.of(new NewIov(2, 0, 10, 2)));
                 }
                 svc.bean(Catalog.class).refresh();
@@ -63,7 +69,7 @@ class ReadReplicaTest {
                 assertThat(behind.headers().firstValue("X-Outpost-Replica")).hasValue("behind");
                 assertThat(svc.get(COUNT).headers().firstValue("ETag")).hasValue(etag);
 
-                pg.onReplica("SELECT pg_wal_replay_resume()");
+                pg.resumeReplication();
                 HttpResponse<String> after = client.send("POST", "/write/v1/iovs/R/Cond", token, "text/csv",
                         "channel,since,until,v\n4,0,10,4\n".getBytes(StandardCharsets.UTF_8));
                 assertThat(after.headers().firstValue("X-Outpost-Replica")).isEmpty();
