@@ -137,6 +137,14 @@ class Answer:
         """True where the column is NULL."""
         return self.positions[self._index(column)] < 0
 
+    def has_nulls(self, column: int | str) -> bool:
+        """Whether any value of the column is NULL (without a pass over the rows when they have a constant size:
+        then every row has the first row's NULLs)."""
+        pos = self.positions[self._index(column)]
+        if self.row_size:
+            return bool(len(pos)) and bool(pos[0] < 0)
+        return bool((pos < 0).any())
+
     def column(self, column: int | str) -> Any:
         """A numeric or Bool column as a numpy array (NULL as 0 or False; see ``nulls``), a string or blob
         column as a list (NULL as None)."""
@@ -199,17 +207,17 @@ class Answer:
         t = self.columns[i].type
         pos = self.positions[i]
         if t.width:
-            nulls = pos < 0
-            has_nulls = bool(nulls.any())
+            has_nulls = self.has_nulls(i)
+            nulls = pos < 0 if has_nulls else None
             arr: npt.NDArray[Any]
             if self.row_size and not has_nulls and len(pos):  # a strided view: one copy, in astype below
                 arr = np.ndarray((len(pos),), dtype=t.numpy_type, buffer=self.content, offset=int(pos[0]),
                                  strides=(self.row_size,))
             else:
-                raw = value_bytes(self.content, np.where(nulls, 0, pos) if has_nulls else pos, t.width)
+                raw = value_bytes(self.content, pos if nulls is None else np.where(nulls, 0, pos), t.width)
                 arr = raw.view(t.numpy_type).reshape(len(pos))
             native = arr.astype(bool if t == ColumnType.Bool else arr.dtype.newbyteorder("="))
-            if has_nulls:
+            if nulls is not None:
                 native[nulls] = 0
             return native
         lengths = self.lengths[i]
