@@ -28,7 +28,8 @@ def _var_buffers(answer: Answer, i: int, large: bool) \
     offset_type = np.int64 if large else np.int32
     if answer.row_size:  # the same NULLs and lengths in every row
         width = 0 if not n or pos[0] < 0 else int(lengths[0])
-        offsets = np.arange(n + 1, dtype=offset_type) * offset_type(width)
+        offsets: npt.NDArray[Any] = np.arange(n + 1, dtype=offset_type)
+        offsets *= width
         if not width:
             return offsets, np.zeros(0, dtype=np.uint8)
         return offsets, value_bytes(answer.content, pos + 4, width, answer.row_size).reshape(-1)

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import zstandard
+from isal.isal_zlib import crc32
 
 from .errors import CorruptAnswer
 from .wire import (HEADER_SIZE, TRAILER_SIZE, ZSTD_MAGIC, Answer, ContentHeader, Incomplete, Value,
@@ -80,7 +81,7 @@ class StreamDecoder:
                 out = self._decompressor.decompress(chunk)
             except (zlib.error, zstandard.ZstdError) as e:
                 raise CorruptAnswer(f"{'zlib' if self._codec == 1 else 'zstd'}: {e}") from None
-        self._crc = zlib.crc32(out, self._crc)
+        self._crc = crc32(out, self._crc)
         self._content += out
 
     def _end_of_body(self) -> None:
