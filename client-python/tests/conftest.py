@@ -54,16 +54,18 @@ def squid(server: str) -> Iterator[tuple[str, Path]]:
 
 class FaultyServer:
     """A real HTTP server on 127.0.0.1 that answers every GET with ``answer(handler)``: for faults the real
-    service cannot be made to show (damaged, truncated or stale answers). Records the request headers."""
+    service cannot be made to show (damaged, truncated or stale answers). Records the request targets and headers."""
 
     def __init__(self, answer: Callable[[BaseHTTPRequestHandler], None]) -> None:
         self.requests: list[dict[str, str]] = []
+        self.targets: list[str] = []  # as sent: origin form, or the absolute URL a proxy receives
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
             def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+                outer.targets.append(self.path)
                 outer.requests.append({k.lower(): v for k, v in self.headers.items()})
                 answer(self)
 

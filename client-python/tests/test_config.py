@@ -107,8 +107,8 @@ def test_numbers_print_as_the_shortest_text(value: float, single: bool, text: st
 def test_unknown_keys_are_ignored_with_one_warning_each() -> None:
     c = Config.parse("(serverurl=a)(colour=red)(colour=blue)(Shape=x)(forcereload=short)")
     assert c.servers == ["http://a"]
-    assert c.warnings == ["unknown configuration key 'colour' ignored", "unknown configuration key 'shape' ignored",
-                          "configuration key 'forcereload' is not supported by the Python client; ignored"]
+    assert c.warnings == ["unknown configuration key 'colour' ignored", "unknown configuration key 'shape' ignored"]
+    assert c.force_reload == "short"  # a key of the contract, not an unknown one
 
 
 def test_proxy_auto_config_urls_from_the_string_and_the_environment() -> None:

@@ -44,7 +44,7 @@ class Event:
     proxy: str = ""  # "" = direct
     server: str = ""
     url: str = ""
-    refresh: str = ""  # the Cache-Control sent: "", "max-age=0" or "no-cache"
+    refresh: str = ""  # the Cache-Control sent: "", "max-age=0", "no-cache" (or maxagesecs' "max-age=N")
     http_status: int = 0
     detail: str = ""
 
@@ -111,7 +111,8 @@ class Client:
         self._clock = clock
         self._sleep = sleep
         self._rng = rng or _random.Random()
-        self._transport = Transport()
+        self._reload = cfg.reload_policy()
+        self._transport = Transport(cfg.prefer_ip_family)
         self._cache = AnswerCache(cfg.cache_max_bytes, clock)
         self._postponed: dict[str, float] = {}
         self._lock = threading.Lock()
@@ -211,13 +212,13 @@ class Client:
 
     def get(self, path: str) -> Answer:
         """The answer of a canonical path (``/v1/bin/…``), from the in-process cache while it is fresh."""
-        hit = self._cache.get(path)
+        hit = None if self._reload.forces(path) else self._cache.get(path)
         if hit is not None:
             self.stats.cache_hits += 1
             self._emit(Event("cache-hit", url=path))
             return hit
         answer, fresh_for, _ = self.fetch(path)
-        self._cache.put(path, answer, fresh_for)
+        self._cache.put(path, answer, self._reload.cap_fresh(fresh_for))
         return answer
 
     def fetch(self, path: str) -> tuple[Answer, int, Exchange]:
@@ -237,7 +238,7 @@ class Client:
             for proxy, servers in self._routes():
                 for server in servers:
                     r = self._attempt_with_refresh(proxy, server, path, consume, failures)
-                    url = server + path
+                    url = self._url(proxy, server, path)
                     if r.outcome == Outcome.OK:
                         self._forgive(proxy, server)
                         self._emit(Event("success", proxy, server, url, http_status=200))
@@ -271,9 +272,10 @@ class Client:
 
     def _attempt_with_refresh(self, proxy: str, server: str, path: str, consume: Callable[[Exchange], T],
                               failures: list[OutpostError]) -> _Result:
-        """Plain, then on a corrupt or stale answer a soft refresh (max-age=0), then a hard one (no-cache)."""
+        """Plain, then on a corrupt or stale answer a soft refresh (max-age=0), then a hard one (no-cache); where
+        the reload controls apply, from the refresh they ask for."""
         r = _Result(Outcome.OK)
-        for refresh in _REFRESHES:
+        for refresh in _REFRESHES[_REFRESHES.index(self._reload.initial_refresh(path)):]:
             if refresh:
                 self.stats.refreshes += 1
             r = self._attempt(proxy, server, path, refresh, consume)
@@ -281,19 +283,20 @@ class Client:
                 return r
             assert r.error is not None
             failures.append(r.error)
-            self._emit(Event(r.outcome.value, proxy, server, server + path, refresh, r.error.http_status,
-                             r.error.message))
+            self._emit(Event(r.outcome.value, proxy, server, self._url(proxy, server, path), refresh,
+                             r.error.http_status, r.error.message))
         return r
 
     def _attempt(self, proxy: str, server: str, path: str, refresh: str, consume: Callable[[Exchange], T]) -> _Result:
         headers = {"X-Outpost-Client": self.client_id, "User-Agent": self.client_id,
                    "Accept": "application/vnd.outpost.v1+binary, */*"}
-        if refresh:
-            headers["Cache-Control"] = refresh
+        cache_control = refresh or self._reload.plain_cache_control()
+        if cache_control:
+            headers["Cache-Control"] = cache_control
         if refresh == "no-cache":
             headers["Pragma"] = "no-cache"
-        url = server + path
-        self._emit(Event("attempt", proxy, server, url, refresh))
+        url = self._url(proxy, server, path)
+        self._emit(Event("attempt", proxy, server, url, cache_control))
         self.stats.requests += 1
         x = self._transport.open(url, proxy, headers, self.config.connect_timeout, self.config.read_timeout)
         if x.outcome != Outcome.OK:
@@ -314,6 +317,11 @@ class Client:
             if e.kind in (ErrorKind.TRANSFER, ErrorKind.TIMEOUT):
                 return _Result(Outcome.TRANSFER_FAILED, e)
             return _Result(Outcome.CANCELLED if e.kind == ErrorKind.CANCELLED else Outcome.PROTOCOL, e)
+
+    def _url(self, proxy: str, server: str, path: str) -> str:
+        """Through a proxy the logical server (logicalserverurl), when set, is named: every physical server then
+        shares one cache entry per query; direct requests go to the physical server."""
+        return (self.config.logical_server if proxy and self.config.logical_server else server) + path
 
     def _routes(self) -> list[tuple[str, list[str]]]:
         """One pass: each proxy (then direct) with the servers asked through it, in order."""

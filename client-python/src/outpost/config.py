@@ -13,16 +13,13 @@ from dataclasses import dataclass, field
 
 from .errors import ErrorKind, OutpostError
 from .query import RUN_LUMI_WINDOW, TIME_WINDOW, Window
+from .reload import FORCE_RELOAD, ReloadPolicy
 
 MAX_SERVERS = 16
 MAX_PROXIES = 24
 MAX_RETRIES = 10
 MAX_PROXY_CONFIGS = 16
 
-# Keys of the shared contract (docs/client-failover.md) that this client reads but does not act on yet: ignored with
-# a warning that says so, not as unknown keys.
-_NOT_SUPPORTED = {"forcereload", "maxagesecs", "freshkey", "logicalserverurl", "preferipfamily", "writetimeout",
-                  "writetimeoutsecs"}
 _logger = logging.getLogger("outpost")
 _logged: set[str] = set()
 _logged_lock = threading.Lock()
@@ -50,6 +47,12 @@ class Config:
     time_window: Window = TIME_WINDOW
     run_lumi_window: Window = RUN_LUMI_WINDOW
     client_id: str = ""  # app/version of X-Outpost-Client; default: outpost-python/<version>
+    force_reload: str = "none"  # none, short, long, forever, or soft… (docs/client-failover.md, "Reload controls")
+    max_age_secs: int = -1  # -1 unset; 0 = forcereload=softlong; N > 0: caches answer with copies at most N s old
+    fresh_key: str = ""  # frontier_client's freshkey; "" = none
+    logical_server: str = ""  # the server URL requests through a proxy name; "" = the route's server
+    prefer_ip_family: int = 4  # 4 or 6: a name's addresses of that family are tried first; 0: resolver order
+    write_timeout: float = 5.0  # seconds; checked and kept: requests are a few hundred bytes sent at once
     warnings: list[str] = field(default_factory=list)  # each one once, logged once per process (log_warnings)
 
     @staticmethod
@@ -105,6 +108,12 @@ class Config:
                     self.set("proxyconfigurl", url)
                 except OutpostError as e:
                     raise _config_error(f"FRONTIER_PROXYCONFIGS: {e.message}") from None
+        for var, key in (("FRONTIER_FORCERELOAD", "forcereload"), ("FRONTIER_FRESHKEY", "freshkey")):
+            if env.get(var, "").strip():  # always read, as frontier_client does
+                try:
+                    self.set(key, env[var])
+                except OutpostError as e:
+                    raise _config_error(f"{var}: {e.message}") from None
         for var, key in (("OUTPOST_CONNECTTIMEOUTSECS", "connecttimeout"), ("OUTPOST_READTIMEOUTSECS", "readtimeout"),
                          ("OUTPOST_RETRIES", "retries"), ("OUTPOST_LOADBALANCE", "loadbalance"),
                          ("OUTPOST_FAILOVERTOSERVER", "failovertoserver"), ("OUTPOST_ID", "clientid")):
@@ -164,8 +173,24 @@ class Config:
             if not value or not all(0x21 <= ord(ch) < 0x7F for ch in value):
                 raise _config_error(f"(clientid={value}): expected printable ASCII without spaces")
             self.client_id = value
-        elif key in _NOT_SUPPORTED:
-            self.warn(f"configuration key '{key}' is not supported by the Python client; ignored")
+        elif key == "forcereload":
+            if not FORCE_RELOAD.fullmatch(value.strip().lower()):
+                raise _config_error(f"(forcereload={value}): expected none, short, long or forever, each also with "
+                                    f"the prefix soft")
+            self.force_reload = value.strip().lower()
+        elif key == "maxagesecs":
+            self.max_age_secs = _int(key, value, 0, 1 << 31)
+        elif key == "freshkey":
+            self.fresh_key = value.strip()
+        elif key == "logicalserverurl":
+            self.logical_server = _url(value, "logicalserverurl") if value.strip() else ""
+        elif key == "preferipfamily":
+            family = _int(key, value, 0, 6)
+            if family not in (0, 4, 6):
+                raise _config_error(f"(preferipfamily={value}): expected 4, 6 or 0")
+            self.prefer_ip_family = family
+        elif key in ("writetimeout", "writetimeoutsecs"):
+            self.write_timeout = _seconds(key, value, positive=True)
         else:
             self.warn(f"unknown configuration key '{key}' ignored")
 
@@ -180,6 +205,9 @@ class Config:
             if len(self.proxy_configs) >= MAX_PROXY_CONFIGS:
                 raise _config_error(f"at most {MAX_PROXY_CONFIGS} proxy auto-config URLs")
             self.proxy_configs.append(v)
+
+    def reload_policy(self) -> ReloadPolicy:
+        return ReloadPolicy.of(self.force_reload, self.max_age_secs, self.fresh_key)
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -213,6 +241,15 @@ class Config:
             parts.append(f"(loadbalance={self.load_balance})")
         if self.client_id:
             parts.append(f"(clientid={self.client_id})")
+        if self.force_reload != "none":
+            parts.append(f"(forcereload={self.force_reload})")
+        if self.max_age_secs >= 0:
+            parts.append(f"(maxagesecs={self.max_age_secs})")
+        if self.fresh_key:
+            parts.append(f"(freshkey={self.fresh_key})")
+        if self.logical_server:
+            parts.append(f"(logicalserverurl={self.logical_server})")
+        parts += [f"(preferipfamily={self.prefer_ip_family})", f"(writetimeoutsecs={self.write_timeout:g})"]
         return "".join(parts)
 
 

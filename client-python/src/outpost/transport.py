@@ -155,7 +155,8 @@ def _problem_detail(body: bytes) -> str:
 class Transport:
     """Keep-alive connections per (proxy, server) pair, shared by the client's threads."""
 
-    def __init__(self, max_idle: int = 8) -> None:
+    def __init__(self, prefer_ip_family: int = 4, max_idle: int = 8) -> None:
+        self._prefer_ip_family = prefer_ip_family
         self._idle: dict[tuple[str, str], list[http.client.HTTPConnection]] = {}
         self._lock = threading.Lock()
         self._max_idle = max_idle
@@ -191,7 +192,7 @@ class Transport:
         for fresh_retry in (False, True):
             if conn is None:
                 try:
-                    conn = self._connect(target, proxy, connect_timeout)
+                    conn = self._connect(target, proxy, connect_timeout, self._prefer_ip_family)
                 except OSError as e:
                     return Exchange(Outcome.CONNECT_FAILED, error=OutpostError(
                         ErrorKind.CONNECT, f"could not connect: {_reason(e)} ({where})"), where=where)
@@ -249,7 +250,8 @@ class Transport:
         return x
 
     @staticmethod
-    def _connect(target: urllib.parse.SplitResult, proxy: str, timeout: float) -> http.client.HTTPConnection:
+    def _connect(target: urllib.parse.SplitResult, proxy: str, timeout: float,
+                 prefer_ip_family: int) -> http.client.HTTPConnection:
         host, port = target.hostname or "", target.port
         conn: http.client.HTTPConnection
         if proxy:
@@ -263,6 +265,9 @@ class Transport:
             conn = http.client.HTTPSConnection(host, port or 443, timeout=timeout)
         else:
             conn = http.client.HTTPConnection(host, port or 80, timeout=timeout)
+        if prefer_ip_family:
+            conn._create_connection = lambda address, timeout, source=None: connect_preferring(  # type: ignore
+                address, timeout, prefer_ip_family)
         conn.connect()
         return conn
 
@@ -280,6 +285,24 @@ class Transport:
                 idle.append(conn)
                 return
         conn.close()
+
+
+def connect_preferring(address: tuple[str, int], timeout: float | None, family: int) -> socket.socket:
+    """A TCP connection to the first address of ``address``'s name that answers, those of IP version ``family`` (4
+    or 6) tried first, each within the connect timeout (frontier_client's preferipfamily)."""
+    first = socket.AF_INET6 if family == 6 else socket.AF_INET
+    infos = sorted(socket.getaddrinfo(address[0], address[1], 0, socket.SOCK_STREAM), key=lambda i: i[0] != first)
+    error: OSError = OSError(f"no address for {address[0]}")
+    for af, kind, proto, _, sockaddr in infos:
+        sock = socket.socket(af, kind, proto)
+        try:
+            sock.settimeout(timeout)
+            sock.connect(sockaddr)
+            return sock
+        except OSError as e:
+            sock.close()
+            error = e
+    raise error
 
 
 def _reason(e: BaseException) -> str:
