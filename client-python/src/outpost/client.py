@@ -20,6 +20,8 @@ from .cache import AnswerCache
 from .config import Config, log_warnings
 from .errors import ErrorKind, InvalidArgument, OutpostError
 from .query import MAX_KEY, Channels, Order, Window
+from .signature import HEADER as SIGNATURE_HEADER
+from .signature import AnswerVerifier
 from .stream import StreamDecoder
 from .transport import Exchange, Outcome, Transport
 from .wire import Answer, AnswerKind, Value, decode, expect_kind
@@ -112,6 +114,7 @@ class Client:
         self._sleep = sleep
         self._rng = rng or _random.Random()
         self._reload = cfg.reload_policy()
+        self._verifier = AnswerVerifier(cfg.verify_keys) if cfg.signed_answers else None
         self._transport = Transport(cfg.prefer_ip_family)
         self._cache = AnswerCache(cfg.cache_max_bytes, clock)
         self._postponed: dict[str, float] = {}
@@ -260,7 +263,7 @@ class Client:
                         break
                     self._emit(Event(r.outcome.value, proxy, server, url, "", r.error.http_status,
                                      r.error.message))
-                    if not proxy or r.outcome not in (Outcome.CORRUPT, Outcome.STALE):
+                    if not proxy or r.outcome not in (Outcome.CORRUPT, Outcome.STALE, Outcome.UNSIGNED):
                         self._postpone(server)
         self._emit(Event("give-up", url=path, detail=f"{len(failures)} failed attempts"))
         last = failures[-1] if failures else None
@@ -307,6 +310,11 @@ class Client:
                 ErrorKind.STALE, f"answer older than the server allows: Age {x.age()} over "
                                  f"{x.header('cache-control')} ({x.where})", 200))
         try:
+            if self._verifier is not None:  # the whole answer, verified before any of it is used
+                problem = self._verifier.problem(x.target, x.header(SIGNATURE_HEADER), x.buffer())
+                if problem:
+                    x.close()
+                    return _Result(Outcome.UNSIGNED, OutpostError(ErrorKind.UNSIGNED, f"{problem} ({x.where})", 200))
             return _Result(Outcome.OK, value=consume(x), exchange=x)
         except OutpostError as e:
             x.close()

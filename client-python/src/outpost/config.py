@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from .errors import ErrorKind, OutpostError
 from .query import RUN_LUMI_WINDOW, TIME_WINDOW, Window
 from .reload import FORCE_RELOAD, ReloadPolicy
+from .signature import key_spec
 
 MAX_SERVERS = 16
 MAX_PROXIES = 24
@@ -53,6 +54,8 @@ class Config:
     logical_server: str = ""  # the server URL requests through a proxy name; "" = the route's server
     prefer_ip_family: int = 4  # 4 or 6: a name's addresses of that family are tried first; 0: resolver order
     write_timeout: float = 5.0  # seconds; checked and kept: requests are a few hundred bytes sent at once
+    signed_answers: bool = False  # security=sig: only answers signed with one of verify_keys are accepted
+    verify_keys: list[str] = field(default_factory=list)  # verifykey values: FILE or KEYID:FILE (PEM, Ed25519)
     warnings: list[str] = field(default_factory=list)  # each one once, logged once per process (log_warnings)
 
     @staticmethod
@@ -73,7 +76,8 @@ class Config:
     def copy(self) -> Config:
         return dataclasses.replace(self, servers=list(self.servers), proxies=list(self.proxies),
                                    proxy_configs=list(self.proxy_configs),
-                                   backup_proxies=list(self.backup_proxies), warnings=list(self.warnings))
+                                   backup_proxies=list(self.backup_proxies), verify_keys=list(self.verify_keys),
+                                   warnings=list(self.warnings))
 
     def apply(self, spec: str) -> None:
         if "(" not in spec:
@@ -191,6 +195,13 @@ class Config:
             self.prefer_ip_family = family
         elif key in ("writetimeout", "writetimeoutsecs"):
             self.write_timeout = _seconds(key, value, positive=True)
+        elif key == "security":
+            if value.strip().lower() not in ("sig", "none", ""):
+                raise _config_error(f"(security={value}): expected sig or none")
+            self.signed_answers = value.strip().lower() == "sig"
+        elif key == "verifykey":
+            key_spec(value)  # a malformed value is refused now; the file is read when a client is made
+            self.verify_keys.append(value.strip())
         else:
             self.warn(f"unknown configuration key '{key}' ignored")
 
@@ -227,6 +238,10 @@ class Config:
             raise _config_error(f"retries must be 0 ... {MAX_RETRIES}")
         if self.connect_timeout <= 0 or self.read_timeout <= 0:
             raise _config_error("timeouts must be positive")
+        if self.signed_answers and not self.verify_keys:
+            raise _config_error("security=sig needs at least one verifykey=FILE (or KEYID:FILE) to verify with")
+        if self.verify_keys and not self.signed_answers:
+            self.warn("verifykey is ignored without security=sig: answers are not verified")
 
     def to_string(self) -> str:
         parts = [f"(serverurl={s})" for s in self.servers] + [f"(proxyurl={p})" for p in self.proxies]
@@ -250,6 +265,9 @@ class Config:
         if self.logical_server:
             parts.append(f"(logicalserverurl={self.logical_server})")
         parts += [f"(preferipfamily={self.prefer_ip_family})", f"(writetimeoutsecs={self.write_timeout:g})"]
+        if self.signed_answers:
+            parts.append("(security=sig)")
+        parts += [f"(verifykey={k})" for k in self.verify_keys]
         return "".join(parts)
 
 

@@ -15,6 +15,7 @@ class ErrorKind(enum.Enum):
     TIMEOUT = "timeout"  # one attempt: no byte for the read timeout
     CORRUPT = "corrupt"  # a corrupt or truncated answer (docs/wire-format.md)
     STALE = "stale"  # an answer older than its own max-age allows
+    UNSIGNED = "unsigned"  # security=sig: no signature, one that does not verify, or an unknown key id
     PROTOCOL = "protocol"  # an answer of another kind than asked, a missing header
     CANCELLED = "cancelled"  # the caller stopped a streamed answer
     INVALID_ARGUMENT = "invalid-argument"  # a badly spelled path, tag, key or channel selection

@@ -30,6 +30,7 @@ class Outcome(enum.Enum):
     TRANSFER_FAILED = "transfer-failed"
     CORRUPT = "corrupt"
     STALE = "stale"
+    UNSIGNED = "unsigned"
     REQUEST_ERROR = "request-error"
     CANCELLED = "cancelled"
     PROTOCOL = "protocol"
@@ -47,6 +48,8 @@ class Exchange:
     response: http.client.HTTPResponse | None = None
     release: Callable[[bool], None] | None = None  # give the connection back (True: reusable)
     bytes_read: int = 0
+    target: str = ""  # the request target in origin form (path and query) of the final URL, after redirects
+    body: bytes | None = None  # the whole body once ``buffer`` read it
 
     def header(self, name: str) -> str:
         return self.headers.get(name.lower(), "")
@@ -80,6 +83,12 @@ class Exchange:
         TRANSFER/TIMEOUT when it broke."""
         return b"".join(self.read_chunks())
 
+    def buffer(self) -> bytes:
+        """Reads the whole body now (to verify it before anything uses it); later reads give it from memory."""
+        if self.body is None:
+            self.body = self.read()
+        return self.body
+
     def close(self, reusable: bool = False) -> None:
         if self.release is not None:
             self.release(reusable)
@@ -98,6 +107,11 @@ class ChunkReader:
 
     def __next__(self) -> bytes:
         x = self.exchange
+        if x.body is not None:  # buffered: the whole body once
+            body, self.remaining = (x.body if self.remaining else b""), 0
+            if not body:
+                raise StopIteration
+            return body
         resp = x.response
         if resp is None or self.remaining == 0:
             if resp is not None:
@@ -227,7 +241,8 @@ class Transport:
             else:
                 pooled.close()
 
-        x = Exchange(Outcome.OK, resp.status, response_headers, where=where, response=resp, release=release)
+        x = Exchange(Outcome.OK, resp.status, response_headers, where=where, response=resp, release=release,
+                     target=urllib.parse.urlunsplit(("", "", target.path or "/", target.query, "")))
         if resp.status == 200 or resp.status in (301, 302, 307, 308):
             return x
         try:

@@ -86,10 +86,10 @@ def exit_code(e: OutpostError) -> int:
         return EXIT_REJECTED
     if e.kind in (ErrorKind.INVALID_ARGUMENT, ErrorKind.CONFIG):
         return EXIT_USAGE
-    if e.kind in (ErrorKind.CORRUPT, ErrorKind.PROTOCOL):
+    if e.kind in (ErrorKind.CORRUPT, ErrorKind.PROTOCOL, ErrorKind.UNSIGNED):
         return EXIT_CORRUPT
     if e.kind == ErrorKind.UNAVAILABLE:
-        corrupt = bool(e.attempts) and all(a.kind == ErrorKind.CORRUPT for a in e.attempts)
+        corrupt = bool(e.attempts) and all(a.kind in (ErrorKind.CORRUPT, ErrorKind.UNSIGNED) for a in e.attempts)
         return EXIT_CORRUPT if corrupt else EXIT_UNAVAILABLE
     if e.kind in (ErrorKind.CONNECT, ErrorKind.TIMEOUT, ErrorKind.TRANSFER, ErrorKind.SERVER):
         return EXIT_UNAVAILABLE
