@@ -40,6 +40,37 @@ def test_a_snapshot_equals_the_folders_read_one_by_one_and_is_reused(server: str
         assert again.requests == 0 and again.folders == snap.folders
 
 
+def test_global_tags_resolution_and_state(server: str) -> None:
+    with Client(server) as c:
+        assert "DEMO-GT-2026" in c.global_tags().values("name")
+        resolved = c.resolve("DEMO-GT-2026")
+        gains = resolved.values("folder").index("/DEMO/Calo/Gains")
+        assert resolved.values("tag")[gains] == "GAINS-v2" and resolved.values("keyType")[gains] == "run-lumi"
+        state = c.state("DEMO-GT-2026")
+        assert len(state.hash) == 16 and state.folders["/DEMO/Calo/Gains"] == ("GAINS-v2",
+                                                                            resolved.values("generation")[gains])
+        pinned = state.pinned("/DEMO/Calo/Gains", channels="0-1")
+        assert pinned.startswith("/v1/bin/pin/" + state.folders["/DEMO/Calo/Gains"][1] + "/browse/GAINS-v2/")
+        assert c.get(pinned).rows == c.browse("/DEMO/Calo/Gains", channels="0-1", tag="GAINS-v2").rows
+        dcs = c.state(subtree="/DEMO/DCS").folders  # the HEAD of every folder under /DEMO/DCS
+        assert "/DEMO/DCS/HV" in dcs and "/DEMO/Calo/Gains" not in dcs
+
+
+def test_a_session_browses_through_urls_pinned_to_its_state(server: str) -> None:
+    events: list[Event] = []
+    with Client(server, on_event=events.append) as c:
+        session = c.snapshot_session("DEMO-GT-2026")
+        rows = session.browse("/DEMO/Calo/Gains", channels="0-1").rows
+        assert rows == c.browse("/DEMO/Calo/Gains", channels="0-1", tag="GAINS-v2").rows and rows
+        state = c.state("DEMO-GT-2026")
+        assert session.state == state.hash
+        assert [e.url for e in events if e.kind == "attempt"][:2] == [
+            server + "/v1/bin/state/DEMO-GT-2026", server + state.pinned("/DEMO/Calo/Gains", channels="0-1")]
+        with pytest.raises(OutpostError) as e:
+            session.browse("/DEMO/Nowhere")
+        assert e.value.kind == ErrorKind.INVALID_ARGUMENT
+
+
 def test_one_key_for_a_global_tag_of_both_key_types_is_refused(server: str) -> None:
     with Client(server) as c:
         with pytest.raises(OutpostError) as e:

@@ -28,7 +28,7 @@ from .wire import Answer, AnswerKind, Value, decode, expect_kind
 
 if TYPE_CHECKING:
     from .pac import ProxyAutoConfig
-    from .snapshot import SnapshotSession
+    from .snapshot import SnapshotSession, State
 
 VERSION = "0.1.0"  # = outpost.__version__ (kept here: __init__ imports this module)
 T = TypeVar("T")
@@ -208,9 +208,25 @@ class Client:
                      tag: str = "HEAD") -> Answer:
         return self._expect(q.count_path(folder, tag, t1, t2, _channels(channels)), AnswerKind.COUNT)
 
+    def global_tags(self) -> Answer:
+        """Every global tag: name, lock, description, insertionTime."""
+        return self._expect(q.globaltags_path(), AnswerKind.GLOBALTAGS)
+
+    def resolve(self, global_tag: str) -> Answer:
+        """Every folder a global tag reaches: folder, tag (HEAD where it reaches none), lock, versioning, keyType,
+        generation."""
+        return self._expect(q.resolve_path(global_tag), AnswerKind.RESOLVE)
+
+    def state(self, global_tag: str = "HEAD", subtree: str = "") -> State:
+        """The current state of a global tag (or of every folder's HEAD) under ``subtree``: its hash and each
+        folder's tag and generation, for pinned URLs (``State.pinned``). Always asked (not from the in-process
+        cache): a state is what a job pins itself to."""
+        from .snapshot import State
+        return State.of(self.fetch(q.state_path(global_tag, subtree)), f"state of {global_tag}")
+
     def snapshot_session(self, global_tag: str, subtree: str = "") -> SnapshotSession:
         """A consistent view of every folder of ``global_tag`` (or HEAD), see ``outpost.snapshot``."""
-        from .snapshot import SnapshotSession
+        from .snapshot import SnapshotSession, State
         return SnapshotSession(self, global_tag, subtree)
 
     def get(self, path: str) -> Answer:
@@ -391,7 +407,11 @@ class Client:
         return expect_kind(self.get(path), kind, f"GET {path}")
 
     def _window_for(self, folder: str) -> Window:
-        """By the folder's key type, from the node list (fetched once); direct /at/ queries when unknown."""
+        """The folder's own window if configured (exact path, else the longest node prefix ending in "/"), else by
+        the folder's key type, from the node list (fetched once); direct /at/ queries when unknown."""
+        matches = [k for k in self.config.folder_windows if k == folder or (k.endswith("/") and folder.startswith(k))]
+        if matches:
+            return self.config.folder_windows[max(matches, key=len)]
         key_type = self._key_type(folder)
         if key_type == "time":
             return self.config.time_window

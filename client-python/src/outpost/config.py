@@ -47,6 +47,9 @@ class Config:
     cache_max_bytes: int = 64 << 20
     time_window: Window = TIME_WINDOW
     run_lumi_window: Window = RUN_LUMI_WINDOW
+    # windows of some folders: an exact folder path, or a node path ending in "/" for every folder under it (the
+    # longest match wins); before the key type's window. Window(0) = direct /at/ queries.
+    folder_windows: dict[str, Window] = field(default_factory=dict)
     client_id: str = ""  # app/version of X-Outpost-Client; default: outpost-python/<version>
     force_reload: str = "none"  # none, short, long, forever, or soft… (docs/client-failover.md, "Reload controls")
     max_age_secs: int = -1  # -1 unset; 0 = forcereload=softlong; N > 0: caches answer with copies at most N s old
@@ -77,6 +80,7 @@ class Config:
         return dataclasses.replace(self, servers=list(self.servers), proxies=list(self.proxies),
                                    proxy_configs=list(self.proxy_configs),
                                    backup_proxies=list(self.backup_proxies), verify_keys=list(self.verify_keys),
+                                   folder_windows=dict(self.folder_windows),
                                    warnings=list(self.warnings))
 
     def apply(self, spec: str) -> None:
@@ -238,6 +242,9 @@ class Config:
             raise _config_error(f"retries must be 0 ... {MAX_RETRIES}")
         if self.connect_timeout <= 0 or self.read_timeout <= 0:
             raise _config_error("timeouts must be positive")
+        for folder, w in self.folder_windows.items():
+            if not folder.startswith("/") or w.length < 0 or w.divisions < 1:
+                raise _config_error(f"bad cache window for folder '{folder}'")
         if self.signed_answers and not self.verify_keys:
             raise _config_error("security=sig needs at least one verifykey=FILE (or KEYID:FILE) to verify with")
         if self.verify_keys and not self.signed_answers:

@@ -157,6 +157,23 @@ def nodes_path() -> str:
     return PREFIX + "/nodes"
 
 
+def globaltags_path() -> str:
+    return PREFIX + "/globaltags"
+
+
+def resolve_path(global_tag: str) -> str:
+    return f"{PREFIX}/resolve/{check_tag(global_tag)}"
+
+
+def state_path(global_tag: str, subtree: str = "") -> str:
+    return f"{PREFIX}/state/{check_tag(global_tag)}{check_path(subtree) if subtree not in ('', '/') else ''}"
+
+
+def pinned(path: str, generation: str) -> str:
+    """A canonical path pinned to a folder generation (or a state): ``/v1/bin/pin/{generation}/…``."""
+    return f"{PREFIX}/pin/{generation}{path[len(PREFIX):]}"
+
+
 def channels_path(folder: str) -> str:
     return PREFIX + "/channels" + check_path(folder)
 

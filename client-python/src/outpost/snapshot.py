@@ -16,16 +16,44 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable
 
 from .errors import ErrorKind, OutpostError
-from .query import check_key, check_path, check_tag
+from .query import MAX_KEY, Channels, Order, browse_path, check_key, check_path, check_tag, state_path
+from .query import pinned as pinned_path
 from .wire import Answer, AnswerKind, decode, expect_kind
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from .client import Client
+    from .transport import Exchange
 
 _PARALLEL_FETCHES = 8
 _STATE = re.compile(r"[0-9a-f]{16}")
+
+
+@dataclass(frozen=True)
+class State:
+    """A state of a global tag (or of HEAD): its hash and the tag and generation of every folder it holds."""
+
+    hash: str
+    folders: dict[str, tuple[str, str]]  # folder -> (tag, generation)
+    answer: Answer = field(repr=False)
+    fresh_for: int = 0  # seconds the service lets caches keep it
+
+    @staticmethod
+    def of(fetched: tuple[Answer, int, Exchange], what: str) -> State:
+        answer, fresh_for, exchange = fetched
+        expect_kind(answer, AnswerKind.STATE, what)
+        state = exchange.header("x-outpost-state")
+        if not _STATE.fullmatch(state):
+            raise OutpostError(ErrorKind.PROTOCOL, f"{what}: no valid X-Outpost-State header")
+        folders = {str(f): (str(t), str(g)) for f, t, g in zip(answer.values("folder"), answer.values("tag"),
+                                                                answer.values("generation"))}
+        return State(state, folders, answer, fresh_for)
+
+    def pinned(self, folder: str, t1: int = 0, t2: int = MAX_KEY, channels: Channels | str = "all",
+               order: Order = Order.CHANNEL_SINCE) -> str:
+        """The browse URL of one folder of this state, pinned to the folder's generation (caches keep it for good)."""
+        return _pinned_browse(self.folders, folder, t1, t2, channels, order, "this state")
 
 
 @dataclass(frozen=True)
@@ -89,6 +117,7 @@ class SnapshotSession:
         self._state = ""
         self._expires = 0.0
         self._last: Snapshot | None = None
+        self._folders: dict[str, tuple[str, str]] = {}  # of the pinned state: folder -> (tag, generation)
 
     @property
     def state(self) -> str:
@@ -107,11 +136,46 @@ class SnapshotSession:
         check_key("run_lumi", run_lumi)
         return self._at(f"{t},{run_lumi}", lambda s: s.covers_both(t, run_lumi))
 
+    def refresh_state(self) -> str:
+        """Reads the current state now (one short-lived request) and pins the session to it."""
+        state = State.of(self._client.fetch(state_path(self.global_tag, self.subtree)),
+                         f"state of {self.global_tag}")
+        with self._lock:
+            if state.hash != self._state:
+                self._last = None
+            self._state, self._expires = state.hash, self._client._clock() + max(0, state.fresh_for)
+            self._folders = state.folders
+        return state.hash
+
+    def browse(self, folder: str, t1: int = 0, t2: int = MAX_KEY, channels: Channels | str = "all",
+               order: Order = Order.CHANNEL_SINCE) -> Answer:
+        """Every IOV of one folder of the session's state in [t1, t2], through its URL pinned to the folder's
+        generation (with the tag the state chose for it); the state is read first if the session has none, and
+        once more when the generation is gone (410) or not known yet (404)."""
+        for attempt in (0, 1):
+            with self._lock:
+                fresh = bool(self._state) and self._client._clock() < self._expires
+                folders = self._folders
+            if not fresh:
+                self.refresh_state()
+                with self._lock:
+                    folders = self._folders
+            path = _pinned_browse(folders, folder, t1, t2, channels, order,
+                                  f"the state of {self.global_tag}{self.subtree}")
+            try:
+                return expect_kind(self._client.get(path), AnswerKind.IOVS, f"GET {path}")
+            except OutpostError as e:
+                if attempt or not _gone(e):
+                    raise
+            with self._lock:
+                self._state, self._last = "", None
+        raise AssertionError("unreachable")
+
     def _at(self, keys: str, covers: Callable[[Snapshot], bool]) -> Snapshot:
         try:
             return self._fetch(keys, covers)
         except OutpostError as e:
-            if e.http_status not in (404, 410) or e.kind not in (ErrorKind.NOT_FOUND, ErrorKind.REJECTED):
+            if not _gone(e):
                 raise
         with self._lock:  # the state moved on: read the current one once, then ask again
             self._state, self._last = "", None
@@ -136,6 +200,7 @@ class SnapshotSession:
         with self._lock:
             if not pinned:
                 self._state, self._expires = state, clock() + max(0, fresh_for)
+                self._folders = {f.folder: (f.tag, f.generation) for f in snap.folders.values()}
             self._last = snap
         return snap
 
@@ -175,3 +240,17 @@ class SnapshotSession:
                                              key_type)
         return Snapshot(self.global_tag, state, a.valid_since, a.valid_until, folders, 1 + len(by_url),
                         common.get("time"), common.get("run-lumi"))
+
+
+def _gone(e: OutpostError) -> bool:
+    """A pinned state or generation the service no longer has (410) or does not know yet (404)."""
+    return e.http_status in (404, 410) and e.kind in (ErrorKind.NOT_FOUND, ErrorKind.REJECTED)
+
+
+def _pinned_browse(folders: dict[str, tuple[str, str]], folder: str, t1: int, t2: int, channels: Channels | str,
+                   order: Order, where: str) -> str:
+    if folder not in folders:
+        raise OutpostError(ErrorKind.INVALID_ARGUMENT, f"'{folder}' is not in {where}")
+    tag, generation = folders[folder]
+    sel = channels if isinstance(channels, Channels) else Channels.parse(channels)
+    return pinned_path(browse_path(folder, tag, t1, t2, sel, order), generation)

@@ -10,9 +10,11 @@ from __future__ import annotations
 import enum
 import http.client
 import json
+import os
 import socket
 import threading
 import urllib.parse
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -167,13 +169,24 @@ def _problem_detail(body: bytes) -> str:
 
 
 class Transport:
-    """Keep-alive connections per (proxy, server) pair, shared by the client's threads."""
+    """Keep-alive connections per (proxy, server) pair, shared by the client's threads.
+
+    A forked child (multiprocessing, a batch system's workers) starts with an empty pool: the connections it
+    inherited belong to the parent, and two processes writing requests on one connection would read each other's
+    answers. The lock is new too, as another thread of the parent may have held it at the fork."""
 
     def __init__(self, prefer_ip_family: int = 4, max_idle: int = 8) -> None:
         self._prefer_ip_family = prefer_ip_family
         self._idle: dict[tuple[str, str], list[http.client.HTTPConnection]] = {}
         self._lock = threading.Lock()
         self._max_idle = max_idle
+        _transports.add(self)
+
+    def _after_fork_in_child(self) -> None:
+        inherited, self._idle, self._lock = self._idle, {}, threading.Lock()
+        for conns in inherited.values():
+            for c in conns:  # closes this process's copy of the socket only: the parent's connection stays up
+                c.close()
 
     def close(self) -> None:
         with self._lock:
@@ -300,6 +313,18 @@ class Transport:
                 idle.append(conn)
                 return
         conn.close()
+
+
+_transports: weakref.WeakSet[Transport] = weakref.WeakSet()
+
+
+def _reset_after_fork() -> None:
+    for t in list(_transports):
+        t._after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork
+    os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 def connect_preferring(address: tuple[str, int], timeout: float | None, family: int) -> socket.socket:
