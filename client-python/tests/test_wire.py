@@ -173,3 +173,30 @@ def test_a_zstd_body_must_be_exactly_one_frame() -> None:
         damaged = data[:8] + struct.pack(">Q", len(bad)) + bad + data[16 + body_len:]
         with pytest.raises(CorruptAnswer, match="zstd"):
             wire.decode(bytes(damaged))
+
+
+def iovs_content(rows: list[tuple[int, int, int, str]]) -> bytes:
+    """An iovs content of channel UInt32, since/until UInt63, ok Bool, s String255 (no NULLs)."""
+    def text(s: str) -> bytes:
+        return struct.pack(">I", len(s.encode())) + s.encode()
+
+    head = (b"\x01" + text("/T/v") + text("HEAD") + struct.pack(">qqH", 0, 0, 5)
+            + b"".join(text(n) + bytes([t]) for n, t in (("channel", 5), ("since", 6), ("until", 6), ("ok", 0),
+                                                         ("s", 10))))
+    return head + b"".join(b"\x01\x00" + struct.pack(">IQQB", ch, since, 99, ok) + text(s)
+                           for ch, since, ok, s in rows) + b"\x00"
+
+
+@pytest.mark.parametrize("strings", [["ab", "cd", "ef"], ["a", "bcd", "ef"]], ids=["constant rows", "walked rows"])
+def test_a_negative_uint63_or_a_bool_over_1_is_refused_in_every_row(strings: list[str]) -> None:
+    fine = [(i, 5, 1, s) for i, s in enumerate(strings)]
+    assert len(wire.decode(with_content(iovs_content(fine), 3))) == 3
+    for row in range(3):
+        negative = list(fine)
+        negative[row] = (row, 1 << 63, 1, strings[row])
+        with pytest.raises(CorruptAnswer, match="negative UInt63"):
+            wire.decode(with_content(iovs_content(negative), 3))
+        bad_bool = list(fine)
+        bad_bool[row] = (row, 5, 2, strings[row])
+        with pytest.raises(CorruptAnswer, match="Bool"):
+            wire.decode(with_content(iovs_content(bad_bool), 3))

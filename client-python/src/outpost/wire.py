@@ -440,7 +440,7 @@ def index_content(content: bytes, trailer_rows: int) -> Answer:
     found = len(positions[0]) if ncols else _count_empty_rows(content, head.rows_start)
     if found != trailer_rows:
         raise CorruptAnswer(f"trailer says {trailer_rows} rows, content has {found}")
-    _check_values(content, types, positions)
+    _check_values(content, types, positions, constant[2] if constant else 0)
     return Answer(head.kind, head.folder, head.tag, head.valid_since, head.valid_until, head.columns, found,
                   content, positions, lengths, row_size=constant[2] if constant else 0)
 
@@ -480,15 +480,16 @@ def _index_constant_rows(content: bytes, start: int, types: Sequence[ColumnType]
     if start + n * size + 1 != len(content) or content[-1] != 0:
         return None
     u8 = np.frombuffer(content, dtype=np.uint8, count=n * size, offset=start).reshape(n, size)
+    # the bytes every row must share with the first: its marker, NULL bitmap and the lengths of its values
     nb = (len(types) + 7) // 8
-    if not (u8[:, 0] == 1).all() or not (u8[:, 1:1 + nb] == u8[0, 1:1 + nb]).all():
-        return None
+    shared = list(range(1 + nb))
     for c, t in enumerate(types):
         p = first[c][0]
         if not t.width and p >= 0:
-            rel = p - start
-            if not (u8[:, rel:rel + 4] == u8[0, rel:rel + 4]).all():
-                return None
+            shared += range(p - start, p - start + 4)
+    picked = u8[:, shared]
+    if u8[0, 0] != 1 or not (picked == picked[0]).all():
+        return None
     bases = start + np.arange(n, dtype=np.int64) * size
     positions = [bases + (first[c][0] - start) if first[c][0] >= 0 else np.full(n, -1, dtype=np.int64)
                  for c in range(len(types))]
@@ -507,10 +508,21 @@ def _count_empty_rows(content: bytes, pos: int) -> int:
     return rows
 
 
-def _check_values(content: bytes, types: Sequence[ColumnType], positions: list[npt.NDArray[np.int64]]) -> None:
+def _check_values(content: bytes, types: Sequence[ColumnType], positions: list[npt.NDArray[np.int64]],
+                  row_size: int) -> None:
     """Values a correct encoder never writes: a Bool other than 0/1, a negative UInt63, a string not UTF-8."""
     u8 = np.frombuffer(content, dtype=np.uint8)
     for t, pos in zip(types, positions):
+        if t not in (ColumnType.Bool, ColumnType.UInt63):
+            continue
+        if row_size:  # constant rows: the first bytes of the column's values, one strided view
+            if not len(pos) or pos[0] < 0:
+                continue
+            first = u8[int(pos[0])::row_size][:len(pos)]
+            if first.max() > (1 if t == ColumnType.Bool else 0x7F):
+                raise CorruptAnswer("a Bool value other than 0 or 1" if t == ColumnType.Bool
+                                    else "a negative UInt63 value")
+            continue
         valid = pos[pos >= 0]
         if t == ColumnType.Bool and valid.size and (u8[valid] > 1).any():
             raise CorruptAnswer("a Bool value other than 0 or 1")
