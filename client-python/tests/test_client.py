@@ -239,6 +239,19 @@ def test_through_squid_repeated_queries_are_cache_hits(server: str, squid: tuple
     assert any("HIT/200" in line and "outpost-python" in line for line in access_log.read_text().splitlines())
 
 
+def test_through_squid_forcereload_fetches_a_new_copy_and_a_freshkey_revalidates(
+        server: str, squid: tuple[str, Path]) -> None:
+    proxy, access_log = squid
+    target = "/v1/bin/tags/DEMO/Calo/Pedestals"  # a short-lived answer, asked by no other test
+    for spec in ("", "", "(forcereload=short)", "(freshkey=job-1)"):
+        with Client(config=f"(serverurl={server})(proxyurl={proxy})(retries=0){spec}") as c:
+            c.tags("/DEMO/Calo/Pedestals")
+    codes = [line.split()[3] for line in access_log.read_text().splitlines() if server + target in line]
+    assert len(codes) == 4 and "HIT/200" in codes[1]  # the second plain client got Squid's copy
+    assert "MISS/200" in codes[2]  # no-cache: a new copy from the service
+    assert codes[3].startswith("TCP_REFRESH_")  # max-age=0: Squid revalidated its copy with the service
+
+
 def big_answer(copies: int) -> bytes:
     """The likeluis vector's rows ``copies`` times, uncompressed (larger than one read of the stream)."""
     from outpost import decode
