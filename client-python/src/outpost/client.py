@@ -20,6 +20,7 @@ from .cache import AnswerCache
 from .config import Config, log_warnings
 from .errors import ErrorKind, InvalidArgument, OutpostError
 from .query import MAX_KEY, Channels, Order, Window
+from .reload import HARD, SOFT
 from .signature import HEADER as SIGNATURE_HEADER
 from .signature import AnswerVerifier
 from .stream import StreamDecoder
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 VERSION = "0.1.0"  # = outpost.__version__ (kept here: __init__ imports this module)
 T = TypeVar("T")
-_REFRESHES = ("", "max-age=0", "no-cache")  # plain, soft refresh, hard refresh
+_REFRESHES = ("", SOFT, HARD)  # plain, soft refresh (max-age=0), hard refresh (no-cache)
 
 
 @dataclass(frozen=True)
@@ -312,7 +313,7 @@ class Client:
         cache_control = refresh or self._reload.plain_cache_control()
         if cache_control:
             headers["Cache-Control"] = cache_control
-        if refresh == "no-cache":
+        if refresh == HARD:
             headers["Pragma"] = "no-cache"
         url = self._url(proxy, server, path)
         self._emit(Event("attempt", proxy, server, url, cache_control))
