@@ -227,7 +227,7 @@ class Client:
 
     def snapshot_session(self, global_tag: str, subtree: str = "") -> SnapshotSession:
         """A consistent view of every folder of ``global_tag`` (or HEAD), see ``outpost.snapshot``."""
-        from .snapshot import SnapshotSession, State
+        from .snapshot import SnapshotSession
         return SnapshotSession(self, global_tag, subtree)
 
     def get(self, path: str) -> Answer:
