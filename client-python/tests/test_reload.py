@@ -134,25 +134,24 @@ def test_requests_through_a_proxy_name_the_logical_server(faulty: Start) -> None
 
 @pytest.mark.parametrize("family,first", [(6, socket.AF_INET6), (4, socket.AF_INET)])
 def test_preferipfamily_tries_that_family_first(monkeypatch: pytest.MonkeyPatch, family: int, first: int) -> None:
+    v6 = socket.socket(socket.AF_INET6)
     try:
-        v6 = socket.socket(socket.AF_INET6)
         v6.bind(("::1", 0))
     except OSError:
+        v6.close()
         pytest.skip("no IPv6 loopback in this environment")
-    port = v6.getsockname()[1]
     v4 = socket.socket(socket.AF_INET)
-    v4.bind(("127.0.0.1", port))
+    v4.bind(("127.0.0.1", 0))
     with v6, v4:
         v6.listen()
         v4.listen()
-        real = socket.getaddrinfo
         # the resolver is the one part replaced: no name on this machine has both loopback addresses
-        monkeypatch.setattr(socket, "getaddrinfo", lambda host, p, *a: (
-            real("::1", p, socket.AF_INET6, socket.SOCK_STREAM) + real("127.0.0.1", p, socket.AF_INET,
-                                                                       socket.SOCK_STREAM))
-            if host == "dual.test" else real(host, p, *a))
-        with connect_preferring(("dual.test", port), 2.0, family) as conn:
+        both = [(socket.AF_INET6, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", v6.getsockname()),
+                (socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", v4.getsockname())]
+        real = socket.getaddrinfo
+        monkeypatch.setattr(socket, "getaddrinfo", lambda host, *a: both if host == "dual.test" else real(host, *a))
+        with connect_preferring(("dual.test", 80), 2.0, family) as conn:
             assert conn.family == first
         (v6 if first == socket.AF_INET6 else v4).close()  # the preferred family refuses: the other one is used
-        with connect_preferring(("dual.test", port), 2.0, family) as conn:
+        with connect_preferring(("dual.test", 80), 2.0, family) as conn:
             assert conn.family != first
