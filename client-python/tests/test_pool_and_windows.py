@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import os
+import select
+import signal
+import threading
+import warnings
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -44,6 +48,44 @@ def test_a_forked_child_opens_its_own_connection_and_the_parent_keeps_its_one(fa
         assert os.waitpid(pid, 0)[1] == 0
         c.nodes()  # the parent still has its connection
     assert len(ports) == 3 and ports[0] == ports[2] != ports[1]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork() on this platform")
+def test_a_child_forked_while_another_thread_holds_the_clients_locks_still_reads(faulty: Start) -> None:
+    s = faulty(lambda h: send(h, 200, NODES, {"Cache-Control": "max-age=60"}))
+    with Client(s.url) as c:
+        c.nodes()  # kept in the answer cache: the child's read takes the cache's lock
+        held, release = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            with c._cache._lock, c._lock, c._transport._lock:
+                held.set()
+                release.wait(30)
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        assert held.wait(30)
+        read_end, write_end = os.pipe()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # fork() with threads: what this test is about
+            pid = os.fork()
+        if pid == 0:  # the child: the locks' holder does not exist here
+            ok = False
+            try:
+                ok = c.nodes().values("path") == ["/", "/A/b"]
+            finally:
+                os.write(write_end, b"ok" if ok else b"failed")
+                os._exit(0)
+        release.set()
+        holder.join()
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as child:
+            ready, _, _ = select.select([child], [], [], 30)
+            if not ready:  # the child hangs on a lock it inherited held
+                os.kill(pid, signal.SIGKILL)
+            answer = child.read() if ready else b"hung"
+        os.waitpid(pid, 0)
+        assert answer == b"ok"
 
 
 def test_folder_windows_before_the_key_type(faulty: Start) -> None:

@@ -4,10 +4,10 @@ more than a quarter of it."""
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from typing import Callable
 
+from .locks import ForkSafeLock
 from .wire import Answer
 
 
@@ -17,7 +17,7 @@ class AnswerCache:
         self._clock = clock
         self._entries: OrderedDict[str, tuple[Answer, float, int]] = OrderedDict()
         self._bytes = 0
-        self._lock = threading.Lock()
+        self._lock = ForkSafeLock()
 
     def get(self, path: str) -> Answer | None:
         with self._lock:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import getpass
 import os
 import random as _random
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -19,6 +18,7 @@ from . import query as q
 from .cache import AnswerCache
 from .config import Config, log_warnings
 from .errors import ErrorKind, InvalidArgument, OutpostError
+from .locks import ForkSafeLock
 from .query import MAX_KEY, Channels, Order, Window
 from .reload import HARD, SOFT
 from .signature import HEADER as SIGNATURE_HEADER
@@ -119,7 +119,7 @@ class Client:
         self._transport = Transport(cfg.prefer_ip_family)
         self._cache = AnswerCache(cfg.cache_max_bytes, clock)
         self._postponed: dict[str, float] = {}
-        self._lock = threading.Lock()
+        self._lock = ForkSafeLock()
         self._key_types: dict[str, str] | None = None
         app = cfg.client_id or f"outpost-python/{VERSION}"
         try:

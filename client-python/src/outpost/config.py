@@ -7,11 +7,11 @@ import dataclasses
 import logging
 import os
 import re
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .errors import ErrorKind, OutpostError
+from .locks import ForkSafeLock
 from .query import RUN_LUMI_WINDOW, TIME_WINDOW, Window
 from .reload import FORCE_RELOAD, ReloadPolicy
 from .signature import key_spec
@@ -23,7 +23,7 @@ MAX_PROXY_CONFIGS = 16
 
 _logger = logging.getLogger("outpost")
 _logged: set[str] = set()
-_logged_lock = threading.Lock()
+_logged_lock = ForkSafeLock()
 
 
 def _config_error(message: str) -> OutpostError:

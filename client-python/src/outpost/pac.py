@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.client
 import logging
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from urllib.request import url2pathname
 from pypac.parser import PACFile
 
 from .errors import ErrorKind, OutpostError
+from .locks import ForkSafeLock
 
 WPAD = "http://wpad/wpad.dat"
 MAX_BYTES = 1 << 20
@@ -93,7 +93,7 @@ class ProxyAutoConfig:
         self._timeouts = (connect_timeout, read_timeout)
         self._clock = clock
         self._warn = warn
-        self._lock = threading.Lock()
+        self._lock = ForkSafeLock()
         self._cache: dict[str, tuple[PacAnswer, float]] = {}
         self.source, self._script = self._read()
 

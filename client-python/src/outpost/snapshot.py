@@ -10,12 +10,12 @@ session reads the current state once and asks again. Folders given by URL are fe
 from __future__ import annotations
 
 import re
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable
 
 from .errors import ErrorKind, OutpostError
+from .locks import ForkSafeLock
 from .query import MAX_KEY, Channels, Order, browse_path, check_key, check_path, check_tag, state_path
 from .query import pinned as pinned_path
 from .wire import Answer, AnswerKind, decode, expect_kind
@@ -113,7 +113,7 @@ class SnapshotSession:
         self._client = client
         self.global_tag = check_tag(global_tag)
         self.subtree = "" if subtree in ("", "/") else check_path(subtree)
-        self._lock = threading.Lock()
+        self._lock = ForkSafeLock()
         self._state = ""
         self._expires = 0.0
         self._last: Snapshot | None = None

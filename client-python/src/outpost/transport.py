@@ -12,13 +12,13 @@ import http.client
 import json
 import os
 import socket
-import threading
 import urllib.parse
 import weakref
 from dataclasses import dataclass, field
 from typing import Callable
 
 from .errors import ErrorKind, OutpostError
+from .locks import ForkSafeLock
 
 _MAX_ERROR_BODY = 4096
 _MAX_REDIRECTS = 3
@@ -178,12 +178,12 @@ class Transport:
     def __init__(self, prefer_ip_family: int = 4, max_idle: int = 8) -> None:
         self._prefer_ip_family = prefer_ip_family
         self._idle: dict[tuple[str, str], list[http.client.HTTPConnection]] = {}
-        self._lock = threading.Lock()
+        self._lock = ForkSafeLock()
         self._max_idle = max_idle
         _transports.add(self)
 
     def _after_fork_in_child(self) -> None:
-        inherited, self._idle, self._lock = self._idle, {}, threading.Lock()
+        inherited, self._idle = self._idle, {}  # the lock is new already (ForkSafeLock)
         for conns in inherited.values():
             for c in conns:  # closes this process's copy of the socket only: the parent's connection stays up
                 c.close()
