@@ -33,6 +33,28 @@ public record SigningKeys(Path privateKey, Path publicKey) {
         }
     }
 
+    /**
+     * The {@code X-Outpost-Signature} value the service would send for {@code body} at {@code pathAndQuery} with this
+     * key named {@code keyId}: for test servers that play a signing service.
+     */
+    public String header(String keyId, String pathAndQuery, byte[] body) {
+        try {
+            String pem = Files.readString(privateKey, StandardCharsets.US_ASCII).replaceAll("-----[A-Z ]+-----", "");
+            java.security.PrivateKey key = java.security.KeyFactory.getInstance("Ed25519").generatePrivate(
+                    new java.security.spec.PKCS8EncodedKeySpec(Base64.getMimeDecoder().decode(pem)));
+            java.security.Signature s = java.security.Signature.getInstance("Ed25519");
+            s.initSign(key);
+            String digest = java.util.HexFormat.of().formatHex(
+                    java.security.MessageDigest.getInstance("SHA-256").digest(body));
+            s.update(("outpost-sig-1\n" + pathAndQuery + "\n" + digest).getBytes(StandardCharsets.UTF_8));
+            return "ed25519 " + keyId + " " + Base64.getEncoder().encodeToString(s.sign());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static String pem(String type, byte[] der) {
         return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
                 + "\n-----END " + type + "-----\n";

@@ -72,6 +72,11 @@ public final class HttpTransport implements Transport {
         }
 
         @Override
+        public String target() {
+            return c.getURL().getFile(); // the final URL once redirects were followed
+        }
+
+        @Override
         public long contentLength() {
             return c.getContentLengthLong();
         }
