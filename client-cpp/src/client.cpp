@@ -112,6 +112,7 @@ struct Client::Impl {
     }
 
     Config cfg;
+    std::shared_ptr<const internal::AnswerVerifier> verifier;  ///< set with security=sig
     std::unique_ptr<internal::ProxyDiscovery> discovery;  ///< set when proxyconfigurl is configured
     internal::HandlePool pool;
     AnswerCache cache;
@@ -166,6 +167,7 @@ struct Client::Impl {
         spec.clientId = clientId();
         spec.connectTimeout = cfg.connectTimeout;
         spec.readTimeout = cfg.readTimeout;
+        spec.verifier = verifier.get();
         internal::CurlEasy h = pool.acquire();
         if (!h) {
             AttemptResult r;
@@ -305,6 +307,11 @@ struct Client::Impl {
                     if (r.outcome == Outcome::Cancelled) return r.error;
                     ++failovers;
                     if (r.outcome != Outcome::Corrupt) failures.push_back(r.error);  // corrupt ones already are
+                    // Not signed as it must be: this route cannot be trusted for it; the next server may be.
+                    if (r.outcome == Outcome::Untrusted) {
+                        emit(Event::Kind::Untrusted, proxy, server, url, "", r.status, r.error.message);
+                        continue;
+                    }
                     // Cannot connect through a proxy: the proxy is down; skip its other servers.
                     if (r.outcome == Outcome::ConnectFailed && !proxy.empty()) {
                         emit(Event::Kind::ConnectFailed, proxy, server, url, "", 0, r.error.message);
@@ -416,6 +423,11 @@ Result<Client> Client::create(Config config) {
     if (!v) return v.error();
     internal::ensureCurlGlobalInit();
     auto impl = std::make_unique<Impl>(std::move(config));
+    if (impl->cfg.signedAnswers) {
+        auto v = internal::AnswerVerifier::load(impl->cfg.verifyKeys);
+        if (!v) return v.error();
+        impl->verifier = std::move(*v);
+    }
     if (!impl->cfg.proxyConfigUrls.empty()) {
         // Read and evaluated now, so that a bad PAC file is an error of create(), not of a later query.
         auto d = internal::ProxyDiscovery::start(impl->cfg.proxyConfigUrls, impl->cfg.servers,
