@@ -206,7 +206,8 @@ struct Client::Impl {
         if (f != "none" && !f.empty()) {
             bool soft = f.rfind("soft", 0) == 0;
             std::string level = soft ? f.substr(4) : f;
-            upTo = level == "short" ? 0 : level == "long" ? 1 : 2;
+            // as frontier_client: the first of short, long, forever the value contains (shortforever = short)
+            upTo = level.find("short") != std::string::npos ? 0 : level == "long" ? 1 : 2;
             refresh = soft ? 1 : 2;
         }
         if (cfg.maxAgeSecs == 0 && upTo < 1) {

@@ -162,9 +162,9 @@ Result<void> Config::apply(std::string_view spec) {
             std::string v = value;
             for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
             std::string level = v.rfind("soft", 0) == 0 ? v.substr(4) : v;
-            if (v != "none" && level != "short" && level != "long" && level != "forever") {
-                return configError("(forcereload=" + value + "): expected none, short, long or forever, each also "
-                                   "with a soft prefix");
+            if (v != "none" && level != "short" && level != "long" && level != "forever" && level != "shortforever") {
+                return configError("(forcereload=" + value + "): expected none, short, long, forever or shortforever, "
+                                   "each also with a soft prefix");
             }
             forceReload = v;
         } else if (key == "maxagesecs") {

@@ -424,8 +424,8 @@ public final class ClientConfig {
         public Builder forceReload(String value) {
             String v = value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
             if (!io.outpost.client.internal.ReloadPolicy.validForceReload(v)) {
-                throw new IllegalArgumentException("forcereload must be none, short, long or forever, each also with "
-                        + "a soft prefix, not '" + value + "'");
+                throw new IllegalArgumentException("forcereload must be none, short, long, forever or shortforever,"
+                        + " each also with a soft prefix, not '" + value + "'");
             }
             forceReload = v;
             return this;
