@@ -166,8 +166,13 @@ AttemptResult performAttempt(CURL* h, const AttemptSpec& spec, RowSink& sink) {
     if (!spec.refresh.empty()) add("Cache-Control: " + spec.refresh);
     if (spec.refresh == "no-cache") add("Pragma: no-cache");
 
+    CurlSlist resolve;
+    if (!spec.resolve.empty()) resolve.reset(curl_slist_append(nullptr, spec.resolve.c_str()));
+
     char errbuf[CURL_ERROR_SIZE] = {0};
     curl_easy_reset(h);  // keeps the connection cache: keep-alive connections are reused
+    // The first address's family is tried first (libcurl's happy eyeballs start with it), the other after it fails.
+    if (resolve) curl_easy_setopt(h, CURLOPT_RESOLVE, resolve.get());
     curl_easy_setopt(h, CURLOPT_URL, spec.url.c_str());
     curl_easy_setopt(h, CURLOPT_PROXY, spec.proxy.c_str());  // "" disables proxies, even from the environment
     curl_easy_setopt(h, CURLOPT_NOPROXY, "");                // and no_proxy never bypasses the configured proxy
@@ -192,6 +197,7 @@ AttemptResult performAttempt(CURL* h, const AttemptSpec& spec, RowSink& sink) {
     CURLcode rc = curl_easy_perform(h);
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
+    curl_easy_setopt(h, CURLOPT_RESOLVE, nullptr);
 
     long connects = 0;
     curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &connects);

@@ -62,6 +62,8 @@ struct AttemptSpec {
     std::chrono::milliseconds connectTimeout{5000};
     std::chrono::milliseconds readTimeout{10000};
     bool freshConnect = false;
+    /// CURLOPT_RESOLVE entry "host:port:addr,addr" for the first hop, in the order to try them ("" = curl resolves)
+    std::string resolve;
     /// security=sig: the body is kept whole and reaches the sink only once its signature verifies (null: streamed).
     const AnswerVerifier* verifier = nullptr;
 };
