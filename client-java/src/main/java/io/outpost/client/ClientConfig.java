@@ -715,9 +715,10 @@ public final class ClientConfig {
             }
             boolean jvmPrefersV6 = Boolean.getBoolean("java.net.preferIPv6Addresses");
             if (preferIpFamily == 6 && !jvmPrefersV6 || preferIpFamily == 4 && jvmPrefersV6) {
-                // The JDK orders a name's addresses once for the whole JVM; a client cannot choose per connection.
-                warn("preferipfamily=" + preferIpFamily + " is not what this JVM does: start it with "
-                        + "-Djava.net.preferIPv6Addresses=" + (preferIpFamily == 6));
+                // Proxies are connected in the preferred order by the client; a direct connection to a server goes to
+                // the address the JDK lists first, in an order set once for the whole JVM.
+                warn("preferipfamily=" + preferIpFamily + " orders the proxies' addresses; direct connections follow"
+                        + " this JVM's order: start it with -Djava.net.preferIPv6Addresses=" + (preferIpFamily == 6));
             }
             LoadBalance lb = loadBalance;
             if (lb == LoadBalance.PROXIES && !proxyConfigUrls.isEmpty()) {
