@@ -1,7 +1,9 @@
 // outpost::Client: routes, failover, refresh escalation, in-process cache and the cache-aligned at-time queries.
 // The failover policy is described once, for the Java and C++ clients, in docs/client-failover.md; the
 // function fetch() below is that description in code, one early-return guard per rule.
+#include <netdb.h>
 #include <pwd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -112,6 +114,7 @@ struct Client::Impl {
     }
 
     Config cfg;
+    std::shared_ptr<const internal::AnswerVerifier> verifier;  ///< set with security=sig
     std::unique_ptr<internal::ProxyDiscovery> discovery;  ///< set when proxyconfigurl is configured
     internal::HandlePool pool;
     AnswerCache cache;
@@ -119,6 +122,9 @@ struct Client::Impl {
 
     std::mutex routeMu;
     std::map<std::string, Clock::time_point> postponed;  // endpoint URL -> when it failed
+
+    std::mutex resolvedMu;
+    std::map<std::string, std::pair<Clock::time_point, std::vector<std::string>>> resolved;  // host -> addresses
 
     std::mutex keyTypeMu;
     std::map<std::string, std::string> keyTypes;  // folder -> "time" / "run-lumi"
@@ -166,6 +172,8 @@ struct Client::Impl {
         spec.clientId = clientId();
         spec.connectTimeout = cfg.connectTimeout;
         spec.readTimeout = cfg.readTimeout;
+        spec.verifier = verifier.get();
+        spec.resolve = addressOrder(proxy.empty() ? spec.url : proxy);
         internal::CurlEasy h = pool.acquire();
         if (!h) {
             AttemptResult r;
@@ -186,6 +194,64 @@ struct Client::Impl {
         return r;
     }
 
+    /// The CURLOPT_RESOLVE entry that makes libcurl try the first hop's addresses in preferipfamily's order: ""
+    /// when there is nothing to order (no preference and no test addresses, an IP literal, one family only).
+    std::string addressOrder(const std::string& url) {
+        std::size_t b = url.find("://");
+        b = b == std::string::npos ? 0 : b + 3;
+        std::size_t e = url.find_first_of("/?#", b);
+        std::string hostPort = url.substr(b, e == std::string::npos ? std::string::npos : e - b);
+        std::size_t at = hostPort.rfind('@');
+        if (at != std::string::npos) hostPort = hostPort.substr(at + 1);
+        if (hostPort.empty() || hostPort[0] == '[') return "";  // an IPv6 literal: nothing to choose
+        std::size_t colon = hostPort.rfind(':');
+        std::string host = hostPort.substr(0, colon);
+        std::string port = colon == std::string::npos ? (url.rfind("https", 0) == 0 ? "443" : "80")
+                                                      : hostPort.substr(colon + 1);
+        auto given = cfg.hostAddresses.find(host);
+        if (given == cfg.hostAddresses.end() && cfg.preferIpFamily == 0) return "";
+        std::vector<std::string> addrs = given != cfg.hostAddresses.end() ? given->second : resolveHost(host);
+        auto isV6 = [](const std::string& a) { return a.find(':') != std::string::npos; };
+        if (cfg.preferIpFamily != 0) {
+            bool v6First = cfg.preferIpFamily == 6;
+            std::stable_partition(addrs.begin(), addrs.end(), [&](const std::string& a) { return isV6(a) == v6First; });
+        }
+        bool both = std::any_of(addrs.begin(), addrs.end(), isV6) && !std::all_of(addrs.begin(), addrs.end(), isV6);
+        if (addrs.empty() || (!both && given == cfg.hostAddresses.end())) return "";
+        std::string entry = host + ":" + port + ":";
+        for (std::size_t i = 0; i < addrs.size(); ++i) {
+            entry += (i ? "," : "") + (isV6(addrs[i]) ? "[" + addrs[i] + "]" : addrs[i]);
+        }
+        return entry;
+    }
+
+    /// The addresses of `host` (numeric, resolver order), kept for a minute as libcurl keeps its own lookups.
+    std::vector<std::string> resolveHost(const std::string& host) {
+        auto now = cfg.clock();
+        {
+            std::lock_guard<std::mutex> lock(resolvedMu);
+            auto it = resolved.find(host);
+            if (it != resolved.end() && now - it->second.first < std::chrono::seconds(60)) return it->second.second;
+        }
+        std::vector<std::string> out;
+        addrinfo hints{};
+        hints.ai_socktype = SOCK_STREAM;
+        addrinfo* res = nullptr;
+        if (::getaddrinfo(host.c_str(), nullptr, &hints, &res) == 0) {
+            for (addrinfo* a = res; a; a = a->ai_next) {
+                char buf[NI_MAXHOST];
+                if (::getnameinfo(a->ai_addr, a->ai_addrlen, buf, sizeof buf, nullptr, 0, NI_NUMERICHOST) == 0 &&
+                    std::find(out.begin(), out.end(), buf) == out.end()) {
+                    out.push_back(buf);
+                }
+            }
+            ::freeaddrinfo(res);
+        }
+        std::lock_guard<std::mutex> lock(resolvedMu);
+        resolved[host] = {now, out};
+        return out;
+    }
+
     /// Lifetime class of a native path, in frontier_client's order: 0 short (HEAD queries, lists, states), 1 long
     /// (IOV queries through a named tag), 2 forever (pinned URLs).
     static int ttlOf(const std::string& path) {
@@ -204,7 +270,8 @@ struct Client::Impl {
         if (f != "none" && !f.empty()) {
             bool soft = f.rfind("soft", 0) == 0;
             std::string level = soft ? f.substr(4) : f;
-            upTo = level == "short" ? 0 : level == "long" ? 1 : 2;
+            // as frontier_client: the first of short, long, forever the value contains (shortforever = short)
+            upTo = level.find("short") != std::string::npos ? 0 : level == "long" ? 1 : 2;
             refresh = soft ? 1 : 2;
         }
         if (cfg.maxAgeSecs == 0 && upTo < 1) {
@@ -305,6 +372,11 @@ struct Client::Impl {
                     if (r.outcome == Outcome::Cancelled) return r.error;
                     ++failovers;
                     if (r.outcome != Outcome::Corrupt) failures.push_back(r.error);  // corrupt ones already are
+                    // Not signed as it must be: this route cannot be trusted for it; the next server may be.
+                    if (r.outcome == Outcome::Untrusted) {
+                        emit(Event::Kind::Untrusted, proxy, server, url, "", r.status, r.error.message);
+                        continue;
+                    }
                     // Cannot connect through a proxy: the proxy is down; skip its other servers.
                     if (r.outcome == Outcome::ConnectFailed && !proxy.empty()) {
                         emit(Event::Kind::ConnectFailed, proxy, server, url, "", 0, r.error.message);
@@ -416,6 +488,11 @@ Result<Client> Client::create(Config config) {
     if (!v) return v.error();
     internal::ensureCurlGlobalInit();
     auto impl = std::make_unique<Impl>(std::move(config));
+    if (impl->cfg.signedAnswers) {
+        auto v = internal::AnswerVerifier::load(impl->cfg.verifyKeys);
+        if (!v) return v.error();
+        impl->verifier = std::move(*v);
+    }
     if (!impl->cfg.proxyConfigUrls.empty()) {
         // Read and evaluated now, so that a bad PAC file is an error of create(), not of a later query.
         auto d = internal::ProxyDiscovery::start(impl->cfg.proxyConfigUrls, impl->cfg.servers,

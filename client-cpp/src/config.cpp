@@ -19,6 +19,7 @@ const char* toString(Event::Kind k) noexcept {
         case Event::Kind::ServerError: return "server-error";
         case Event::Kind::TransferFailed: return "transfer-failed";
         case Event::Kind::Corrupt: return "corrupt";
+        case Event::Kind::Untrusted: return "untrusted";
         case Event::Kind::RequestError: return "request-error";
         case Event::Kind::Backoff: return "backoff";
         case Event::Kind::GiveUp: return "give-up";
@@ -161,9 +162,9 @@ Result<void> Config::apply(std::string_view spec) {
             std::string v = value;
             for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
             std::string level = v.rfind("soft", 0) == 0 ? v.substr(4) : v;
-            if (v != "none" && level != "short" && level != "long" && level != "forever") {
-                return configError("(forcereload=" + value + "): expected none, short, long or forever, each also "
-                                   "with a soft prefix");
+            if (v != "none" && level != "short" && level != "long" && level != "forever" && level != "shortforever") {
+                return configError("(forcereload=" + value + "): expected none, short, long, forever or shortforever, "
+                                   "each also with a soft prefix");
             }
             forceReload = v;
         } else if (key == "maxagesecs") {
@@ -184,6 +185,21 @@ Result<void> Config::apply(std::string_view spec) {
             if (!parseSeconds(value, writeTimeout) || writeTimeout.count() <= 0) {
                 return configError("(" + key + "=" + value + "): expected seconds");
             }
+        } else if (key == "security") {
+            if (value != "sig" && value != "none" && !value.empty()) {
+                return configError("(security=" + value + "): expected sig or none");
+            }
+            signedAnswers = value == "sig";
+        } else if (key == "verifykey") {
+            std::size_t colon = value.find(':');
+            std::string id = colon == std::string::npos ? "" : value.substr(0, colon);
+            bool idOk = !id.empty() && id.size() <= 64 && id.find_first_not_of(
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == std::string::npos;
+            if (!idOk || colon + 1 >= value.size()) {
+                return configError("(verifykey=" + value + "): verifykey is KEYID:FILE (a key id of letters, digits, "
+                                   "'.', '_', '-' and a PEM public key file)");
+            }
+            verifyKeys.emplace_back(id, value.substr(colon + 1));
         } else if (key == "proxyconfigurl") {
             auto r = addProxyConfig(value);
             if (!r) return r.error();
@@ -194,6 +210,9 @@ Result<void> Config::apply(std::string_view spec) {
             // Ignored, as frontier_client does (a string may be shared with it), but never silently.
             warn("unknown configuration key '" + key + "' ignored");
         }
+    }
+    if (!signedAnswers && !verifyKeys.empty()) {
+        warn("verifykey is ignored without security=sig: answers are not verified");
     }
     if (loadBalanceProxies && !proxyConfigUrls.empty()) {
         warn("loadbalance=proxies is turned off: the proxy auto-config decides the order of the proxies");
@@ -348,6 +367,9 @@ Result<void> Config::validate() const {
     if (!failoverToServer && proxies.empty() && proxyConfigUrls.empty()) {
         return configError("failovertoserver=no needs at least one proxy");
     }
+    if (signedAnswers && verifyKeys.empty()) {
+        return configError("security=sig needs at least one verifykey=KEYID:FILE to verify with");
+    }
     return {};
 }
 
@@ -360,6 +382,8 @@ std::string Config::toString() const {
     if (maxAgeSecs >= 0) o << "(maxagesecs=" << maxAgeSecs << ")";
     if (!freshKey.empty()) o << "(freshkey=" << freshKey << ")";
     if (!logicalServer.empty()) o << "(logicalserverurl=" << logicalServer << ")";
+    if (signedAnswers) o << "(security=sig)";
+    for (const auto& [id, file] : verifyKeys) o << "(verifykey=" << id << ":" << file << ")";
     o << "(preferipfamily=" << preferIpFamily << ")(writetimeoutsecs=" << writeTimeout.count() / 1000.0 << ")";
     o << "(retries=" << retries << ")(connecttimeout=" << connectTimeout.count() / 1000.0
       << ")(readtimeout=" << readTimeout.count() / 1000.0 << ")(backoff=" << backoff.count() / 1000.0

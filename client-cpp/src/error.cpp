@@ -16,6 +16,7 @@ const char* toString(ErrorCode code) noexcept {
         case ErrorCode::Protocol: return "Protocol";
         case ErrorCode::Cancelled: return "Cancelled";
         case ErrorCode::Unavailable: return "Unavailable";
+        case ErrorCode::Untrusted: return "Untrusted";
     }
     return "Unknown";
 }

@@ -51,6 +51,9 @@ struct Transfer {
     bool noStore = false;
     std::string contentType;
     std::string outpostState;
+    std::string signature;   // X-Outpost-Signature
+    bool keepWhole = false;  // security=sig: collect the body in `whole` instead of decoding it as it arrives
+    std::string whole;
     std::string errorBody;   // the body of a non-200 answer (problem+json), capped
     std::uint64_t bytes = 0;
 
@@ -78,6 +81,7 @@ std::size_t onHeader(char* data, std::size_t size, std::size_t n, void* user) {
         t->noStore = false;
         t->contentType.clear();
         t->outpostState.clear();
+        t->signature.clear();
         std::size_t sp = line.find(' ');
         t->status = sp == std::string::npos ? 0 : std::atoi(line.c_str() + sp + 1);
         return size * n;
@@ -100,6 +104,8 @@ std::size_t onHeader(char* data, std::size_t size, std::size_t n, void* user) {
         t->contentType = lower(value);
     } else if (name == "x-outpost-state") {
         t->outpostState = value;
+    } else if (name == "x-outpost-signature") {
+        t->signature = value;
     }
     return size * n;
 }
@@ -108,6 +114,10 @@ std::size_t onBody(char* data, std::size_t size, std::size_t n, void* user) {
     auto* t = static_cast<Transfer*>(user);
     std::size_t len = size * n;
     t->bytes += len;
+    if (t->status == 200 && t->keepWhole) {
+        t->whole.append(data, len);
+        return len;
+    }
     if (t->status == 200) {
         return t->decoder.feed(data, len) ? len : 0;  // 0 aborts the transfer (CURLE_WRITE_ERROR)
     }
@@ -141,6 +151,7 @@ std::string problemDetail(const std::string& body) {
 AttemptResult performAttempt(CURL* h, const AttemptSpec& spec, RowSink& sink) {
     AttemptResult res;
     Transfer t(h, sink);
+    t.keepWhole = spec.verifier != nullptr;
     const std::string where = "GET " + spec.url + (spec.proxy.empty() ? " (direct)" : " via proxy " + spec.proxy) +
                               (spec.refresh.empty() ? "" : " [Cache-Control: " + spec.refresh + "]");
 
@@ -155,8 +166,13 @@ AttemptResult performAttempt(CURL* h, const AttemptSpec& spec, RowSink& sink) {
     if (!spec.refresh.empty()) add("Cache-Control: " + spec.refresh);
     if (spec.refresh == "no-cache") add("Pragma: no-cache");
 
+    CurlSlist resolve;
+    if (!spec.resolve.empty()) resolve.reset(curl_slist_append(nullptr, spec.resolve.c_str()));
+
     char errbuf[CURL_ERROR_SIZE] = {0};
     curl_easy_reset(h);  // keeps the connection cache: keep-alive connections are reused
+    // The first address's family is tried first (libcurl's happy eyeballs start with it), the other after it fails.
+    if (resolve) curl_easy_setopt(h, CURLOPT_RESOLVE, resolve.get());
     curl_easy_setopt(h, CURLOPT_URL, spec.url.c_str());
     curl_easy_setopt(h, CURLOPT_PROXY, spec.proxy.c_str());  // "" disables proxies, even from the environment
     curl_easy_setopt(h, CURLOPT_NOPROXY, "");                // and no_proxy never bypasses the configured proxy
@@ -181,6 +197,7 @@ AttemptResult performAttempt(CURL* h, const AttemptSpec& spec, RowSink& sink) {
     CURLcode rc = curl_easy_perform(h);
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
+    curl_easy_setopt(h, CURLOPT_RESOLVE, nullptr);
 
     long connects = 0;
     curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &connects);
@@ -236,6 +253,22 @@ AttemptResult performAttempt(CURL* h, const AttemptSpec& spec, RowSink& sink) {
         res.error = Error(ErrorCode::Protocol, "unexpected HTTP " + std::to_string(t.status) + " (" + where + ")",
                           t.status);
         return res;
+    }
+    if (spec.verifier) {
+        char* effective = nullptr;  // the final URL, after redirects: the signature names it
+        curl_easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &effective);
+        std::string why = spec.verifier->problem(requestTarget(effective ? effective : spec.url), t.signature, t.whole);
+        if (!why.empty()) {
+            res.outcome = Outcome::Untrusted;
+            res.error = Error(ErrorCode::Untrusted, why + " (" + where + ")", 200);
+            return res;
+        }
+        if (!t.decoder.feed(t.whole.data(), t.whole.size())) {
+            const Error& e = t.decoder.error();
+            res.outcome = e.code == ErrorCode::Cancelled ? Outcome::Cancelled : Outcome::Corrupt;
+            res.error = Error(e.code, e.message + " (" + where + ")", 200);
+            return res;
+        }
     }
     Result<void> fin = t.decoder.finish();
     if (!fin) {

@@ -12,6 +12,7 @@
 
 #include "outpost/decoder.h"
 #include "outpost/error.h"
+#include "signature.h"
 
 namespace outpost::internal {
 
@@ -39,7 +40,7 @@ private:
 };
 
 /// What one attempt on one route came to.
-enum class Outcome { Ok, ConnectFailed, TransferFailed, ServerError, RequestError, Corrupt, Cancelled, Protocol };
+enum class Outcome { Ok, ConnectFailed, TransferFailed, ServerError, RequestError, Corrupt, Cancelled, Protocol, Untrusted };
 
 struct AttemptResult {
     Outcome outcome = Outcome::Ok;
@@ -61,6 +62,10 @@ struct AttemptSpec {
     std::chrono::milliseconds connectTimeout{5000};
     std::chrono::milliseconds readTimeout{10000};
     bool freshConnect = false;
+    /// CURLOPT_RESOLVE entry "host:port:addr,addr" for the first hop, in the order to try them ("" = curl resolves)
+    std::string resolve;
+    /// security=sig: the body is kept whole and reaches the sink only once its signature verifies (null: streamed).
+    const AnswerVerifier* verifier = nullptr;
 };
 
 /// Sends one GET and decodes the answer into `sink`. Never throws for network or data problems.

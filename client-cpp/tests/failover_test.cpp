@@ -271,3 +271,36 @@ TEST(Http, SendsTheClientId) {
     EXPECT_EQ(id, req.header("user-agent"));
     EXPECT_EQ(id, client.clientId());
 }
+
+// preferipfamily: a name with an IPv4 and an IPv6 address (given by the test hook hostAddresses, not the machine's
+// DNS) is connected to the preferred family first; the two families' servers answer differently.
+TEST(Failover, PreferIpFamilyChoosesTheFamilyConnectedFirst) {
+    FakeServer v4(serviceHandler());
+    FakeServer v6([](const Request&) { return Response::problem(503, "the IPv6 server"); }, true, v4.port());
+    const std::string url = "http://dual.test:" + std::to_string(v4.port());
+    auto run = [&](int family) {
+        EventLog log;
+        Config c = config({url}, {}, log);
+        c.preferIpFamily = family;
+        c.hostAddresses["dual.test"] = {"127.0.0.1", "::1"};
+        Client client = make(std::move(c));
+        auto t = client.get(kPath);
+        return t ? std::string("ok") : std::to_string(t.error().httpStatus);
+    };
+    EXPECT_EQ("ok", run(4));
+    EXPECT_EQ("503", run(6));
+    EXPECT_EQ("ok", run(0)) << "no preference: the addresses' own order";
+    EXPECT_EQ(1u, v6.requests().size());
+}
+
+TEST(Failover, PreferIpFamilyFallsBackToTheOtherFamilyWhenThePreferredOneIsNotListening) {
+    FakeServer v4only(serviceHandler());
+    EventLog log;
+    Config c = config({"http://one.test:" + std::to_string(v4only.port())}, {}, log);
+    c.preferIpFamily = 6;
+    c.hostAddresses["one.test"] = {"127.0.0.1", "::1"};
+    Client client = make(std::move(c));
+    auto t = client.get(kPath);
+    ASSERT_TRUE(t) << t.error().describe();
+    EXPECT_EQ(10u, t->rows.size());
+}

@@ -1,4 +1,6 @@
 // Against the real service: set OUTPOST_TEST_SERVER=http://127.0.0.1:8000 (e.g. while `./outpost start` runs).
+// With OUTPOST_TEST_VERIFYKEY=KEYID:FILE (the service started with that key, as ./outpost test does) every answer
+// is verified (security=sig), also through the real Squid of ./outpost test's second run.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -10,12 +12,45 @@ using namespace outpost;
 
 namespace {
 const char* serverUrl() { return std::getenv("OUTPOST_TEST_SERVER"); }
+const char* verifyKey() { return std::getenv("OUTPOST_TEST_VERIFYKEY"); }
+
+/// The configuration of OUTPOST_TEST_SERVER, verifying signatures when OUTPOST_TEST_VERIFYKEY is set.
+Result<Config> testConfig(const std::string& url) {
+    auto cfg = Config::fromString(url);
+    if (!cfg || !verifyKey() || !*verifyKey()) return cfg;
+    auto signedToo = cfg->apply("(security=sig)(verifykey=" + std::string(verifyKey()) + ")");
+    if (!signedToo) return signedToo.error();
+    return cfg;
+}
 }  // namespace
+
+TEST(Integration, SignedAnswersVerifyAndAnotherKeyIsRefused) {
+    const char* url = serverUrl();
+    if (!url || !*url || !verifyKey() || !*verifyKey()) {
+        GTEST_SKIP() << "OUTPOST_TEST_SERVER and OUTPOST_TEST_VERIFYKEY are not both set: skipped";
+    }
+    auto cfg = testConfig(url);
+    ASSERT_TRUE(cfg) << cfg.error().message;
+    auto client = Client::create(*cfg);
+    ASSERT_TRUE(client) << client.error().message;
+    auto nodes = client->nodes();
+    ASSERT_TRUE(nodes) << nodes.error().describe();
+    // The same public key under another id: the service's key id is unknown to this client.
+    std::string spec = verifyKey();
+    cfg->verifyKeys = {{"not-the-service-key", spec.substr(spec.find(':') + 1)}};
+    cfg->retries = 0;
+    auto other = Client::create(*cfg);
+    ASSERT_TRUE(other) << other.error().message;
+    auto refused = other->nodes();
+    ASSERT_FALSE(refused);
+    ASSERT_FALSE(refused.error().attempts.empty());
+    for (const auto& a : refused.error().attempts) EXPECT_EQ(ErrorCode::Untrusted, a.code) << a.message;
+}
 
 TEST(Integration, AgainstTheRunningService) {
     const char* url = serverUrl();
     if (!url || !*url) GTEST_SKIP() << "OUTPOST_TEST_SERVER is not set (e.g. http://127.0.0.1:8000): skipped";
-    auto cfg = Config::fromString(url);
+    auto cfg = testConfig(url);
     ASSERT_TRUE(cfg) << cfg.error().message;
     auto client = Client::create(*cfg);
     ASSERT_TRUE(client) << client.error().message;
@@ -58,7 +93,7 @@ TEST(Integration, AgainstTheRunningService) {
 TEST(Integration, SnapshotOfTheDemoGlobalTagEqualsPerFolderAnswers) {
     const char* url = serverUrl();
     if (!url || !*url) GTEST_SKIP() << "OUTPOST_TEST_SERVER is not set (e.g. http://127.0.0.1:8000): skipped";
-    auto cfg = Config::fromString(url);
+    auto cfg = testConfig(url);
     ASSERT_TRUE(cfg) << cfg.error().message;
     auto client = Client::create(*cfg);
     ASSERT_TRUE(client) << client.error().message;

@@ -51,6 +51,13 @@ TEST(Reload, ForceReloadShortReloadsShortLivedAnswersOnly) {
               sent("(forcereload=short)"));
 }
 
+TEST(Reload, ShortForeverIsShortAsInFrontierClient) {
+    // frontier_client takes the first of short, long, forever that the value contains
+    EXPECT_EQ(sent("(forcereload=short)"), sent("(forcereload=shortforever)"));
+    EXPECT_EQ((Lines{"channels max-age=0", "browse max-age=0", "browse@tag null", "channels max-age=0", "browse max-age=0"}),
+              sent("(forcereload=softshortforever)"));
+}
+
 TEST(Reload, SoftLongRevalidatesAndMaxAgeSecsZeroIsTheSame) {
     Lines soft{"channels max-age=0", "browse max-age=0", "browse@tag max-age=0",
                "channels max-age=0", "browse max-age=0", "browse@tag max-age=0"};

@@ -94,6 +94,7 @@ int exitCodeFor(const Error& e) {
         case ErrorCode::InvalidArgument:
         case ErrorCode::Config: return kExitUsage;
         case ErrorCode::Corrupt:
+        case ErrorCode::Untrusted:
         case ErrorCode::Protocol: return kExitCorrupt;
         case ErrorCode::Unavailable: {
             bool allCorrupt = !e.attempts.empty();

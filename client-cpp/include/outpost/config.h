@@ -24,6 +24,7 @@ struct Event {
         ServerError,     ///< HTTP 5xx: next server through the same proxy
         TransferFailed,  ///< connected, then the transfer broke or timed out: next proxy / server
         Corrupt,         ///< corrupt or truncated answer: refresh on the same route, then failover
+        Untrusted,       ///< security=sig and the signature is missing, bad or by an unknown key: next server
         RequestError,    ///< HTTP 4xx: no retry
         Backoff,         ///< every route failed: waiting before the next pass
         GiveUp,          ///< every pass failed
@@ -62,8 +63,17 @@ struct Config {
     /// frontier_client's logicalserverurl ("" = none): the server URL that requests through a proxy name, whatever
     /// the route's physical server, so that all physical servers share one cache entry per query.
     std::string logicalServer;
-    int preferIpFamily = 4;                          ///< frontier_client's preferipfamily: 4, 6 or 0 (none)
+    /// frontier_client's preferipfamily: 4, 6 or 0 (none). A proxy's or server's name with addresses of both
+    /// families is connected to the preferred family first (the other only when those cannot be reached).
+    int preferIpFamily = 4;
+    /// Test hook: the addresses (numeric) of these host names, in place of the resolver's; preferipfamily still
+    /// orders them. The tests use it for a name with an IPv4 and an IPv6 address without touching the machine's DNS.
+    std::map<std::string, std::vector<std::string>> hostAddresses;
     std::chrono::milliseconds writeTimeout{5000};    ///< frontier_client's writetimeoutsecs
+    /// frontier_client's security=sig: only answers signed by one of verifyKeys are accepted (docs/client-failover.md,
+    /// "Signed answers"); verifyKeys are (key id, PEM public key file) pairs from verifykey=KEYID:FILE.
+    bool signedAnswers = false;
+    std::vector<std::pair<std::string, std::string>> verifyKeys;
     bool failoverToServer = true;       ///< after the proxies, go direct to the servers
     int retries = 1;                    ///< extra passes over all routes after the first one failed
     std::chrono::milliseconds connectTimeout{5000};

@@ -29,6 +29,7 @@ enum class ErrorCode : int {
     Protocol = 9,         ///< an answer that is whole but not what was asked for (wrong kind, odd status)
     Cancelled = 10,       ///< a row sink asked to stop
     Unavailable = 11,     ///< every route failed; Error::attempts lists why
+    Untrusted = 12,       ///< security=sig: the answer's signature is missing, does not verify, or names an unknown key
 };
 
 const char* toString(ErrorCode code) noexcept;

@@ -29,6 +29,25 @@ int bindLoopback(int& port) {
     return fd;
 }
 
+int bindLoopback6(int& port) {
+    int fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) throw std::runtime_error("socket(AF_INET6) failed");
+    int one = 1;
+    ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+    sockaddr_in6 addr{};
+    addr.sin6_family = AF_INET6;
+    addr.sin6_addr = in6addr_loopback;
+    addr.sin6_port = htons(static_cast<uint16_t>(port));
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        ::close(fd);
+        throw std::runtime_error("bind([::1]:" + std::to_string(port) + ") failed");
+    }
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    port = ntohs(addr.sin6_port);
+    return fd;
+}
+
 bool sendAll(int fd, const char* p, std::size_t n) {
     while (n > 0) {
         ssize_t w = ::send(fd, p, n, MSG_NOSIGNAL);
@@ -56,6 +75,13 @@ const char* reason(int status) {
 
 FakeServer::FakeServer(Handler handler) : handler_(std::move(handler)) {
     listenFd_ = bindLoopback(port_);
+    if (::listen(listenFd_, 64) != 0) throw std::runtime_error("listen() failed");
+    acceptor_ = std::thread([this] { acceptLoop(); });
+}
+
+FakeServer::FakeServer(Handler handler, bool ipv6, int port) : handler_(std::move(handler)) {
+    port_ = port;
+    listenFd_ = ipv6 ? bindLoopback6(port_) : bindLoopback(port_);
     if (::listen(listenFd_, 64) != 0) throw std::runtime_error("listen() failed");
     acceptor_ = std::thread([this] { acceptLoop(); });
 }

@@ -52,6 +52,8 @@ using Handler = std::function<Response(const Request&)>;
 class FakeServer {
 public:
     explicit FakeServer(Handler handler);
+    /// Listening on [::1] at `port` (0 = any), for tests of the address family a client picks; throws if taken.
+    FakeServer(Handler handler, bool ipv6, int port);
     ~FakeServer();
     FakeServer(const FakeServer&) = delete;
     FakeServer& operator=(const FakeServer&) = delete;

@@ -60,6 +60,8 @@ public final class ClientConfig {
     private final Endpoint logicalServer;
     private final int preferIpFamily;
     private final Duration writeTimeout;
+    private final boolean signedAnswers;
+    private final Map<String, String> verifyKeys;
 
     private ClientConfig(Builder b, LoadBalance loadBalance) {
         this.servers = List.copyOf(b.servers.isEmpty() ? List.of(Endpoint.parse(DEFAULT_SERVER)) : b.servers);
@@ -88,6 +90,18 @@ public final class ClientConfig {
         this.logicalServer = b.logicalServer;
         this.preferIpFamily = b.preferIpFamily;
         this.writeTimeout = b.writeTimeout;
+        this.signedAnswers = b.signedAnswers;
+        this.verifyKeys = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.verifyKeys));
+    }
+
+    /** frontier_client's security=sig: only answers signed by one of {@link #verifyKeys()} are accepted. */
+    public boolean signedAnswers() {
+        return signedAnswers;
+    }
+
+    /** Key id → PEM public key file ({@code verifykey=KEYID:FILE}), in the order given. */
+    public Map<String, String> verifyKeys() {
+        return verifyKeys;
     }
 
     /**
@@ -188,6 +202,8 @@ public final class ClientConfig {
         b.logicalServer = logicalServer;
         b.preferIpFamily = preferIpFamily;
         b.writeTimeout = writeTimeout;
+        b.signedAnswers = signedAnswers;
+        b.verifyKeys.putAll(verifyKeys);
         return b;
     }
 
@@ -278,6 +294,10 @@ public final class ClientConfig {
         }
         sb.append("(preferipfamily=").append(preferIpFamily).append(')');
         sb.append("(writetimeoutsecs=").append(secs(writeTimeout)).append(')');
+        if (signedAnswers) {
+            sb.append("(security=sig)");
+        }
+        verifyKeys.forEach((id, file) -> sb.append("(verifykey=").append(id).append(':').append(file).append(')'));
         sb.append("(failovertoserver=").append(failoverToServer ? "yes" : "no").append(')');
         if (loadBalance != LoadBalance.NONE) {
             sb.append("(loadbalance=").append(loadBalance.name().toLowerCase(Locale.ROOT)).append(')');
@@ -325,6 +345,8 @@ public final class ClientConfig {
         private Endpoint logicalServer;
         private int preferIpFamily = 4;
         private Duration writeTimeout = Duration.ofSeconds(5);
+        private boolean signedAnswers;
+        private final Map<String, String> verifyKeys = new LinkedHashMap<>();
 
         private Builder() {
         }
@@ -402,8 +424,8 @@ public final class ClientConfig {
         public Builder forceReload(String value) {
             String v = value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
             if (!io.outpost.client.internal.ReloadPolicy.validForceReload(v)) {
-                throw new IllegalArgumentException("forcereload must be none, short, long or forever, each also with "
-                        + "a soft prefix, not '" + value + "'");
+                throw new IllegalArgumentException("forcereload must be none, short, long, forever or shortforever,"
+                        + " each also with a soft prefix, not '" + value + "'");
             }
             forceReload = v;
             return this;
@@ -442,6 +464,31 @@ public final class ClientConfig {
         /** frontier_client's writetimeoutsecs (default 5 s, at least 1 ms). */
         public Builder writeTimeout(Duration d) {
             writeTimeout = positive(d, "writeTimeout");
+            return this;
+        }
+
+        /**
+         * frontier_client's security: {@code sig} accepts only answers whose signature verifies with a
+         * {@link #verifyKey} (docs/client-failover.md "Signed answers"); {@code none} (the default) checks none.
+         */
+        public Builder security(String value) {
+            signedAnswers = switch (value.strip().toLowerCase(Locale.ROOT)) {
+                case "sig" -> true;
+                case "none", "" -> false;
+                default -> throw new IllegalArgumentException("security must be sig or none, not '" + value + "'");
+            };
+            return this;
+        }
+
+        /** A public key answers may be signed with, {@code KEYID:FILE} (PEM); repeatable, for key rotation. */
+        public Builder verifyKey(String idAndFile) {
+            int colon = idAndFile.indexOf(':');
+            String id = colon < 0 ? "" : idAndFile.substring(0, colon).strip();
+            if (!id.matches("[A-Za-z0-9._-]{1,64}") || colon == idAndFile.length() - 1) {
+                throw new IllegalArgumentException("verifykey is KEYID:FILE (a key id of letters, digits, '.', '_',"
+                        + " '-' and a PEM public key file), not '" + idAndFile + "'");
+            }
+            verifyKeys.put(id, idAndFile.substring(colon + 1).strip());
             return this;
         }
 
@@ -620,6 +667,8 @@ public final class ClientConfig {
                 case "logicalserverurl" -> logicalServer(value);
                 case "preferipfamily" -> preferIpFamily((int) number(key, value));
                 case "writetimeout", "writetimeoutsecs" -> writeTimeout(seconds(key, value));
+                case "security" -> security(value);
+                case "verifykey" -> verifyKey(value);
                 case "failovertoserver" -> failoverToServer(yesNo(key, value));
                 case "loadbalance" -> loadBalance(switch (value.toLowerCase(Locale.ROOT)) {
                     case "proxies", "proxy" -> LoadBalance.PROXIES;
@@ -658,11 +707,18 @@ public final class ClientConfig {
             if (!failoverToServer && proxies.isEmpty() && backupProxies.isEmpty() && proxyConfigUrls.isEmpty()) {
                 throw new IllegalStateException("failoverToServer=no with no proxy leaves no route to any server");
             }
+            if (signedAnswers && verifyKeys.isEmpty()) {
+                throw new IllegalStateException("security=sig needs at least one verifykey=KEYID:FILE to verify with");
+            }
+            if (!signedAnswers && !verifyKeys.isEmpty()) {
+                warn("verifykey is ignored without security=sig: answers are not verified");
+            }
             boolean jvmPrefersV6 = Boolean.getBoolean("java.net.preferIPv6Addresses");
             if (preferIpFamily == 6 && !jvmPrefersV6 || preferIpFamily == 4 && jvmPrefersV6) {
-                // The JDK orders a name's addresses once for the whole JVM; a client cannot choose per connection.
-                warn("preferipfamily=" + preferIpFamily + " is not what this JVM does: start it with "
-                        + "-Djava.net.preferIPv6Addresses=" + (preferIpFamily == 6));
+                // Proxies are connected in the preferred order by the client; a direct connection to a server goes to
+                // the address the JDK lists first, in an order set once for the whole JVM.
+                warn("preferipfamily=" + preferIpFamily + " orders the proxies' addresses; direct connections follow"
+                        + " this JVM's order: start it with -Djava.net.preferIPv6Addresses=" + (preferIpFamily == 6));
             }
             LoadBalance lb = loadBalance;
             if (lb == LoadBalance.PROXIES && !proxyConfigUrls.isEmpty()) {

@@ -56,7 +56,8 @@ public final class OutpostClient implements AutoCloseable {
         this.listener = b.listener;
         this.cache = AnswerCache.create(config.cacheMaxBytes(), b.ticker);
         Transport transport = b.transport != null ? b.transport
-                : new HttpTransport(config.connectTimeout(), config.readTimeout(), config.logicalServer());
+                : new HttpTransport(config.connectTimeout(), config.readTimeout(), config.logicalServer(),
+                        config.preferIpFamily());
         this.offline = config.snapshot() == null ? null : OfflineQueries.open(config.snapshot());
         // Read and evaluated now, so that a bad PAC file is an error of create(), not of a later query.
         ProxyDiscovery discovery = offline != null || config.proxyConfigUrls().isEmpty() ? null

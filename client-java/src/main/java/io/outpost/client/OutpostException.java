@@ -20,6 +20,11 @@ public class OutpostException extends Exception {
         CORRUPT,
         /** Caches kept serving an answer older than the server allows, even after a hard refresh. */
         STALE,
+        /**
+         * With security=sig: the answer's signature was missing, did not verify, or named a key the configuration
+         * does not have.
+         */
+        UNSIGNED,
         /** The answer decoded but is not what was asked for (wrong kind, unexpected columns). */
         PROTOCOL,
         /** The calling thread was interrupted. */

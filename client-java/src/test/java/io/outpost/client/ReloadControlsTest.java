@@ -51,6 +51,17 @@ class ReloadControlsTest {
     }
 
     @Test
+    void shortForeverIsShortAsInFrontierClient() throws Exception {
+        // frontier_client takes the first of short, long, forever that the value contains
+        List<String> shortOnly = sent("(forcereload=short)");
+        origin.close();
+        assertThat(sent("(forcereload=shortforever)")).isEqualTo(shortOnly);
+        origin.close();
+        assertThat(sent("(forcereload=softshortforever)")).containsExactly("channels max-age=0", "browse max-age=0",
+                "browse@tag null", "channels max-age=0", "browse max-age=0");
+    }
+
+    @Test
     void softLongRevalidatesEverythingButPinnedAnswersAndMaxAgeSecsZeroIsTheSame() throws Exception {
         List<String> soft = List.of("channels max-age=0", "browse max-age=0", "browse@tag max-age=0",
                 "channels max-age=0", "browse max-age=0", "browse@tag max-age=0");

@@ -164,7 +164,7 @@ public final class OutpostCli implements Callable<Integer> {
             case NOT_FOUND -> EXIT_NOT_FOUND;
             case REJECTED -> EXIT_REJECTED;
             case UNAVAILABLE, TIMEOUT -> EXIT_UNAVAILABLE;
-            case CORRUPT, STALE, PROTOCOL -> EXIT_CORRUPT;
+            case CORRUPT, STALE, PROTOCOL, UNSIGNED -> EXIT_CORRUPT;
             case INTERRUPTED -> EXIT_FAILED;
         };
     }

@@ -51,10 +51,13 @@ public final class Failover {
     private final RandomGenerator random;
     private final Map<String, String> baseHeaders;
     private final ReloadPolicy reload;
+    /** Non-null with security=sig: answers are read whole and verified before the handler sees them. */
+    private final AnswerVerifier verifier;
 
     public Failover(ClientConfig config, Transport transport, FailedRoutes failedRoutes, EventListener listener,
                     Ticker ticker, Sleeper sleeper, RandomGenerator random, Map<String, String> baseHeaders,
                     ProxyDiscovery discovery) {
+        this.verifier = config.signedAnswers() ? AnswerVerifier.of(config.verifyKeys()) : null;
         this.config = config;
         this.transport = transport;
         this.failedRoutes = failedRoutes;
@@ -83,6 +86,10 @@ public final class Failover {
         // 4xx: the request itself is wrong (unknown folder, tag, channel, bad range); no route answers otherwise.
         if (f.kind() == Kind.NOT_FOUND || f.kind() == Kind.REJECTED || f.kind() == Kind.INTERRUPTED) {
             return Decision.GIVE_UP;
+        }
+        // An answer that is not signed as it must be: whatever altered it, this route cannot be trusted for it.
+        if (f.kind() == Kind.UNSIGNED) {
+            return Decision.NEXT_SERVER;
         }
         // A corrupt, truncated or too old answer may sit in a cache on the way: revalidate it, then reload it.
         if (f.kind() == Kind.CORRUPT || f.kind() == Kind.STALE) {
@@ -147,7 +154,8 @@ public final class Failover {
                             case REFRESH_SOFT -> refresh = Refresh.SOFT;
                             case REFRESH_HARD -> refresh = Refresh.HARD;
                             case NEXT_SERVER -> {
-                                if (last.kind() != Kind.CORRUPT && last.kind() != Kind.STALE) {
+                                if (last.kind() != Kind.CORRUPT && last.kind() != Kind.STALE
+                                        && last.kind() != Kind.UNSIGNED) {
                                     failedRoutes.failed(route.server());
                                 }
                                 continue routes;
@@ -204,6 +212,14 @@ public final class Failover {
             String stale = staleness(response);
             if (stale != null) {
                 return new Attempt<>(null, new Failure(Kind.STALE, status, false, stale, null));
+            }
+            if (verifier != null) {
+                SignedResponse whole = SignedResponse.read(response);
+                String untrusted = verifier.problem(whole.target(), whole.header(AnswerVerifier.HEADER), whole.bytes());
+                if (untrusted != null) {
+                    return new Attempt<>(null, new Failure(Kind.UNSIGNED, status, false, untrusted, null));
+                }
+                response = whole;
             }
             T value = handler.handle(response);
             success = true;

@@ -4,10 +4,17 @@ import io.outpost.client.Endpoint;
 import io.outpost.client.Route;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
 import java.net.Proxy;
+import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,20 +27,59 @@ public final class HttpTransport implements Transport {
     private final int connectTimeoutMillis;
     private final int readTimeoutMillis;
     private final Endpoint logicalServer;
+    private final int preferIpFamily;
 
     /**
      * @param logicalServer frontier_client's logicalserverurl, or null: requests through a proxy name this server
      *                      (so one cache entry serves every physical server), direct ones the route's server
      */
-    public HttpTransport(Duration connectTimeout, Duration readTimeout, Endpoint logicalServer) {
+    public HttpTransport(Duration connectTimeout, Duration readTimeout, Endpoint logicalServer, int preferIpFamily) {
         this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
         this.readTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, readTimeout.toMillis());
         this.logicalServer = logicalServer;
+        this.preferIpFamily = preferIpFamily;
     }
 
     @Override
     public Response get(Route route, String path, Map<String, String> headers) throws IOException {
-        Proxy proxy = route.isDirect() ? Proxy.NO_PROXY : toProxy(route.proxy());
+        if (route.isDirect()) {
+            return get(route, Proxy.NO_PROXY, path, headers);
+        }
+        // A proxy's addresses in preferipfamily's order: the next one only when the one before cannot be connected.
+        List<InetSocketAddress> addresses = proxyAddresses(route.proxy());
+        for (int i = 0; ; i++) {
+            try {
+                return get(route, new Proxy(Proxy.Type.HTTP, addresses.get(i)), path, headers);
+            } catch (ConnectFailedException e) {
+                if (i == addresses.size() - 1) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /**
+     * The proxy's addresses, the preferred family first (stable otherwise); one unresolved address when the name
+     * does not resolve (the connection attempt then reports it) or there is no preference.
+     */
+    List<InetSocketAddress> proxyAddresses(Endpoint p) {
+        if (preferIpFamily == 0) {
+            return List.of(InetSocketAddress.createUnresolved(p.host(), p.port()));
+        }
+        InetAddress[] all;
+        try {
+            all = InetAddress.getAllByName(p.host());
+        } catch (UnknownHostException e) {
+            return List.of(InetSocketAddress.createUnresolved(p.host(), p.port()));
+        }
+        List<InetAddress> ordered = new ArrayList<>(Arrays.asList(all));
+        ordered.sort(Comparator.comparing(a -> (a instanceof Inet6Address) != (preferIpFamily == 6)));
+        List<InetSocketAddress> out = new ArrayList<>();
+        ordered.forEach(a -> out.add(new InetSocketAddress(a, p.port())));
+        return out;
+    }
+
+    private Response get(Route route, Proxy proxy, String path, Map<String, String> headers) throws IOException {
         Endpoint named = route.isDirect() || logicalServer == null ? route.server() : logicalServer;
         HttpURLConnection c = (HttpURLConnection) named.resolve(path).toURL().openConnection(proxy);
         c.setConnectTimeout(connectTimeoutMillis);
@@ -61,14 +107,15 @@ public final class HttpTransport implements Transport {
         return new UrlConnectionResponse(c, status, body == null ? InputStream.nullInputStream() : body);
     }
 
-    private static Proxy toProxy(Endpoint p) {
-        return new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved(p.host(), p.port()));
-    }
-
     private record UrlConnectionResponse(HttpURLConnection c, int status, InputStream body) implements Response {
         @Override
         public String header(String name) {
             return c.getHeaderField(name);
+        }
+
+        @Override
+        public String target() {
+            return c.getURL().getFile(); // the final URL once redirects were followed
         }
 
         @Override

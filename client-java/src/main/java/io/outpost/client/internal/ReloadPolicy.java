@@ -36,7 +36,7 @@ public final class ReloadPolicy {
         String f = forceReload == null ? "none" : forceReload.toLowerCase(Locale.ROOT);
         if (!f.equals("none")) {
             boolean soft = f.startsWith("soft");
-            upTo = Ttl.valueOf((soft ? f.substring(4) : f).toUpperCase(Locale.ROOT));
+            upTo = classOf(soft ? f.substring(4) : f);
             refresh = soft ? Refresh.SOFT : Refresh.HARD;
         }
         if (maxAgeSecs == 0 && (upTo == null || upTo.compareTo(Ttl.LONG) < 0)) {
@@ -53,9 +53,17 @@ public final class ReloadPolicy {
         return new ReloadPolicy(upTo, refresh, maxAgeSecs);
     }
 
+    /**
+     * The widest class refreshed: as frontier_client, the first of "short", "long", "forever" the value contains, so
+     * {@code shortforever} refreshes what {@code short} does.
+     */
+    private static Ttl classOf(String level) {
+        return level.contains("short") ? Ttl.SHORT : level.contains("long") ? Ttl.LONG : Ttl.FOREVER;
+    }
+
     /** The values forcereload accepts. */
     public static boolean validForceReload(String v) {
-        return v.toLowerCase(Locale.ROOT).matches("none|(soft)?(short|long|forever)");
+        return v.toLowerCase(Locale.ROOT).matches("none|(soft)?(short|long|forever|shortforever)");
     }
 
     /**

@@ -10,6 +10,9 @@ public interface Response extends Closeable {
     /** A response header (case-insensitive name), or null. */
     String header(String name);
 
+    /** The target (raw path and query) of the request that got this answer, after any redirect. */
+    String target();
+
     /** Content-Length, or -1. */
     long contentLength();
 

@@ -57,7 +57,11 @@ public final class FakeServer implements AutoCloseable {
     private final ConcurrentLinkedQueue<Request> requests = new ConcurrentLinkedQueue<>();
 
     private FakeServer(Handler handler) throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+        this(handler, new InetSocketAddress("127.0.0.1", 0));
+    }
+
+    private FakeServer(Handler handler, InetSocketAddress address) throws IOException {
+        server = HttpServer.create(address, 64);
         executor = Executors.newFixedThreadPool(16);
         server.setExecutor(executor);
         server.createContext("/", ex -> serve(ex, handler));
@@ -66,6 +70,11 @@ public final class FakeServer implements AutoCloseable {
 
     public static FakeServer start(Handler handler) throws IOException {
         return new FakeServer(handler);
+    }
+
+    /** A server listening on {@code address} (e.g. [::1] at another server's port, for address-family tests). */
+    public static FakeServer startOn(InetSocketAddress address, Handler handler) throws IOException {
+        return new FakeServer(handler, address);
     }
 
     /** A URL where nothing listens: a port that was free a moment ago. */
@@ -77,6 +86,10 @@ public final class FakeServer implements AutoCloseable {
 
     public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
     }
 
     public List<Request> requests() {

@@ -15,6 +15,8 @@ import java.util.stream.Stream;
  */
 public final class TestHostNames extends InetAddressResolverProvider {
     public static final Map<String, InetAddress> MAP = new ConcurrentHashMap<>();
+    /** Names with several addresses, returned in this order whatever the JVM prefers. */
+    public static final Map<String, java.util.List<InetAddress>> ADDRESSES = new ConcurrentHashMap<>();
 
     @Override
     public InetAddressResolver get(Configuration configuration) {
@@ -22,6 +24,10 @@ public final class TestHostNames extends InetAddressResolverProvider {
         return new InetAddressResolver() {
             @Override
             public Stream<InetAddress> lookupByName(String host, LookupPolicy policy) throws UnknownHostException {
+                java.util.List<InetAddress> several = ADDRESSES.get(host);
+                if (several != null) {
+                    return several.stream();
+                }
                 InetAddress mapped = MAP.get(host);
                 return mapped != null ? Stream.of(mapped) : builtin.lookupByName(host, policy);
             }

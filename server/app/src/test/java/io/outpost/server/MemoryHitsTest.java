@@ -48,6 +48,7 @@ class MemoryHitsTest {
         for (String h : HEADERS) {
             assertThat(hit.headers().firstValue(h)).as(h).isPresent().isEqualTo(computed.headers().firstValue(h));
         }
+        assertThat(hit.headers().firstValue("X-Outpost-Signature")).as("no signing key configured").isEmpty();
         assertThat(memoryRequests() - memoryHits).isEqualTo(1.0);
         assertThat(lines).anySatisfy(line -> assertThat(line).contains("GET " + path + "\" 200 ",
                 "client=\"memory-hit-test\""));

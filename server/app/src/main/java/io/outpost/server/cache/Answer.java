@@ -12,10 +12,17 @@ public record Answer(byte[] body, String contentType, long rows, long validSince
 
     /**
      * Response header values, computed once per answer so cache hits only copy them; {@code folder} names whose
-     * generation the answer depends on ("" for the whole catalog: node and tag lists, tag resolution).
+     * generation the answer depends on ("" for the whole catalog: node and tag lists, tag resolution);
+     * {@code signature} keeps the answer's signature header once written.
      */
     public record Headers(String folder, String etag, long lastModifiedMillis, String lastModified, String cacheControl,
-                          String cacheControlAllowingStale, String rows, String validSince, String validUntil) {
+                          String cacheControlAllowingStale, String rows, String validSince, String validUntil,
+                          SignatureMemo signature) {
+        public Headers(String folder, String etag, long lastModifiedMillis, String lastModified, String cacheControl,
+                       String cacheControlAllowingStale, String rows, String validSince, String validUntil) {
+            this(folder, etag, lastModifiedMillis, lastModified, cacheControl, cacheControlAllowingStale, rows,
+                    validSince, validUntil, new SignatureMemo());
+        }
     }
 
     public Answer withHeaders(Headers h) {

@@ -54,7 +54,7 @@ public class AnswerCache {
         if (h != null) {
             bytes += chars(h.folder()) + chars(h.etag()) + chars(h.lastModified()) + chars(h.cacheControl())
                     + chars(h.cacheControlAllowingStale()) + chars(h.rows()) + chars(h.validSince())
-                    + chars(h.validUntil());
+                    + chars(h.validUntil()) + 32; // the signature memo (empty unless answers are signed)
         }
         return (int) Math.min(Integer.MAX_VALUE, bytes);
     }

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Timer;
 import io.outpost.server.cache.Answer;
 import io.outpost.server.cache.AnswerCache;
 import io.outpost.server.cache.Catalog;
+import io.outpost.server.signing.AnswerSigner;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -22,6 +23,7 @@ import org.apache.tomcat.util.http.FastHttpDateFormat;
 public final class MemoryHits {
     private final Catalog catalog;
     private final AnswerCache cache;
+    private final AnswerSigner signer;
     private final Counter notModified;
     private final Timer hitTimer;
 
@@ -34,9 +36,10 @@ public final class MemoryHits {
     public record Hit(Answer answer, String cacheControl, boolean notModified) {
     }
 
-    public MemoryHits(Catalog catalog, AnswerCache cache, MeterRegistry registry) {
+    public MemoryHits(Catalog catalog, AnswerCache cache, AnswerSigner signer, MeterRegistry registry) {
         this.catalog = catalog;
         this.cache = cache;
+        this.signer = signer;
         this.notModified = Counter.builder("outpost.responses.not_modified").register(registry);
         this.hitTimer = Timer.builder("outpost.requests").tag("path", "memory").description("native API requests")
                 .register(registry);
@@ -76,7 +79,7 @@ public final class MemoryHits {
         if (hit == null) {
             return false;
         }
-        write(hit, resp);
+        write(hit, uri, resp);
         served(start);
         return true;
     }
@@ -97,10 +100,11 @@ public final class MemoryHits {
         if (matches) {
             notModifiedAnswered();
         }
-        write(new Hit(a, allowsStale(req) ? h.cacheControlAllowingStale() : h.cacheControl(), matches), resp);
+        write(new Hit(a, allowsStale(req) ? h.cacheControlAllowingStale() : h.cacheControl(), matches),
+                req.getRequestURI(), resp);
     }
 
-    private static void write(Hit hit, HttpServletResponse resp) throws IOException {
+    private void write(Hit hit, String uri, HttpServletResponse resp) throws IOException {
         Answer.Headers h = hit.answer().headers();
         resp.setHeader("Cache-Control", hit.cacheControl());
         resp.setHeader("ETag", h.etag());
@@ -109,14 +113,28 @@ public final class MemoryHits {
             resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
             return;
         }
-        writeBody(resp, hit.answer());
+        writeBody(resp, hit.answer(), signature(signer, hit.answer(), uri));
     }
 
-    /** A 200 with the answer's content headers and body (the caching headers are the caller's). */
-    static void writeBody(HttpServletResponse resp, Answer a) throws IOException {
+    /**
+     * The signature header of {@code a} served at {@code uri} (no query string: native URLs have none), or null when
+     * answers are not signed; computed on the answer's first write to that URI, then kept with the answer.
+     */
+    static String signature(AnswerSigner signer, Answer a, String uri) {
+        return signer.enabled() ? a.headers().signature().header(uri, u -> signer.header(u, a.body())) : null;
+    }
+
+    /**
+     * A 200 with the answer's content headers, its signature header (if not null) and body (the caching headers are
+     * the caller's).
+     */
+    static void writeBody(HttpServletResponse resp, Answer a, String signature) throws IOException {
         Answer.Headers h = a.headers();
         resp.setStatus(200);
         resp.setContentType(a.contentType());
+        if (signature != null) {
+            resp.setHeader(AnswerSigner.HEADER, signature);
+        }
         resp.setHeader("X-Outpost-Rows", h.rows());
         if (h.validSince() != null) {
             resp.setHeader("X-Outpost-Valid-Since", h.validSince());

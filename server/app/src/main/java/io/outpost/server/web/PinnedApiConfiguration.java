@@ -25,6 +25,7 @@ public class PinnedApiConfiguration {
     public ServletRegistrationBean<PinnedApiServlet> pinnedApi(StateService states, PinnedReads pinned,
                                                                SnapshotService snapshots, CachePolicy policy,
                                                                SnapshotProperties props, OutpostProperties outpost,
+                                                               io.outpost.server.signing.AnswerSigner signer,
                                                                io.micrometer.core.instrument.MeterRegistry registry) {
         List<String> mappings = new ArrayList<>();
         for (String format : List.of("bin", "json")) {
@@ -34,7 +35,7 @@ public class PinnedApiConfiguration {
             }
         }
         ServletRegistrationBean<PinnedApiServlet> bean = new ServletRegistrationBean<>(
-                new PinnedApiServlet(states, pinned, snapshots, policy, props, outpost, registry), mappings.toArray(String[]::new));
+                new PinnedApiServlet(states, pinned, snapshots, policy, props, outpost, signer, registry), mappings.toArray(String[]::new));
         bean.setName("pinned-api");
         bean.setLoadOnStartup(1);
         return bean;

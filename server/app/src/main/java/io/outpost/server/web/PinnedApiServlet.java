@@ -12,6 +12,7 @@ import io.outpost.server.pin.State;
 import io.outpost.server.pin.StateService;
 import io.outpost.server.query.BadQueryException;
 import io.outpost.server.query.Query;
+import io.outpost.server.signing.AnswerSigner;
 import io.outpost.store.StoreException;
 import io.outpost.store.globaltag.GlobalTag;
 import io.outpost.wire.AnswerEncoder;
@@ -61,12 +62,14 @@ public class PinnedApiServlet extends HttpServlet {
     private final Codec codec;
     private final int level;
     private final String shortLived;
+    private final AnswerSigner signer;
     private final io.micrometer.core.instrument.Counter pinnedReads;
     private final io.micrometer.core.instrument.Counter snapshotRequests;
 
     public PinnedApiServlet(StateService states, PinnedReads pinned, SnapshotService snapshots, CachePolicy policy,
                             SnapshotProperties props, io.outpost.server.config.OutpostProperties outpost,
-                            io.micrometer.core.instrument.MeterRegistry registry) {
+                            AnswerSigner signer, io.micrometer.core.instrument.MeterRegistry registry) {
+        this.signer = signer;
         this.states = states;
         this.pinned = pinned;
         this.snapshots = snapshots;
@@ -216,7 +219,7 @@ public class PinnedApiServlet extends HttpServlet {
                 null, null));
     }
 
-    private static void serve(Answer a, String cacheControl, HttpServletRequest req, HttpServletResponse resp)
+    private void serve(Answer a, String cacheControl, HttpServletRequest req, HttpServletResponse resp)
             throws IOException {
         Answer.Headers h = a.headers();
         resp.setHeader("Cache-Control", cacheControl);
@@ -231,7 +234,7 @@ public class PinnedApiServlet extends HttpServlet {
         if (!h.lastModified().isEmpty()) {
             resp.setHeader("Last-Modified", h.lastModified());
         }
-        MemoryHits.writeBody(resp, a);
+        MemoryHits.writeBody(resp, a, MemoryHits.signature(signer, a, req.getRequestURI()));
     }
 
     private static void redirect(HttpServletResponse resp, String location, String cacheControl) {

@@ -21,8 +21,9 @@ import org.springframework.core.Ordered;
 public class WebConfiguration {
 
     @Bean
-    public MemoryHits memoryHits(Catalog catalog, AnswerCache cache, MeterRegistry registry) {
-        return new MemoryHits(catalog, cache, registry);
+    public MemoryHits memoryHits(Catalog catalog, AnswerCache cache, io.outpost.server.signing.AnswerSigner signer,
+                                 MeterRegistry registry) {
+        return new MemoryHits(catalog, cache, signer, registry);
     }
 
     /**
