@@ -5,6 +5,7 @@ answer that is not signed as it must be is a failed route: the client moves on a
 from __future__ import annotations
 
 import base64
+import os
 import hashlib
 import struct
 import urllib.parse
@@ -188,3 +189,21 @@ def test_verify_keys_in_the_configuration(tmp_path: Path, keys: tuple[Signer, Pa
     unverified = Config.parse(f"(serverurl=a)(verifykey={key_file})")
     unverified.validate()
     assert unverified.warnings == ["verifykey is ignored without security=sig: answers are not verified"]
+
+
+def test_the_real_service_signs_and_the_client_verifies_directly_and_through_squid(
+        server: str, squid: tuple[str, Path]) -> None:
+    key = os.environ.get("OUTPOST_TEST_VERIFYKEY", "")
+    if not key:
+        pytest.skip("needs OUTPOST_TEST_VERIFYKEY=KEYID:FILE, the public key of the service's signing key "
+                    "(./outpost test starts the service with one)")
+    proxy, access_log = squid
+    rows = []
+    # directly, then through Squid until it answers from its cache (the header kept with the answer): Squid may
+    # still be storing the first copy when the second read arrives, so a few reads rather than exactly two
+    for proxies in [[]] + [[proxy]] * 5:
+        cfg = Config(servers=[server], proxies=proxies, signed_answers=True, verify_keys=[key])
+        with Client(config=cfg) as c:
+            rows.append(c.browse("/DEMO/Calo/Gains").rows)
+    assert len(rows[0]) > 0 and all(r == rows[0] for r in rows)
+    assert any("HIT/200" in line and "/Calo/Gains" in line for line in access_log.read_text().splitlines())
