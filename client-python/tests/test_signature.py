@@ -201,7 +201,8 @@ def test_the_real_service_signs_and_the_client_verifies_directly_and_through_squ
     rows = []
     # directly, then through Squid until it answers from its cache (the header kept with the answer): Squid may
     # still be storing the first copy when the second read arrives, so a few reads rather than exactly two
-    for proxies in [[]] + [[proxy]] * 5:
+    routes: list[list[str]] = [[]] + [[proxy]] * 5
+    for proxies in routes:
         cfg = Config(servers=[server], proxies=proxies, signed_answers=True, verify_keys=[key])
         with Client(config=cfg) as c:
             rows.append(c.browse("/DEMO/Calo/Gains").rows)
