@@ -73,8 +73,11 @@ final class DatabaseReads {
                         throw new DatabaseUnavailable("Timed out waiting to acquire DB connection", e);
                     }
                 } catch (SQLException e) {
-                    String msg = "Error acquiring DB connection: " + PayloadEnds.oneLine(e.getMessage());
-                    throw DatabaseUnavailable.isOutage(e) ? new DatabaseUnavailable(msg, e) : new FrontierException(msg);
+                    if (DatabaseUnavailable.isOutage(e)) {
+                        throw new DatabaseUnavailable("Error acquiring DB connection: " + PayloadEnds.oneLine(e.getMessage()), e);
+                    }
+                    // the database's words reach the log only (OpenPayloadStep)
+                    throw new FrontierException("Acquiring a DB connection", e);
                 }
             }
         }

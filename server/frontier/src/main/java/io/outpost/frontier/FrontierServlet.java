@@ -148,7 +148,8 @@ public class FrontierServlet extends HttpServlet {
             LOG.info("{} id={} client disconnected: {}", context.name(), x.id, e.toString());
         } catch (RuntimeException | Error e) {
             LOG.error("{} id={} internal error", context.name(), x.id, e);
-            x.globalError("Internal Error: " + PayloadEnds.describe(e));
+            // the exception may name tables, files or versions: the client reads the id of the log line instead
+            x.globalError("Internal Error; " + PayloadEnds.loggedAs(x));
         } finally {
             end(x);
         }

@@ -58,20 +58,25 @@ final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
         for (FrontierCommand c : request.commands()) {
             payloads.add(System.nanoTime() - start > PARSE_BUDGET_NANOS
                     ? Payload.failed(c, "SQL rejected: the request's statements took too long to analyse")
-                    : check(c));
+                    : check(x, c));
         }
         x.parsed(payloads, request.ttl().maxAgeSeconds(x.config(), ZonedDateTime.now(x.config().zone())));
         return next.proceed(x);
     }
 
     /** Decodes p1, applies the bind-variable rule and checks/translates the SQL; failures become payload errors. */
-    private Payload check(FrontierCommand cmd) {
+    private Payload check(FrontierExchange x, FrontierCommand cmd) {
         try {
             PayloadSql sql = PayloadSql.of(cmd);
             SqlGuard.Checked checked = checks.check(sql.statement(), sql.binds());
             return new Payload(cmd, checked.sql(), sql.binds(), checked.tables(),
                     checked.dictionary() ? null : times.sources(checked.tables()), checked.dictionary(), null);
         } catch (FrontierException e) {
+            if (e.getCause() != null) {
+                // the analyser itself failed: what it threw is for the log, under the request's id
+                LOG.warn("{} id={} statement analysis failed", context.name(), x.id, e.getCause());
+                return Payload.failed(cmd, e.getMessage() + "; " + PayloadEnds.loggedAs(x));
+            }
             return Payload.failed(cmd, e.getMessage());
         }
     }

@@ -66,7 +66,7 @@ public final class SqlParser {
         } catch (JSQLParserException e) {
             throw new FrontierException("SQL rejected: syntax error or unsupported statement: " + firstLine(e));
         } catch (RuntimeException | StackOverflowError e) {
-            throw new FrontierException("SQL rejected: cannot analyse statement (" + e.getClass().getSimpleName() + ")", e);
+            throw new FrontierException("SQL rejected: cannot analyse statement", e);
         }
         if (statements == null || statements.isEmpty()) {
             throw new FrontierException("SQL rejected: empty statement");
