@@ -117,6 +117,45 @@ class HostileConnectionsTest {
         }
     }
 
+    /**
+     * Blank lines before a request line, one every 200 ms: Tomcat skips them and lets go of the connection between
+     * them, so only the connection's own first-byte time can end it, at the same deadline as a trickled head.
+     */
+    @Test
+    void blankLinesBeforeARequestEndAtTheHeadDeadline() throws Exception {
+        try (RunningService svc = RunningService.startSqliteDemo("--outpost.http.request-head-timeout=1s");
+             Socket slow = new Socket()) {
+            slow.bind(new InetSocketAddress(CLIENT, 0));
+            slow.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), svc.port()));
+            InputStream in = slow.getInputStream();
+            slow.setSoTimeout(200);
+            long start = System.nanoTime();
+            boolean closed = false;
+            while (!closed && System.nanoTime() - start < 10_000_000_000L) {
+                try {
+                    slow.getOutputStream().write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                    closed = in.read() == -1;
+                } catch (SocketTimeoutException stillOpen) {
+                    // not closed yet: send the next blank line
+                } catch (IOException reset) {
+                    closed = true;
+                }
+            }
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(closed).as("closed while still sending blank lines").isTrue();
+            assertThat(millis).as("deadline 1 s, checked every 250 ms").isBetween(800L, 3_000L);
+            // a client that sends a blank line and then its request in time is answered
+            try (Socket polite = new Socket(InetAddress.getLoopbackAddress(), svc.port())) {
+                polite.getOutputStream().write("\r\nGET /v1/json/nodes HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                assertThat(new String(polite.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1))
+                        .startsWith("HTTP/1.1 200 ");
+            }
+            assertThat(svc.metric("outpost_connections_closed_total",
+                    java.util.regex.Pattern.compile("reason=\"request-head-timeout\""))).isEqualTo(1.0);
+        }
+    }
+
     /** A connection from the attacking address, begun and not waited for. */
     private static SocketChannel connect(int port) throws IOException {
         SocketChannel c = SocketChannel.open();
