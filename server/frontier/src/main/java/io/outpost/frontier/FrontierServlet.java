@@ -99,7 +99,7 @@ public class FrontierServlet extends HttpServlet {
                 // admitted first: parsing a crafted statement costs CPU, so it runs within MaxThreads and
                 // MaxRequestsPerClient too
                 new AdmitStep(context, cost),
-                new ParseStep(context, checks, times),
+                new ParseStep(context, checks, times, costLimits.maxParseMillisPerRequest()),
                 new CachedNotModifiedStep(times),
                 new TransactionStep(context.name(), payloadSteps)));
     }

@@ -20,17 +20,18 @@ import org.slf4j.LoggerFactory;
  */
 final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
     private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
-    /**
-     * Parse time one request may use over all its payloads (up to 32): each statement has the parser's own timeout,
-     * and once this is spent the remaining payloads are refused unparsed, so a request of crafted statements costs
-     * about this much CPU, not 32 timeouts.
-     */
-    static final long PARSE_BUDGET_NANOS = 5_000_000_000L;
     private final FrontierContext context;
     private final StatementChecks checks;
     private final TableTimes times;
+    /**
+     * Parse time one request may use over all its payloads (up to 32): each statement has the parser's own timeout,
+     * and once this is spent the remaining payloads are refused unparsed, so a request of crafted statements costs
+     * about this much CPU, not 32 timeouts (MaxParseMillisPerRequest).
+     */
+    private final long parseBudgetNanos;
 
-    ParseStep(FrontierContext context, StatementChecks checks, TableTimes times) {
+    ParseStep(FrontierContext context, StatementChecks checks, TableTimes times, long parseBudgetMillis) {
+        this.parseBudgetNanos = parseBudgetMillis * 1_000_000;
         this.context = context;
         this.checks = checks;
         this.times = times;
@@ -56,7 +57,7 @@ final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
         List<Payload> payloads = new ArrayList<>();
         long start = System.nanoTime();
         for (FrontierCommand c : request.commands()) {
-            payloads.add(System.nanoTime() - start > PARSE_BUDGET_NANOS
+            payloads.add(System.nanoTime() - start > parseBudgetNanos
                     ? Payload.failed(c, "SQL rejected: the request's statements took too long to analyse")
                     : check(x, c));
         }

@@ -28,6 +28,9 @@ public final class SqlParser {
     private static final long LENGTH_COVERED = 80_000;
     /** JSqlParser's own limit on nested constructs (it counts them otherwise than parentheses). */
     private static final int PARSER_NESTING_DEPTH = 64;
+    /** A Java class name before a message ("net.sf.jsqlparser.parser.ParseException: "). */
+    private static final java.util.regex.Pattern PARSER_CLASS =
+            java.util.regex.Pattern.compile("^([a-z_][\\w$]*\\.)+[A-Z][\\w$]*: ");
 
     private final ExecutorService threads;
     private final long timeoutMillis;
@@ -114,6 +117,7 @@ public final class SqlParser {
         }
         int nl = m.indexOf('\n');
         m = nl > 0 ? m.substring(0, nl) : m;
+        m = PARSER_CLASS.matcher(m).replaceFirst(""); // the parser's class names say nothing about the statement
         return m.length() > 200 ? m.substring(0, 200) + "..." : m;
     }
 }
