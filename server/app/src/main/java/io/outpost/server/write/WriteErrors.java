@@ -31,7 +31,8 @@ public class WriteErrors {
     @ExceptionHandler(StoreException.class)
     void store(StoreException e, HttpServletRequest req, HttpServletResponse resp) throws IOException {
         int status = StoreStatus.of(e);
-        String detail = InternalErrors.clientText(e, req.getMethod() + " " + req.getRequestURI()); // logs what it leaves out
+        // logs what it leaves out
+        String detail = InternalErrors.clientText(e, req.getMethod() + " " + req.getRequestURI());
         if (status == 503 && detail.equals(e.getMessage())) {
             log.warn("write {} failed: {}", req.getRequestURI(), e.getMessage());
         }
