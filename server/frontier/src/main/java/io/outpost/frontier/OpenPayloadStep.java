@@ -38,7 +38,7 @@ final class OpenPayloadStep implements StepChain.Step<PayloadWork, PayloadOutcom
             if (PayloadEnds.refused(e, w)) {
                 return ends.keptOrRefused(w, e);
             }
-            if (e.getCause() instanceof SQLException sql) {
+            if (e.getCause() instanceof SQLException sql && !(e instanceof DatabaseUnavailable)) {
                 return ends.error(w, ends.databaseFailure(w, e.getMessage(), sql), "");
             }
             return ends.error(w, e.getMessage(), "");

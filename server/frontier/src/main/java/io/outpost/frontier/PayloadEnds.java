@@ -82,7 +82,9 @@ final class PayloadEnds {
             kept = null;
         }
         if (kept == null) {
-            return new PayloadOutcome.Unavailable(oneLine(e.getMessage()));
+            // the reason is logged, not sent: the database's own words may go in it
+            Throwable why = e.getCause() != null ? e.getCause() : e;
+            return new PayloadOutcome.Unavailable(oneLine(e.getMessage() + (why == e ? "" : " (" + why.getMessage() + ")")));
         }
         w.exchange.setAge(config.errorMaxAge());
         w.out().writeShared(kept.body());
