@@ -66,15 +66,18 @@ final class DatabaseReads {
                     if (e.getCause() != null) {
                         // the pool could not connect at all (database down or unreachable): waiting longer for a
                         // free connection cannot help, so the client hears it now and can try another server
-                        throw new DatabaseUnavailable("Error acquiring DB connection: database unreachable: "
-                                + PayloadEnds.oneLine(e.getCause().getMessage()), e);
+                        // (the driver's words, which name hosts, go to the log only: PayloadEnds.keptOrRefused)
+                        throw new DatabaseUnavailable("Error acquiring DB connection: database unreachable", e);
                     }
                     if (System.nanoTime() >= deadline) {
                         throw new DatabaseUnavailable("Timed out waiting to acquire DB connection", e);
                     }
                 } catch (SQLException e) {
-                    String msg = "Error acquiring DB connection: " + PayloadEnds.oneLine(e.getMessage());
-                    throw DatabaseUnavailable.isOutage(e) ? new DatabaseUnavailable(msg, e) : new FrontierException(msg);
+                    if (DatabaseUnavailable.isOutage(e)) {
+                        throw new DatabaseUnavailable("Error acquiring DB connection: database unreachable", e);
+                    }
+                    // the database's words reach the log only (OpenPayloadStep)
+                    throw new FrontierException("Acquiring a DB connection", e);
                 }
             }
         }

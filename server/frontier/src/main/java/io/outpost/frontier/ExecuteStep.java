@@ -35,9 +35,8 @@ final class ExecuteStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
             if (PayloadEnds.refused(e, w)) {
                 return new PayloadOutcome.Unavailable(PayloadEnds.oneLine(e.getMessage()));
             }
-            String msg = !p.tables().isEmpty() ? "While querying " + p.tables() + ": " + PayloadEnds.oneLine(e.getMessage())
-                    : PayloadEnds.describe(e);
-            return ends.error(w, msg, "md5=\"" + enc.md5Hex() + "\"");
+            String what = p.tables().isEmpty() ? "The query" : "While querying " + p.tables() + ": the query";
+            return ends.error(w, ends.databaseFailure(w, what, e), "md5=\"" + enc.md5Hex() + "\"");
         } catch (IOException | RuntimeException e) {
             closeQuietly(enc); // the client went away or the driver failed: end the encoder's work all the same
             throw e;

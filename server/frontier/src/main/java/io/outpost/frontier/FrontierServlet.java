@@ -99,7 +99,7 @@ public class FrontierServlet extends HttpServlet {
                 // admitted first: parsing a crafted statement costs CPU, so it runs within MaxThreads and
                 // MaxRequestsPerClient too
                 new AdmitStep(context, cost),
-                new ParseStep(context, checks, times),
+                new ParseStep(context, checks, times, costLimits.maxParseMillisPerRequest()),
                 new CachedNotModifiedStep(times),
                 new TransactionStep(context.name(), payloadSteps)));
     }
@@ -148,7 +148,8 @@ public class FrontierServlet extends HttpServlet {
             LOG.info("{} id={} client disconnected: {}", context.name(), x.id, e.toString());
         } catch (RuntimeException | Error e) {
             LOG.error("{} id={} internal error", context.name(), x.id, e);
-            x.globalError("Internal Error: " + PayloadEnds.describe(e));
+            // the exception may name tables, files or versions: the client reads the id of the log line instead
+            x.globalError("Internal Error; " + PayloadEnds.loggedAs(x));
         } finally {
             end(x);
         }

@@ -33,7 +33,7 @@ final class LastModifiedStep implements StepChain.Step<PayloadWork, PayloadOutco
                 if (PayloadEnds.refused(e, w)) {
                     return ends.keptOrRefused(w, e);
                 }
-                return ends.error(w, "Error getting last-modified time: " + e.getMessage(), "");
+                return ends.error(w, ends.databaseFailure(w, "Getting the last-modified time", e), "");
             }
             if (x.ifModifiedSince() > 0 && x.ifModifiedSince() == lm) {
                 return new PayloadOutcome.NotModified();

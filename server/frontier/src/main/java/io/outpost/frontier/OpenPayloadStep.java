@@ -3,6 +3,7 @@ package io.outpost.frontier;
 import io.outpost.frontier.encode.BlobEncoder;
 import io.outpost.frontier.protocol.Envelope;
 import java.io.IOException;
+import java.sql.SQLException;
 
 /**
  * Starts the payload's element and readies what it needs: a known method, its zip level, SQL that passed the
@@ -36,6 +37,9 @@ final class OpenPayloadStep implements StepChain.Step<PayloadWork, PayloadOutcom
         } catch (FrontierException e) {
             if (PayloadEnds.refused(e, w)) {
                 return ends.keptOrRefused(w, e);
+            }
+            if (e.getCause() instanceof SQLException sql && !(e instanceof DatabaseUnavailable)) {
+                return ends.error(w, ends.databaseFailure(w, e.getMessage(), sql), "");
             }
             return ends.error(w, e.getMessage(), "");
         }

@@ -20,17 +20,18 @@ import org.slf4j.LoggerFactory;
  */
 final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
     private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
-    /**
-     * Parse time one request may use over all its payloads (up to 32): each statement has the parser's own timeout,
-     * and once this is spent the remaining payloads are refused unparsed, so a request of crafted statements costs
-     * about this much CPU, not 32 timeouts.
-     */
-    static final long PARSE_BUDGET_NANOS = 5_000_000_000L;
     private final FrontierContext context;
     private final StatementChecks checks;
     private final TableTimes times;
+    /**
+     * Parse time one request may use over all its payloads (up to 32): each statement has the parser's own timeout,
+     * and once this is spent the remaining payloads are refused unparsed, so a request of crafted statements costs
+     * about this much CPU, not 32 timeouts (MaxParseMillisPerRequest).
+     */
+    private final long parseBudgetNanos;
 
-    ParseStep(FrontierContext context, StatementChecks checks, TableTimes times) {
+    ParseStep(FrontierContext context, StatementChecks checks, TableTimes times, long parseBudgetMillis) {
+        this.parseBudgetNanos = parseBudgetMillis * 1_000_000;
         this.context = context;
         this.checks = checks;
         this.times = times;
@@ -56,22 +57,27 @@ final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
         List<Payload> payloads = new ArrayList<>();
         long start = System.nanoTime();
         for (FrontierCommand c : request.commands()) {
-            payloads.add(System.nanoTime() - start > PARSE_BUDGET_NANOS
+            payloads.add(System.nanoTime() - start > parseBudgetNanos
                     ? Payload.failed(c, "SQL rejected: the request's statements took too long to analyse")
-                    : check(c));
+                    : check(x, c));
         }
         x.parsed(payloads, request.ttl().maxAgeSeconds(x.config(), ZonedDateTime.now(x.config().zone())));
         return next.proceed(x);
     }
 
     /** Decodes p1, applies the bind-variable rule and checks/translates the SQL; failures become payload errors. */
-    private Payload check(FrontierCommand cmd) {
+    private Payload check(FrontierExchange x, FrontierCommand cmd) {
         try {
             PayloadSql sql = PayloadSql.of(cmd);
             SqlGuard.Checked checked = checks.check(sql.statement(), sql.binds());
             return new Payload(cmd, checked.sql(), sql.binds(), checked.tables(),
                     checked.dictionary() ? null : times.sources(checked.tables()), checked.dictionary(), null);
         } catch (FrontierException e) {
+            if (e.getCause() != null) {
+                // the analyser itself failed: what it threw is for the log, under the request's id
+                LOG.warn("{} id={} statement analysis failed", context.name(), x.id, e.getCause());
+                return Payload.failed(cmd, e.getMessage() + "; " + PayloadEnds.loggedAs(x));
+            }
             return Payload.failed(cmd, e.getMessage());
         }
     }

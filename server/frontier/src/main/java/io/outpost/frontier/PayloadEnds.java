@@ -5,9 +5,13 @@ import io.outpost.frontier.answers.FrontierAnswers;
 import io.outpost.frontier.protocol.CacheHeaders;
 import io.outpost.frontier.protocol.Envelope;
 import java.io.IOException;
+import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The ways a payload ends, shared by the payload steps: records sent, an error, or the database unreachable. */
 final class PayloadEnds {
+    private static final Logger LOG = LoggerFactory.getLogger(PayloadEnds.class);
     private final FrontierContext context;
     private final FrontierConfig config;
     private final FrontierAnswers answers;
@@ -78,7 +82,9 @@ final class PayloadEnds {
             kept = null;
         }
         if (kept == null) {
-            return new PayloadOutcome.Unavailable(oneLine(e.getMessage()));
+            // the reason is logged, not sent: the database's own words may go in it
+            Throwable why = e.getCause() != null ? e.getCause() : e;
+            return new PayloadOutcome.Unavailable(oneLine(e.getMessage() + (why == e ? "" : " (" + why.getMessage() + ")")));
         }
         w.exchange.setAge(config.errorMaxAge());
         w.out().writeShared(kept.body());
@@ -94,11 +100,18 @@ final class PayloadEnds {
         return s.length() > 500 ? s.substring(0, 500) + "..." : s;
     }
 
-    /** A failure as the client reads it: a FrontierException's message, else the exception's kind and message. */
-    static String describe(Throwable e) {
-        if (e instanceof FrontierException) {
-            return e.getMessage();
-        }
-        return e.getClass().getSimpleName() + ": " + oneLine(e.getMessage());
+    /** Where the client is told to look: the id of the request's lines in the server log. */
+    static String loggedAs(FrontierExchange x) {
+        return "the server logged it as id=" + x.id;
+    }
+
+    /**
+     * A database failure as the client reads it: what failed, the SQL state (a standard code) and the id of the
+     * server log line holding the database's own words, which may name tables, files, hosts or versions.
+     */
+    String databaseFailure(PayloadWork w, String what, SQLException e) {
+        LOG.warn("{} id={} {} failed", context.name(), w.exchange.id, what, e);
+        String state = e.getSQLState() == null || e.getSQLState().isBlank() ? "" : " (SQL state " + e.getSQLState() + ")";
+        return what + " failed" + state + "; " + loggedAs(w.exchange);
     }
 }

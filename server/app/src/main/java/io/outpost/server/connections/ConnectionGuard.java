@@ -30,7 +30,8 @@ import org.apache.tomcat.util.net.SocketWrapperBase;
  * client out, so a connection beyond {@code maxPerAddress} from one address is closed as soon as it is accepted
  * (trusted proxies, the site Squids, and the host itself are not limited);</li>
  * <li>a deadline for a request's head from its first byte: Tomcat's {@code connection-timeout} bounds each pause
- * between bytes, so a client sending a header byte every few seconds would hold its connection for ever.</li>
+ * between bytes, so a client sending a header byte every few seconds would hold its connection for ever. Blank
+ * lines before a request line count as its first bytes ({@link GuardedHttp11Processor}).</li>
  * </ul>
  * The endpoint of {@link GuardedNio2Protocol} reports each accepted and each closed socket here; a sweep closes heads over their deadline through Tomcat's own error path.
  */
@@ -42,6 +43,8 @@ public final class ConnectionGuard implements AutoCloseable {
     private final Predicate<InetAddress> unlimited;
     private final Map<Object, InetAddress> peers = new ConcurrentHashMap<>();
     private final Map<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
+    /** Connections Tomcat let go of having read only blank lines: when it read the first of them (nanoTime). */
+    private final Map<SocketWrapperBase<?>, Long> blankLinesSince = new ConcurrentHashMap<>();
     private final ScheduledExecutorService sweeper;
     private final Counter refused;
     private final Counter overdue;
@@ -104,6 +107,21 @@ public final class ConnectionGuard implements AutoCloseable {
         }
     }
 
+    /**
+     * Called by the processor after each read of a connection: {@code since} is when its first blank line was read
+     * if it has sent blank lines and no request line, else -1 (a request line begun or a request finished).
+     */
+    static void blankLinesRead(ConnectionGuard guard, SocketWrapperBase<?> socket, long since) {
+        if (guard == null) {
+            return;
+        }
+        if (since == -1) {
+            guard.blankLinesSince.remove(socket);
+        } else {
+            guard.blankLinesSince.putIfAbsent(socket, since);
+        }
+    }
+
     private boolean admit(Object socket, InetAddress address) {
         AtomicInteger count = perAddress.computeIfAbsent(address, a -> new AtomicInteger());
         if (count.incrementAndGet() > maxPerAddress && maxPerAddress > 0 && !unlimited.test(address)) {
@@ -126,9 +144,13 @@ public final class ConnectionGuard implements AutoCloseable {
         try {
             long now = System.nanoTime();
             for (SocketWrapperBase<S> wrapper : endpoint.getConnections()) {
-                // a processor stays with its socket while a head is incomplete; an idle socket has none
-                if (wrapper.getCurrentProcessor() instanceof AbstractProcessor p && !p.isAsync() && !p.isUpgrade()
-                        && headOverdue(p.getRequest(), now)) {
+                // a processor stays with its socket while a head is incomplete; an idle socket has none, and only
+                // its blank lines, if it sent some, tell when its head began
+                Object processor = wrapper.getCurrentProcessor();
+                Long blankSince = processor == null ? blankLinesSince.get(wrapper) : null;
+                if (processor instanceof AbstractProcessor p && !p.isAsync() && !p.isUpgrade()
+                        && headOverdue(p.getRequest(), now)
+                        || blankSince != null && now - blankSince > headTimeoutNanos) {
                     // Tomcat's own error path: serialised with any worker on the socket, which it then closes
                     endpoint.processSocket(wrapper, SocketEvent.ERROR, true);
                     overdue.increment();
@@ -167,6 +189,9 @@ public final class ConnectionGuard implements AutoCloseable {
         public SocketWrapperBase<S> remove(Object key) {
             SocketWrapperBase<S> removed = super.remove(key);
             closed(holder.guard(), key);
+            if (removed != null && holder.guard() != null) {
+                holder.guard().blankLinesSince.remove(removed);
+            }
             return removed;
         }
     }

@@ -1,6 +1,7 @@
 package io.outpost.server.connections;
 
 import java.nio.channels.AsynchronousSocketChannel;
+import org.apache.coyote.Processor;
 import org.apache.coyote.http11.Http11Nio2Protocol;
 import org.apache.tomcat.util.net.Nio2Endpoint;
 
@@ -15,6 +16,11 @@ public class GuardedNio2Protocol extends Http11Nio2Protocol implements GuardedPr
     private GuardedNio2Protocol(Endpoint endpoint) {
         super(endpoint);
         this.endpoint = endpoint;
+    }
+
+    @Override
+    protected Processor createProcessor() {
+        return new GuardedHttp11Processor(this, getAdapter(), endpoint);
     }
 
     @Override

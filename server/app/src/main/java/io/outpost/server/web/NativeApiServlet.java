@@ -94,10 +94,11 @@ public class NativeApiServlet extends HttpServlet {
             error(resp, e.status(), e.getMessage(), raw);
         } catch (StoreException e) {
             int status = StoreStatus.of(e);
-            if (status == 503) {
+            String detail = InternalErrors.clientText(e, raw); // logs what it leaves out
+            if (status == 503 && detail.equals(e.getMessage())) {
                 log.warn("503 for {}: {}", raw, e.getMessage());
             }
-            error(resp, status, e.getMessage(), raw);
+            error(resp, status, detail, raw);
         } catch (AnswerCache.WaitTimeout e) {
             error(resp, 503, e.getMessage(), raw);
         } finally {

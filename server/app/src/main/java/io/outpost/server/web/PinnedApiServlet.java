@@ -135,10 +135,11 @@ public class PinnedApiServlet extends HttpServlet {
             problem(resp, status, e.getMessage(), raw, cc, state ? "currentState" : "currentGeneration", e.current());
         } catch (StoreException e) {
             int status = StoreStatus.of(e);
-            if (status == 503) {
+            String detail = InternalErrors.clientText(e, raw); // logs what it leaves out
+            if (status == 503 && detail.equals(e.getMessage())) {
                 log.warn("503 for {}: {}", raw, e.getMessage());
             }
-            problem(resp, status, e.getMessage(), raw, policy.errorCacheControl(status), null, null);
+            problem(resp, status, detail, raw, policy.errorCacheControl(status), null, null);
         } catch (io.outpost.server.cache.AnswerCache.WaitTimeout e) {
             problem(resp, 503, e.getMessage(), raw, policy.errorCacheControl(503), null, null);
         }

@@ -89,7 +89,7 @@ public class SnapshotExportController {
         } catch (StoreException e) {
             int status = StoreStatus.of(e);
             Problems.write(resp, status, status == 404 ? "Not Found" : status == 400 ? "Bad Request" : "Error",
-                    e.getMessage(), uri, "no-store");
+                    InternalErrors.clientText(e, uri), uri, "no-store");
         } finally {
             slots.release();
             if (dir != null) {

@@ -88,6 +88,14 @@ public class WebConfiguration {
         return bean;
     }
 
+    /** Inside the access log and the management filter, so that its 500s are logged and apply to every path. */
+    @Bean
+    public FilterRegistrationBean<InternalErrorAnswers> internalErrorAnswers() {
+        FilterRegistrationBean<InternalErrorAnswers> bean = new FilterRegistrationBean<>(new InternalErrorAnswers());
+        bean.setOrder(Integer.MIN_VALUE + 2);
+        return bean;
+    }
+
     @Bean
     public FilterRegistrationBean<AccessLogFilter> accessLog() {
         FilterRegistrationBean<AccessLogFilter> bean = new FilterRegistrationBean<>(new AccessLogFilter());

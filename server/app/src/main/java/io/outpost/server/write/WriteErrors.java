@@ -12,7 +12,11 @@ import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import io.outpost.server.web.EchoedInput;
+import io.outpost.server.web.InternalErrors;
 import io.outpost.server.web.StoreStatus;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -27,7 +31,9 @@ public class WriteErrors {
     @ExceptionHandler(StoreException.class)
     void store(StoreException e, HttpServletRequest req, HttpServletResponse resp) throws IOException {
         int status = StoreStatus.of(e);
-        if (status == 503) {
+        // logs what it leaves out
+        String detail = InternalErrors.clientText(e, req.getMethod() + " " + req.getRequestURI());
+        if (status == 503 && detail.equals(e.getMessage())) {
             log.warn("write {} failed: {}", req.getRequestURI(), e.getMessage());
         }
         write(resp, status, switch (status) {
@@ -35,7 +41,7 @@ public class WriteErrors {
             case 400 -> "Bad Request";
             case 409 -> "Conflict";
             default -> "Service Unavailable";
-        }, e.getMessage(), req.getRequestURI());
+        }, detail, req.getRequestURI());
     }
 
     @ExceptionHandler(WriteRefused.class)
@@ -56,9 +62,31 @@ public class WriteErrors {
             write(resp, 413, "Content Too Large", tooLarge.getMessage(), req.getRequestURI());
             return;
         }
-        String why = e.getMostSpecificCause() == null ? e.getMessage() : e.getMostSpecificCause().getMessage();
-        write(resp, 400, "Bad Request", "the request body is not valid JSON for this operation: " + firstLine(why),
-                req.getRequestURI());
+        write(resp, 400, "Bad Request", "the request body is not valid JSON for this operation"
+                + where(e.getMostSpecificCause()), req.getRequestURI());
+    }
+
+    /**
+     * Where in the body the parser stopped: member path and line/column. Not the parser's message, which names
+     * the service's Java classes and types.
+     */
+    private static String where(Throwable cause) {
+        if (!(cause instanceof JacksonException j)) {
+            return "";
+        }
+        StringBuilder path = new StringBuilder();
+        for (JacksonException.Reference r : j.getPath()) {
+            if (r.getPropertyName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(EchoedInput.cap(r.getPropertyName()));
+            } else if (r.getIndex() >= 0) {
+                path.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        TokenStreamLocation at = j.getLocation();
+        String line = at == null || at.getLineNr() < 1 ? "" : "line " + at.getLineNr() + ", column " + at.getColumnNr();
+        String member = path.isEmpty() ? "" : "member " + path;
+        return member.isEmpty() && line.isEmpty() ? ""
+                : " (" + member + (member.isEmpty() || line.isEmpty() ? "" : ", ") + line + ")";
     }
 
     @ExceptionHandler(BodyLimit.TooLarge.class)
@@ -76,14 +104,6 @@ public class WriteErrors {
     void method(HttpRequestMethodNotSupportedException e, HttpServletRequest req, HttpServletResponse resp)
             throws IOException {
         write(resp, 405, "Method Not Allowed", e.getMessage(), req.getRequestURI());
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     static void write(HttpServletResponse resp, int status, String title, String detail, String instance)

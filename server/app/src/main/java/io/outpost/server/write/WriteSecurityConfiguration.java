@@ -20,6 +20,7 @@ import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.jwt.SupplierJwtDecoder;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.security.web.AuthenticationEntryPoint;
 
 /**
@@ -63,6 +64,21 @@ public class WriteSecurityConfiguration {
                 .oauth2ResourceServer(o -> o.jwt(j -> { }).authenticationEntryPoint(unauthenticated))
                 .exceptionHandling(e -> e.authenticationEntryPoint(unauthenticated));
         return http.build();
+    }
+
+    /**
+     * Spring Security's firewall, letting a folder path written as one percent-encoded segment through
+     * ({@code /write/v1/iovs/DET%2FCalo%2FGains}, as clients generated from the OpenAPI document write path
+     * parameters): Tomcat passes {@code %2F} on undecoded (WebConfiguration), so the firewall sees a '%' in the
+     * decoded path too. The controllers decode the node path once, and that one path is both what a token's scope is
+     * checked against and what is written. Everything else the firewall refuses stays refused.
+     */
+    @Bean
+    public StrictHttpFirewall writeApiFirewall() {
+        StrictHttpFirewall firewall = new StrictHttpFirewall();
+        firewall.setAllowUrlEncodedSlash(true);
+        firewall.setAllowUrlEncodedPercent(true);
+        return firewall;
     }
 
     /** Decodes and checks tokens of the configured issuer; the issuer is contacted on the first write, not at start. */

@@ -83,7 +83,7 @@ public final class SqlGuard {
             more.check(select);
             return checked;
         } catch (RuntimeException | StackOverflowError e) {
-            throw new FrontierException("SQL rejected: cannot analyse statement (" + e.getClass().getSimpleName() + ")", e);
+            throw new FrontierException("SQL rejected: cannot analyse statement", e);
         }
     }
 }

@@ -28,6 +28,9 @@ public final class SqlParser {
     private static final long LENGTH_COVERED = 80_000;
     /** JSqlParser's own limit on nested constructs (it counts them otherwise than parentheses). */
     private static final int PARSER_NESTING_DEPTH = 64;
+    /** A Java class name before a message ("net.sf.jsqlparser.parser.ParseException: "). */
+    private static final java.util.regex.Pattern PARSER_CLASS =
+            java.util.regex.Pattern.compile("^([a-z_][\\w$]*\\.)+[A-Z][\\w$]*: ");
 
     private final ExecutorService threads;
     private final long timeoutMillis;
@@ -66,7 +69,7 @@ public final class SqlParser {
         } catch (JSQLParserException e) {
             throw new FrontierException("SQL rejected: syntax error or unsupported statement: " + firstLine(e));
         } catch (RuntimeException | StackOverflowError e) {
-            throw new FrontierException("SQL rejected: cannot analyse statement (" + e.getClass().getSimpleName() + ")", e);
+            throw new FrontierException("SQL rejected: cannot analyse statement", e);
         }
         if (statements == null || statements.isEmpty()) {
             throw new FrontierException("SQL rejected: empty statement");
@@ -114,6 +117,7 @@ public final class SqlParser {
         }
         int nl = m.indexOf('\n');
         m = nl > 0 ? m.substring(0, nl) : m;
+        m = PARSER_CLASS.matcher(m).replaceFirst(""); // the parser's class names say nothing about the statement
         return m.length() > 200 ? m.substring(0, 200) + "..." : m;
     }
 }
