@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What an anonymous client can learn or forge (issue "Hardening", items 5 to 8): access-log fields it cannot forge,
@@ -74,10 +76,12 @@ class ExposureTest {
         assertThat(svc.get("/error").statusCode()).isEqualTo(404);
     }
 
-    @Test
-    void problemAnswersDoNotEchoLongInputInFull() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"/v1/json/at/%s/1/all/DEMO/Calo/Pedestals", "/v1/json/snapshot/%s/1",
+            "/v1/json/state/%s", "/v1/json/pin/1767225600000000.42/at/HEAD/1/all/DEMO/%s"})
+    void problemAnswersDoNotEchoLongInputInFull(String target) throws Exception {
         String tag = "T".repeat(5_000);
-        var r = svc.get("/v1/json/at/" + tag + "/1/all/DEMO/Calo/Pedestals");
+        var r = svc.get(target.formatted(tag));
         String body = new String(r.body(), StandardCharsets.UTF_8);
         assertThat(r.statusCode()).isBetween(400, 499);
         assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("problem+json"));

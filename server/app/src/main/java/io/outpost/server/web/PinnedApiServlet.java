@@ -260,7 +260,7 @@ public class PinnedApiServlet extends HttpServlet {
         body.put("type", "about:blank");
         body.put("title", title);
         body.put("status", status);
-        body.put("detail", detail);
+        body.put("detail", EchoedInput.cap(detail));
         body.put("instance", instance.length() > 512 ? instance.substring(0, 512) + "…" : instance);
         if (member != null) {
             body.put(member, value);
