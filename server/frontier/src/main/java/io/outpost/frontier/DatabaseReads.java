@@ -5,6 +5,8 @@ import io.outpost.frontier.encode.ColumnValues;
 import io.outpost.frontier.encode.FetchSizing;
 import io.outpost.frontier.sql.ColumnTypes;
 import io.outpost.frontier.sql.DataDictionary;
+import io.outpost.frontier.sql.MariaDbBinds;
+import io.outpost.frontier.sql.MariaDbTypes;
 import io.outpost.frontier.sql.SqlGuard;
 import io.outpost.frontier.answers.PostgresPrelude;
 import java.io.IOException;
@@ -38,6 +40,7 @@ final class DatabaseReads {
     private final boolean postgres;
     private final boolean oracle;
     private final boolean sqlite;
+    private final boolean mariaDb;
     /** SQLite's column types, read once per table (see {@link ColumnTypes}). */
     private final ColumnTypes sqliteTypes;
 
@@ -48,6 +51,7 @@ final class DatabaseReads {
         this.postgres = target == SqlGuard.Target.POSTGRESQL;
         this.oracle = target == SqlGuard.Target.ORACLE;
         this.sqlite = target == SqlGuard.Target.SQLITE;
+        this.mariaDb = target == SqlGuard.Target.MARIADB;
         this.sqliteTypes = new ColumnTypes(context.database().prefix());
     }
 
@@ -110,11 +114,15 @@ final class DatabaseReads {
                 if (config.statementTimeoutSeconds() > 0 && !timedByPrelude) { // a JDBC timeout costs a timer task
                     ps.setQueryTimeout(config.statementTimeoutSeconds());
                 }
-                for (int i = 0; i < p.binds().size(); i++) {
-                    if (untypedBinds) {
-                        ps.setObject(i + 1, p.binds().get(i), Types.OTHER);
-                    } else {
-                        ps.setString(i + 1, p.binds().get(i));
+                if (mariaDb && !onSqlite) {
+                    MariaDbBinds.set(ps, p.binds());
+                } else {
+                    for (int i = 0; i < p.binds().size(); i++) {
+                        if (untypedBinds) {
+                            ps.setObject(i + 1, p.binds().get(i), Types.OTHER);
+                        } else {
+                            ps.setString(i + 1, p.binds().get(i));
+                        }
                     }
                 }
                 rs = ps.executeQuery();
@@ -162,7 +170,10 @@ final class DatabaseReads {
                     // SQLite's driver types a column by its first value: name it by the table's declared type
                     String declared = onSqlite ? sqliteTypes.sqliteAnswerType(c, md.getTableName(i), name,
                             md.getColumnTypeName(i)) : null;
-                    type = oracleTypeName(md.getColumnType(i), md.getPrecision(i), md.getColumnTypeName(i));
+                    int unsigned = mariaDb && !onSqlite && !md.isSigned(i)
+                            ? MariaDbTypes.unsignedPrecision(md.getColumnType(i)) : 0;
+                    type = unsigned > 0 ? "NUMBER(" + unsigned + ")"
+                            : oracleTypeName(md.getColumnType(i), md.getPrecision(i), md.getColumnTypeName(i));
                     binary[i] = type.equals("BLOB");
                     type = declared != null ? declared : type;
                 }

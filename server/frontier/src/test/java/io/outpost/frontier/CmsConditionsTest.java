@@ -92,7 +92,7 @@ class CmsConditionsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void globalTagAndItsMap(Backends b) throws Exception {
         Fixture f = fixture(b);
         FrontierDecoder.Payload gt = ok(f, GLOBAL_TAG);
@@ -109,7 +109,7 @@ class CmsConditionsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void tagIovGroupsIovsAndSnapshots(Backends b) throws Exception {
         Fixture f = fixture(b);
         assertThat(ok(f, TAG).data()).containsExactly(List.of("Run", "BeamSpotObjects", "any", "0", "beam spot per run", "0"));
@@ -127,7 +127,7 @@ class CmsConditionsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void payloadByHashAsBlob(Backends b) throws Exception {
         Fixture f = fixture(b);
         FrontierDecoder.Payload p = ok(f, PAYLOAD);
@@ -139,7 +139,7 @@ class CmsConditionsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void theProfileDecidesTablesAndColumns(Backends b) throws Exception {
         Fixture f = fixture(b);
         // a column the profile does not list, a table outside it, SELECT *, and COOL's tables

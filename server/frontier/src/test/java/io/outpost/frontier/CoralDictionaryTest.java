@@ -105,7 +105,7 @@ class CoralDictionaryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void existsTableAndListTablesSeeTheContextsTablesOnly(Backends b) throws Exception {
         List<List<String>> all = rows(b, ALL_COLUMNS);
         assertThat(all.stream().map(r -> r.get(0)).distinct())
@@ -119,7 +119,7 @@ class CoralDictionaryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void describeColumnsInOraclesTypes(Backends b) throws Exception {
         FrontierDecoder.Payload p = CmsConditionsTest.ask(fixture(b), "CMS", DESCRIBE);
         assertThat(p.columns()).containsExactly("COLUMN_ID", "COLUMN_NAME", "NULLABLE", "DATA_TYPE", "DATA_LENGTH",
@@ -132,7 +132,7 @@ class CoralDictionaryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void keysAndIndexes(Backends b) throws Exception {
         assertThat(rows(b, PRIMARY_KEY)).containsExactly(List.of("TAG_NAME", DataDictionary.TABLESPACE),
                 List.of("SINCE", DataDictionary.TABLESPACE), List.of("INSERTION_TIME", DataDictionary.TABLESPACE));
@@ -145,7 +145,7 @@ class CoralDictionaryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void coolTablesAndTheirIndexesThroughTheDefaultProfile(Backends b) throws Exception {
         io.outpost.store.db.DatabaseConfig cfg = b.freshConfig("coral_cool");
         try (IovStore store = IovStore.open(cfg)) {
@@ -183,7 +183,7 @@ class CoralDictionaryTest {
     static final String VIEW_TEXT = "SELECT TEXT FROM ALL_VIEWS WHERE VIEW_NAME='TAG_NAMES' AND OWNER='CMS_CONDITIONS'\n";
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void viewsTheirColumnsAndDefinition(Backends b) throws Exception {
         Database db = CmsSchema.create(b, "cms_views");
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(db.config().jdbcUrl(), db.config().user(),
@@ -211,7 +211,7 @@ class CoralDictionaryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void dictionaryViewsAreNotJoinedWithTablesNorWritable(Backends b) throws Exception {
         FrontierDecoder.Payload mixed = CmsConditionsTest.ask(fixture(b), "CMS",
                 "SELECT T.NAME FROM TAG T, ALL_TABLES A WHERE A.TABLE_NAME = 'TAG'\n");

@@ -108,7 +108,7 @@ class CoralReadsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void theSchemaExistsAsTheDictionaryNamesIt(Backends b) throws Exception {
         assertThat(ask(b, "SELECT USERNAME FROM ALL_USERS WHERE USERNAME='OUTPOST'").data())
                 .containsExactly(List.of(OWNER));
@@ -116,7 +116,7 @@ class CoralReadsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void everyColumnOfEveryTableReadsWithTheTypeItsDescriptionGives(Backends b) throws Exception {
         Fixture f = fixture(b);
         Map<String, List<String>> tables = new LinkedHashMap<>();
@@ -158,7 +158,7 @@ class CoralReadsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void folderListAsCoolReadsIt(Backends b) throws Exception {
         assertThat(ask(b, "SELECT \"NODE_FULLPATH\" FROM \"OUTPOST\".\"OUTPOST_NODES\" \"OUTPOST_NODES\" "
                 + "WHERE \"NODE_ISLEAF\" = 1 ORDER BY \"NODE_FULLPATH\"").data())
@@ -166,7 +166,7 @@ class CoralReadsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void rownumLimitedQueries(Backends b) throws Exception {
         String t = fixture(b).mv().iovTable().toUpperCase(Locale.ROOT);
         String q = "SELECT \"" + t + "\".\"OBJECT_ID\" AS \"OBJECT_ID\", \"" + t + "\".\"IOV_SINCE\" AS \"IOV_SINCE\" "
@@ -180,7 +180,7 @@ class CoralReadsTest {
 
     /** A CORAL session through a site Squid, as {@code (proxyurl=…)} in the connection string sends it. */
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void throughSquidTheSameAnswersAndTheSecondIsAHit(Backends b) throws Exception {
         Assumptions.assumeTrue(SquidProcess.installed(), SquidProcess.NOT_INSTALLED);
         Fixture f = fixture(b);
@@ -222,7 +222,7 @@ class CoralReadsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void uniqueConstraintsUnderTheirDeclaredNames(Backends b) throws Exception {
         String unique = CoralDictionaryTest.UNIQUE.replace("CMS_CONDITIONS", OWNER).replace("'IOV'", "'OUTPOST_NODES'");
         assertThat(ask(b, unique.strip()).data()).containsExactly(

@@ -93,7 +93,7 @@ class QueryCostEndToEndTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void aFourWayCartesianProductIsRejectedBeforeItRuns(Backends b) throws Exception {
         Fixture f = fixture(b);
         String t = f.folder().iovTable();
@@ -104,7 +104,7 @@ class QueryCostEndToEndTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void joinedQueriesStillAnswer(Backends b) throws Exception {
         Fixture f = fixture(b);
         String t = f.folder().iovTable();
@@ -133,7 +133,7 @@ class QueryCostEndToEndTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void oneClientCannotRunMoreThanItsLimitOthersCan(Backends b) throws Exception {
         Fixture f = fixture(b);
         String sql = "SELECT a.X FROM " + f.folder().iovTable() + " a WHERE a.CHANNEL_ID = 1 AND a.IOV_SINCE = 10";

@@ -48,7 +48,7 @@ class RowStoreTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void heldRowsEqualTheDatabaseForEveryLayerQueryAndOrder(Backends backend) {
         Random rnd = new Random(42);
         try (IovStore store = backend.freshStore("rows_eq")) {
@@ -119,7 +119,7 @@ class RowStoreTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void incrementalRefreshesEqualTheDatabaseAfterEveryWrite(Backends backend) {
         Random rnd = new Random(7);
         try (IovStore store = backend.freshStore("rows_incr")) {
@@ -205,7 +205,7 @@ class RowStoreTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void rowsReadWhileAWriteLandsAreNotKept(Backends backend) {
         try (IovStore store = backend.freshStore("rows_mixed")) {
             Node f = store.createFolder("/M/f", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ColumnValuesTest {
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void shortcutsSendTheSameBytesAsGetString(Backends b) throws Exception {
         try (IovStore store = IovStore.open(b.freshConfig("column_values"))) {
             try (Connection c = store.database().writePool().getConnection()) {
