@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The data-dictionary questions CORAL's Frontier plugin asks (coral FrontierAccess Schema.cpp and
  * TableDescriptionProxy.cpp: does a table exist, its columns, primary key, unique constraints, indexes, foreign keys,
  * tablespace; views), pinned here exactly as the plugin sends them (bind values written into the text, a newline
- * appended), answered on SQLite and a real PostgreSQL from the database's own catalog in Oracle's shape.
+ * appended), answered on SQLite, a real PostgreSQL and a real MariaDB from the database's own catalog in Oracle's
+ * shape.
  */
 class CoralDictionaryTest {
     private static final Map<Backends, CmsConditionsTest.Fixture> FIXTURES = new EnumMap<>(Backends.class);
@@ -124,8 +125,9 @@ class CoralDictionaryTest {
         FrontierDecoder.Payload p = CmsConditionsTest.ask(fixture(b), "CMS", DESCRIBE);
         assertThat(p.columns()).containsExactly("COLUMN_ID", "COLUMN_NAME", "NULLABLE", "DATA_TYPE", "DATA_LENGTH",
                 "DATA_PRECISION", "CHAR_LENGTH", "DATA_SCALE");
+        String nameLength = b == Backends.MARIADB ? "255" : "4000"; // a key there: see conddb-v2-mariadb.sql
         assertThat(p.data()).containsExactly(
-                Arrays.asList("1", "TAG_NAME", "N", "VARCHAR2", "4000", null, "4000", null),
+                Arrays.asList("1", "TAG_NAME", "N", "VARCHAR2", nameLength, null, nameLength, null),
                 Arrays.asList("2", "SINCE", "N", "NUMBER", "22", "20", "0", "0"),
                 Arrays.asList("3", "PAYLOAD_HASH", "N", "VARCHAR2", "40", null, "40", null),
                 Arrays.asList("4", "INSERTION_TIME", "N", "TIMESTAMP(6)", "11", null, "0", "6"));

@@ -155,6 +155,11 @@ class CoralReadsTest {
         assertThat(ask(b, "SELECT \"" + iovs + "\".\"IOV_SINCE\", \"" + iovs + "\".\"U63\" FROM \"OUTPOST\".\"" + iovs
                 + "\" \"" + iovs + "\" WHERE \"" + iovs + "\".\"IOV_SINCE\" = 1767225600000000000").data())
                 .containsExactly(List.of("1767225600000000000", Long.toString(Long.MAX_VALUE)));
+        // the floats' text holds every bit (MariaDB prints a FLOAT with 6 digits unless told otherwise)
+        List<String> extremes = ask(b, "SELECT \"" + iovs + "\".\"F\", \"" + iovs + "\".\"D\" FROM \"OUTPOST\".\"" + iovs
+                + "\" \"" + iovs + "\" WHERE \"" + iovs + "\".\"IOV_SINCE\" = 1767225600000000000").data().get(0);
+        assertThat(Float.parseFloat(extremes.get(0))).isEqualTo(Float.MAX_VALUE);
+        assertThat(Double.parseDouble(extremes.get(1))).isEqualTo(Double.MAX_VALUE);
     }
 
     @ParameterizedTest

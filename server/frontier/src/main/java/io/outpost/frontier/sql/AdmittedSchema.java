@@ -98,18 +98,24 @@ record AdmittedSchema(List<TableInfo> tables) {
                 pkNames.put(upper, pkName);
             }
             List<IndexInfo> uniques = views.get(upper) ? List.of() : UniqueConstraints.of(c, sqlite, stored);
-            List<IndexInfo> indexes = views.get(upper) ? List.of()
-                    : indexes(md, catalog, schema, stored, pkName, pkColumns, uniques, sqlite);
+            Set<String> foreignKeyIndexes = new HashSet<>();
             if (!views.get(upper)) {
                 try (ResultSet rs = md.getImportedKeys(catalog, schema, stored)) {
                     List<String[]> keys = new ArrayList<>();
                     while (rs.next()) {
                         keys.add(new String[] {rs.getString("FK_NAME"), rs.getString("PKTABLE_NAME"),
                             rs.getString("FKCOLUMN_NAME"), Integer.toString(rs.getInt("KEY_SEQ"))});
+                        if (mariaDb && rs.getString("FK_NAME") != null) {
+                            // MariaDB indexes a foreign key's columns itself, under the key's name; Oracle does not
+                            foreignKeyIndexes.add(rs.getString("FK_NAME").toUpperCase(Locale.ROOT));
+                        }
                     }
                     importedKeys.put(upper, keys);
                 }
             }
+            List<IndexInfo> indexes = views.get(upper) ? List.of()
+                    : indexes(md, catalog, schema, stored, pkName, pkColumns, uniques, sqlite).stream()
+                            .filter(i -> !foreignKeyIndexes.contains(i.name())).toList();
             out.add(new TableInfo(upper, views.get(upper), cols, pkName, pkColumns, indexes, uniques, new ArrayList<>(),
                     viewTexts.get(upper)));
         }

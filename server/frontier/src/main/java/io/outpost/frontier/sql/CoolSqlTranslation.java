@@ -179,12 +179,15 @@ final class CoolSqlTranslation {
             return new CastExpression("CAST", arg, type);
         }
 
-        /** A quoted upper-case name unquoted; on MariaDB other quoted names in backticks. */
+        /** A quoted upper-case name unquoted (on MariaDB: every name in backticks, see {@link MariaDbSql}). */
         private String unquote(String id) {
+            if (mariaDb()) {
+                return MariaDbSql.identifier(id);
+            }
             if (id != null && SIMPLE_UPPER.matcher(id).matches()) {
                 return id.substring(1, id.length() - 1);
             }
-            return mariaDb() ? MariaDbSql.identifier(id) : id;
+            return id;
         }
     }
 }

@@ -16,7 +16,8 @@ import net.sf.jsqlparser.statement.create.table.ColDataType;
 
 /**
  * What MariaDB (and MySQL) read differently from Oracle, beyond what {@link CoolSqlTranslation} changes for every
- * target: a double-quoted name is a string there (so quoted names go into backticks), {@code ||} is OR (so it
+ * target: a double-quoted name is a string there, and many names are reserved words (so every name goes into
+ * backticks), {@code ||} is OR (so it
  * becomes CONCAT_WS), a backslash in a string literal is an escape (so it is written as {@code CHAR(92)}, which
  * reads the same whatever the server's {@code sql_mode}), LENGTH counts bytes (CHAR_LENGTH counts characters, as Oracle's
  * LENGTH), and the cast types have MariaDB's names. Each method returns the node to put in the slot, or null when the
@@ -26,12 +27,17 @@ final class MariaDbSql {
     private MariaDbSql() {
     }
 
-    /** A quoted name ({@code "a b"}) as a MariaDB quoted name ({@code `a b`}); other names unchanged. */
+    /**
+     * A name as MariaDB must read it to mean what Oracle reads: in backticks, so that no name is taken for one of
+     * MariaDB's reserved words (CMS's {@code RELEASE}, the alias {@code DUAL}); unquoted names upper-cased first, as
+     * Oracle folds them (MariaDB compares table names and aliases case-sensitively, and the tables are upper-case).
+     */
     static String identifier(String id) {
-        if (id == null || id.length() < 2 || !id.startsWith("\"") || !id.endsWith("\"")) {
+        if (id == null || id.isEmpty() || id.startsWith("`")) {
             return id;
         }
-        String name = id.substring(1, id.length() - 1).replace("\"\"", "\"");
+        String name = id.length() >= 2 && id.startsWith("\"") && id.endsWith("\"")
+                ? id.substring(1, id.length() - 1).replace("\"\"", "\"") : id.toUpperCase(Locale.ROOT);
         return "`" + name.replace("`", "``") + "`";
     }
 

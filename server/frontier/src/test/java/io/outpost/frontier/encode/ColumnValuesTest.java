@@ -25,7 +25,11 @@ class ColumnValuesTest {
                 c.setAutoCommit(true);
                 try (Statement st = c.createStatement()) {
                     st.execute("CREATE TABLE cv (id BIGINT, n INTEGER, s SMALLINT, v VARCHAR(100), t TEXT, ch CHAR(3), "
-                            + "r REAL, d NUMERIC(12,3), bl " + (b == Backends.SQLITE ? "BLOB" : "BYTEA") + ")");
+                            + "r REAL, d NUMERIC(12,3), bl " + switch (b) {
+                                case SQLITE -> "BLOB";
+                                case POSTGRESQL -> "BYTEA";
+                                case MARIADB -> "LONGBLOB";
+                            } + ")");
                 }
                 Object[][] rows = {
                     {0L, 0, 0, "", "", "abc", 0.0, "0.000", new byte[0]},
