@@ -219,8 +219,9 @@ class RowStoreTest {
                 store.store(f, List.of(new NewIov(1, 10, MAXK, 2))); // commits on the write pool, mid-build
             };
             HeldRows during = rows.rows(f, before);
-            if (backend == Backends.SQLITE) {
-                // one read transaction is one snapshot in SQLite: the build saw exactly the data of the first stamp
+            if (backend != Backends.POSTGRESQL) {
+                // one read transaction is one snapshot in SQLite, and in MariaDB's InnoDB (REPEATABLE READ): the
+                // build saw exactly the data of the first stamp
                 assertThat(during).isNotNull();
                 assertThat(during.generation()).isEqualTo(before.stamp());
                 assertThat(during.count(0, MAXK, ChannelSelection.all())).isEqualTo(1);
@@ -235,7 +236,7 @@ class RowStoreTest {
             assertThat(held.count(0, MAXK, ChannelSelection.all())).isEqualTo(2);
             assertThat(registry.counter("outpost.rows.builds").count()).isEqualTo(2);
             assertThat(registry.counter("outpost.rows.refreshes").count()).as("refreshed only from kept rows")
-                    .isEqualTo(backend == Backends.SQLITE ? 1 : 0);
+                    .isEqualTo(backend != Backends.POSTGRESQL ? 1 : 0);
         }
     }
 
