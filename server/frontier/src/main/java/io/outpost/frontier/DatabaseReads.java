@@ -5,7 +5,6 @@ import io.outpost.frontier.encode.ColumnValues;
 import io.outpost.frontier.encode.FetchSizing;
 import io.outpost.frontier.sql.ColumnTypes;
 import io.outpost.frontier.sql.DataDictionary;
-import io.outpost.frontier.sql.MariaDbBinds;
 import io.outpost.frontier.sql.MariaDbTypes;
 import io.outpost.frontier.sql.SqlGuard;
 import io.outpost.frontier.answers.PostgresPrelude;
@@ -115,15 +114,11 @@ final class DatabaseReads {
                 if (config.statementTimeoutSeconds() > 0 && !timedByPrelude) { // a JDBC timeout costs a timer task
                     ps.setQueryTimeout(config.statementTimeoutSeconds());
                 }
-                if (mariaDb && !onSqlite) {
-                    MariaDbBinds.set(ps, p.binds());
-                } else {
-                    for (int i = 0; i < p.binds().size(); i++) {
-                        if (untypedBinds) {
-                            ps.setObject(i + 1, p.binds().get(i), Types.OTHER);
-                        } else {
-                            ps.setString(i + 1, p.binds().get(i));
-                        }
+                for (int i = 0; i < p.binds().size(); i++) {
+                    if (untypedBinds) {
+                        ps.setObject(i + 1, p.binds().get(i), Types.OTHER);
+                    } else {
+                        ps.setString(i + 1, p.binds().get(i));
                     }
                 }
                 rs = ps.executeQuery();

@@ -160,6 +160,11 @@ class CoralReadsTest {
                 + "\" \"" + iovs + "\" WHERE \"" + iovs + "\".\"IOV_SINCE\" = 1767225600000000000").data().get(0);
         assertThat(Float.parseFloat(extremes.get(0))).isEqualTo(Float.MAX_VALUE);
         assertThat(Double.parseDouble(extremes.get(1))).isEqualTo(Double.MAX_VALUE);
+        // a bound key (always text in Frontier) compares exactly, also one nanosecond off
+        String byKey = "SELECT \"" + iovs + "\".\"IOV_SINCE\" FROM \"OUTPOST\".\"" + iovs + "\" \"" + iovs + "\" WHERE \""
+                + iovs + "\".\"IOV_SINCE\" = ? AND \"" + iovs + "\".\"CHANNEL_ID\" >= ?";
+        assertThat(ask(b, byKey + ":1767225600000000000:0").data()).containsExactly(List.of("1767225600000000000"));
+        assertThat(ask(b, byKey + ":1767225600000000001:0").data()).isEmpty();
     }
 
     @ParameterizedTest

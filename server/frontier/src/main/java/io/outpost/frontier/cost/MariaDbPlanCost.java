@@ -1,6 +1,5 @@
 package io.outpost.frontier.cost;
 
-import io.outpost.frontier.sql.MariaDbBinds;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,7 +25,9 @@ final class MariaDbPlanCost {
             if (timeoutSeconds > 0) {
                 ps.setQueryTimeout(timeoutSeconds);
             }
-            MariaDbBinds.set(ps, binds);
+            for (int i = 0; i < binds.size(); i++) {
+                ps.setString(i + 1, binds.get(i));
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 Map<Long, Double> perSelect = new LinkedHashMap<>();
                 while (rs.next()) {
