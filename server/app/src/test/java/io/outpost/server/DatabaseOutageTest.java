@@ -19,9 +19,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The service on a real PostgreSQL or MariaDB behind a TCP proxy that is cut and restored while clients keep asking: cached
- * answers keep coming, misses get 503 + Retry-After quickly (native API and Frontier alike), nothing hangs, no 500
- * or truncated answer, and the service recovers by itself once the database is back.
+ * The service on a real PostgreSQL or MariaDB behind a TCP proxy that is cut and restored while clients keep asking:
+ * cached answers keep coming, misses get 503 + Retry-After quickly (native API and Frontier alike), nothing hangs, no
+ * 500 or truncated answer, and the service recovers by itself once the database is back.
  */
 class DatabaseOutageTest {
     private static final String CACHED = "/v1/json/count/HEAD/0/100/all/DEMO/Calo/Pedestals";
@@ -107,7 +107,8 @@ class DatabaseOutageTest {
         AtomicBoolean stop = new AtomicBoolean();
         ExecutorService load = Executors.newFixedThreadPool(4);
         try (TcpProxy proxy = new TcpProxy(port);
-             RunningService svc = RunningService.start("jdbc:" + backend + "://127.0.0.1:" + proxy.port() + "/" + database,
+             RunningService svc = RunningService.start(
+                     "jdbc:" + backend + "://127.0.0.1:" + proxy.port() + "/" + database,
                      "--outpost.database.user=" + (mariaDb ? "root" : "postgres"), "--outpost.database.password=",
                      "--outpost.database.connection-timeout=1s",
                      "--outpost.database.statement-timeout=" + statementTimeoutSeconds + "s", "--logging.level.root=warn")) {
