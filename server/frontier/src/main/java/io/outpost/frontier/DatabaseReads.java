@@ -201,7 +201,7 @@ final class DatabaseReads {
         }
     }
 
-    /** Oracle-style type names for PostgreSQL/SQLite columns, so clients converting by type name keep working. */
+    /** Oracle-style type names for PostgreSQL/MariaDB/SQLite columns, so clients converting by type name keep working. */
     static String oracleTypeName(int jdbcType, int precision, String nativeName) {
         return switch (jdbcType) {
             case Types.BIGINT -> "NUMBER(20)";

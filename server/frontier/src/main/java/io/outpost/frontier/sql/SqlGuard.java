@@ -7,9 +7,9 @@ import net.sf.jsqlparser.statement.select.Select;
 
 /**
  * The SQL checks of one Frontier context, over a single parse of each statement: {@link AllowList} decides what may
- * run (a single SELECT of the context's tables, see {@link TablePolicy}, or on PostgreSQL and SQLite contexts of
- * Oracle data-dictionary views answered by {@link DataDictionary}), {@link CoolSqlTranslation} rewrites COOL's Oracle
- * SQL for PostgreSQL, SQLite and MariaDB, and further checks of the caller (the join shape) see the same tree.
+ * run (a single SELECT of the context's tables, see {@link TablePolicy}, or on PostgreSQL, MariaDB and SQLite contexts
+ * of Oracle data-dictionary views answered by {@link DataDictionary}), {@link CoolSqlTranslation} rewrites COOL's
+ * Oracle SQL for PostgreSQL, SQLite and MariaDB, and further checks of the caller (the join shape) see the same tree.
  */
 public final class SqlGuard {
 
