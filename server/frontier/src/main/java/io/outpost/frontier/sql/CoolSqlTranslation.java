@@ -24,10 +24,11 @@ import net.sf.jsqlparser.statement.select.Select;
 
 /**
  * Rewrites a statement that {@link AllowList} admitted from COOL's Oracle SQL into PostgreSQL's, SQLite's or
- * MariaDB's, in place: hints go, quoted upper-case names lose their quotes (Oracle folds unquoted names to upper case, the targets
- * to lower case), the context's own schema is dropped, DUAL becomes a one-row sub-select, NVL becomes COALESCE,
- * TO_CHAR/TO_NUMBER/TO_TIMESTAMP become casts, and CAST(.. AS INT) becomes BIGINT on PostgreSQL; what MariaDB
- * reads differently besides is {@link MariaDbSql}'s (see docs/frontier.md for the exact list).
+ * MariaDB's, in place: hints go, quoted upper-case names lose their quotes (Oracle folds unquoted names to upper
+ * case, the targets to lower case), the context's own schema is dropped, DUAL becomes a one-row sub-select, NVL
+ * becomes COALESCE, TO_CHAR/TO_NUMBER/TO_TIMESTAMP become casts, and CAST(.. AS INT) becomes BIGINT on
+ * PostgreSQL; what MariaDB reads differently besides is {@link MariaDbSql}'s (see docs/frontier.md for the exact
+ * list).
  */
 final class CoolSqlTranslation {
     /** A quoted name that means the same unquoted. */
