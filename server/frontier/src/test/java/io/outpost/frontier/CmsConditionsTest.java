@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * CMS conditions through the Frontier endpoint: the CMS CondDB v2 schema on SQLite and a real PostgreSQL, a context
+ * CMS conditions through the Frontier endpoint: the CMS CondDB v2 schema on SQLite, a real PostgreSQL and MariaDB, a context
  * with the {@code cms-conddb-v2} profile, and the exact statements a CMSSW job sends through CORAL's Frontier plugin
  * (CondCore/CondDB builds them with CORAL queries; CORAL quotes the names, qualifies tables with the owner, and
  * writes bind values into the text), answered in the upstream wire format over real HTTP.

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Real HTTP against embedded Tomcat, on SQLite and on a real PostgreSQL, every response checked by FrontierDecoder. */
+/** Real HTTP against embedded Tomcat, on SQLite and a real PostgreSQL and MariaDB, each response checked by FrontierDecoder. */
 class FrontierEndToEndTest {
 
     /** One store and four contexts on it: default, short-TTL, small-buffer, and a one-connection slow pool. */

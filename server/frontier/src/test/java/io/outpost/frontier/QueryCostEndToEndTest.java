@@ -28,7 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The cost guard over real HTTP, on SQLite and a real PostgreSQL and MariaDB. */
+/** The cost guard over real HTTP, on SQLite, a real PostgreSQL and a real MariaDB. */
 class QueryCostEndToEndTest {
     record Fixture(IovStore store, Node folder, Database onePool, TestServer server) {
     }

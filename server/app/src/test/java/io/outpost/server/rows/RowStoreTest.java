@@ -33,7 +33,7 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * Held rows answer exactly what the database answers: random SV and MV histories (overlapping MV stores, a user
- * tag, a standard tag), random keys, ranges, channel selections and every order, on SQLite and PostgreSQL; a write
+ * tag, a standard tag), random keys, ranges, channel selections and every order, on SQLite, PostgreSQL and MariaDB; a write
  * is seen at once (the stamp is read per use); a folder over budget is not held; concurrent users build once.
  */
 class RowStoreTest {
