@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.server.support.RunningService;
+import io.outpost.testkit.MariaDbServer;
 import io.outpost.testkit.PostgresServer;
 import io.outpost.testkit.TcpProxy;
 import java.net.http.HttpResponse;
@@ -14,12 +15,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The service on a real PostgreSQL behind a TCP proxy that is cut and restored while clients keep asking: cached
- * answers keep coming, misses get 503 + Retry-After quickly (native API and Frontier alike), nothing hangs, no 500
- * or truncated answer, and the service recovers by itself once the database is back.
+ * The service on a real PostgreSQL or MariaDB behind a TCP proxy that is cut and restored while clients keep asking:
+ * cached answers keep coming, misses get 503 + Retry-After quickly (native API and Frontier alike), nothing hangs, no
+ * 500 or truncated answer, and the service recovers by itself once the database is back.
  */
 class DatabaseOutageTest {
     private static final String CACHED = "/v1/json/count/HEAD/0/100/all/DEMO/Calo/Pedestals";
@@ -73,9 +75,10 @@ class DatabaseOutageTest {
         return svc.get(path, "X-Frontier-Id", "outage-test 1.0");
     }
 
-    @Test
-    void databaseCutAndRestoredUnderLoad() throws Exception {
-        outageUnderLoad(TcpProxy::cut, 30, 10);
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void databaseCutAndRestoredUnderLoad(String backend) throws Exception {
+        outageUnderLoad(backend, TcpProxy::cut, 30, 10);
     }
 
     /**
@@ -84,25 +87,29 @@ class DatabaseOutageTest {
      * get through again the service recovers by itself, although the stalled connections never answer (the read
      * pool's socket timeout, statement timeout + 5 s, closes them).
      */
-    @Test
-    void databaseStopsAnsweringAndComesBackUnderLoad() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void databaseStopsAnsweringAndComesBackUnderLoad(String backend) throws Exception {
         // a request that drew a pooled connection not yet found dead waits for the read pool's socket timeout
         // (statement timeout + 5 s) before its 503: bounded, not quick
-        outageUnderLoad(TcpProxy::stall, 5, 5 + 5 + 5);
+        outageUnderLoad(backend, TcpProxy::stall, 5, 5 + 5 + 5);
     }
 
-    private void outageUnderLoad(java.util.function.Consumer<TcpProxy> outage, int statementTimeoutSeconds,
-                                 int refusedWithinSeconds) throws Exception {
-        PostgresServer pg = PostgresServer.shared();
-        String db = pg.createDatabase("outage");
+    private void outageUnderLoad(String backend, java.util.function.Consumer<TcpProxy> outage,
+                                 int statementTimeoutSeconds, int refusedWithinSeconds) throws Exception {
+        boolean mariaDb = backend.equals("mariadb");
+        String db = mariaDb ? MariaDbServer.shared().createDatabase("outage")
+                : PostgresServer.shared().createDatabase("outage");
         String database = db.substring(db.lastIndexOf('/') + 1);
+        int port = mariaDb ? MariaDbServer.shared().port() : PostgresServer.shared().port();
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         AtomicInteger answered = new AtomicInteger();
         AtomicBoolean stop = new AtomicBoolean();
         ExecutorService load = Executors.newFixedThreadPool(4);
-        try (TcpProxy proxy = new TcpProxy(pg.port());
-             RunningService svc = RunningService.start("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + database,
-                     "--outpost.database.user=postgres", "--outpost.database.password=",
+        try (TcpProxy proxy = new TcpProxy(port);
+             RunningService svc = RunningService.start(
+                     "jdbc:" + backend + "://127.0.0.1:" + proxy.port() + "/" + database,
+                     "--outpost.database.user=" + (mariaDb ? "root" : "postgres"), "--outpost.database.password=",
                      "--outpost.database.connection-timeout=1s",
                      "--outpost.database.statement-timeout=" + statementTimeoutSeconds + "s", "--logging.level.root=warn")) {
             try {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.server.support.RunningService;
+import io.outpost.testkit.MariaDbServer;
 import io.outpost.testkit.PostgresServer;
 import io.outpost.testkit.RawHttp;
 import java.io.IOException;
@@ -23,8 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The committed fuzz corpora (seeds and any Jazzer findings) of the Frontier request targets (server/frontier's
  * RequestFuzzTest) and of the native URL parser (NativeUrlFuzzTest), sent as real HTTP requests to a running service:
  * every one must get a complete HTTP answer, never a 5xx (except a 503 with Retry-After, the documented refusal of
- * the concurrency limits), and never a dropped connection. Both on SQLite and on a real PostgreSQL, where the SQL
- * also goes through the database's cost estimate (EXPLAIN).
+ * the concurrency limits), and never a dropped connection. On SQLite, and on a real PostgreSQL and MariaDB, where
+ * the SQL also goes through the database's cost estimate (EXPLAIN).
  */
 class FuzzCorpusOverHttpTest {
     /** The Frontier module's corpus, read from its sources (the tests run in this module's folder). */
@@ -34,6 +35,7 @@ class FuzzCorpusOverHttpTest {
 
     private static RunningService sqlite;
     private static RunningService postgres;
+    private static RunningService mariaDb;
 
     @BeforeAll
     static void start() throws IOException {
@@ -41,6 +43,8 @@ class FuzzCorpusOverHttpTest {
         String db = PostgresServer.shared().createDatabase("fuzz");
         postgres = RunningService.start(db, "--outpost.database.user=postgres", "--outpost.database.password=",
                 "--logging.level.root=warn");
+        mariaDb = RunningService.start(MariaDbServer.shared().createDatabase("fuzz"), "--outpost.database.user=root",
+                "--outpost.database.password=", "--logging.level.root=warn");
     }
 
     @AfterAll
@@ -50,8 +54,14 @@ class FuzzCorpusOverHttpTest {
                 sqlite.close();
             }
         } finally {
-            if (postgres != null) {
-                postgres.close();
+            try {
+                if (postgres != null) {
+                    postgres.close();
+                }
+            } finally {
+                if (mariaDb != null) {
+                    mariaDb.close();
+                }
             }
         }
     }
@@ -78,7 +88,8 @@ class FuzzCorpusOverHttpTest {
             all.add(Arguments.of("frontier sql " + f.getParent().getFileName() + "/" + f.getFileName(), FRONTIER_URL
                     + "/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1=" + P1Codec.encode(sql)));
         }
-        return all.stream().flatMap(a -> Stream.of("sqlite", "postgresql").map(db -> Arguments.of(db, a.get()[0], a.get()[1])));
+        return all.stream().flatMap(a -> Stream.of("sqlite", "postgresql", "mariadb")
+                .map(db -> Arguments.of(db, a.get()[0], a.get()[1])));
     }
 
     /** Every file of a corpus folder, which must exist and hold some (a moved folder must not pass silently). */
@@ -94,7 +105,11 @@ class FuzzCorpusOverHttpTest {
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("requests")
     void answeredWithoutServerError(String database, String name, String target) throws IOException {
-        RunningService svc = database.equals("sqlite") ? sqlite : postgres;
+        RunningService svc = switch (database) {
+            case "sqlite" -> sqlite;
+            case "postgresql" -> postgres;
+            default -> mariaDb;
+        };
         RawHttp.Response r = RawHttp.get(svc.port(), target, "X-Frontier-Id", "fuzz-corpus 1.0");
         assertThat(r.status()).as("%s: a complete HTTP answer, not a dropped connection; got %s", target, r.head())
                 .isPositive();

@@ -5,6 +5,7 @@ import io.outpost.frontier.encode.ColumnValues;
 import io.outpost.frontier.encode.FetchSizing;
 import io.outpost.frontier.sql.ColumnTypes;
 import io.outpost.frontier.sql.DataDictionary;
+import io.outpost.frontier.sql.MariaDbTypes;
 import io.outpost.frontier.sql.SqlGuard;
 import io.outpost.frontier.answers.PostgresPrelude;
 import java.io.IOException;
@@ -38,6 +39,7 @@ final class DatabaseReads {
     private final boolean postgres;
     private final boolean oracle;
     private final boolean sqlite;
+    private final boolean mariaDb;
     /** SQLite's column types, read once per table (see {@link ColumnTypes}). */
     private final ColumnTypes sqliteTypes;
 
@@ -48,6 +50,7 @@ final class DatabaseReads {
         this.postgres = target == SqlGuard.Target.POSTGRESQL;
         this.oracle = target == SqlGuard.Target.ORACLE;
         this.sqlite = target == SqlGuard.Target.SQLITE;
+        this.mariaDb = target == SqlGuard.Target.MARIADB;
         this.sqliteTypes = new ColumnTypes(context.database().prefix());
     }
 
@@ -107,7 +110,8 @@ final class DatabaseReads {
         ResultSet rs;
         PreparedStatement ps;
         try (Keepalives.Keepalive ka = keepalives.start(out, config.maxDbExecuteSeconds())) {
-            ps = c.prepareStatement(p.sql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+            ps = mariaDb && !onSqlite ? MariaDbQueries.prepare(c, p.sql())
+                    : c.prepareStatement(p.sql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             try {
                 ps.setFetchSize(FetchSizing.FIRST);
                 if (config.statementTimeoutSeconds() > 0 && !timedByPrelude) { // a JDBC timeout costs a timer task
@@ -165,7 +169,10 @@ final class DatabaseReads {
                     // SQLite's driver types a column by its first value: name it by the table's declared type
                     String declared = onSqlite ? sqliteTypes.sqliteAnswerType(c, md.getTableName(i), name,
                             md.getColumnTypeName(i)) : null;
-                    type = oracleTypeName(md.getColumnType(i), md.getPrecision(i), md.getColumnTypeName(i));
+                    int unsigned = mariaDb && !onSqlite && !md.isSigned(i)
+                            ? MariaDbTypes.unsignedPrecision(md.getColumnType(i)) : 0;
+                    type = unsigned > 0 ? "NUMBER(" + unsigned + ")"
+                            : oracleTypeName(md.getColumnType(i), md.getPrecision(i), md.getColumnTypeName(i));
                     binary[i] = type.equals("BLOB");
                     type = declared != null ? declared : type;
                 }
@@ -197,7 +204,7 @@ final class DatabaseReads {
         }
     }
 
-    /** Oracle-style type names for PostgreSQL/SQLite columns, so clients converting by type name keep working. */
+    /** Oracle-style type names for PostgreSQL/MariaDB/SQLite columns, so clients converting by type name keep working. */
     static String oracleTypeName(int jdbcType, int precision, String nativeName) {
         return switch (jdbcType) {
             case Types.BIGINT -> "NUMBER(20)";

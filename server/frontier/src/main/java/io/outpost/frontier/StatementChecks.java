@@ -21,7 +21,7 @@ final class StatementChecks {
     StatementChecks(FrontierContext context, SqlGuard.Target target, QueryCostGuard cost, SqlParser parser) {
         this.context = context;
         this.parser = parser;
-        // On PostgreSQL and SQLite the owner our dictionary reports is the one qualifier CORAL puts on every table;
+        // On PostgreSQL, MariaDB and SQLite the owner our dictionary reports is the one qualifier CORAL puts on every table;
         // on Oracle the real owner is configured (SchemaName), since Oracle's own dictionary answers there.
         String owner = target == SqlGuard.Target.ORACLE ? context.config().schemaName() : context.dictionaryOwner();
         SqlGuard guard = new SqlGuard(owner, target, context.tables(), parser);

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * CMS conditions through the Frontier endpoint: the CMS CondDB v2 schema on SQLite and a real PostgreSQL, a context
+ * CMS conditions through the Frontier endpoint: the CMS CondDB v2 schema on SQLite, a real PostgreSQL and MariaDB, a context
  * with the {@code cms-conddb-v2} profile, and the exact statements a CMSSW job sends through CORAL's Frontier plugin
  * (CondCore/CondDB builds them with CORAL queries; CORAL quotes the names, qualifies tables with the owner, and
  * writes bind values into the text), answered in the upstream wire format over real HTTP.
@@ -92,7 +92,7 @@ class CmsConditionsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void globalTagAndItsMap(Backends b) throws Exception {
         Fixture f = fixture(b);
         FrontierDecoder.Payload gt = ok(f, GLOBAL_TAG);
@@ -109,7 +109,7 @@ class CmsConditionsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void tagIovGroupsIovsAndSnapshots(Backends b) throws Exception {
         Fixture f = fixture(b);
         assertThat(ok(f, TAG).data()).containsExactly(List.of("Run", "BeamSpotObjects", "any", "0", "beam spot per run", "0"));
@@ -127,7 +127,7 @@ class CmsConditionsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void payloadByHashAsBlob(Backends b) throws Exception {
         Fixture f = fixture(b);
         FrontierDecoder.Payload p = ok(f, PAYLOAD);
@@ -139,7 +139,7 @@ class CmsConditionsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void theProfileDecidesTablesAndColumns(Backends b) throws Exception {
         Fixture f = fixture(b);
         // a column the profile does not list, a table outside it, SELECT *, and COOL's tables

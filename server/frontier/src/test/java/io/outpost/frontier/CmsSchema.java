@@ -13,7 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * A database holding the CMS CondDB v2 tables (test resource {@code cms/conddb-v2-<dialect>.sql}: the public
+ * A database holding the CMS CondDB v2 tables (test resource {@code cms/conddb-v2-<backend>.sql}: the public
  * definitions with a few global tags, tags, IOVs and payloads), opened as a Frontier context's database.
  */
 final class CmsSchema {
@@ -28,7 +28,7 @@ final class CmsSchema {
 
     static Database create(Backends b, String name) throws SQLException, IOException {
         DatabaseConfig cfg = b.freshConfig(name);
-        String script = script(b == Backends.POSTGRESQL ? "postgresql" : "sqlite");
+        String script = script(b.name().toLowerCase(java.util.Locale.ROOT));
         try (Connection c = DriverManager.getConnection(cfg.jdbcUrl(), cfg.user(), cfg.password());
              Statement st = c.createStatement()) {
             for (String sql : script.split(";\\s*\\n")) {

@@ -27,7 +27,7 @@ class CompressedAnswersEndToEndTest {
     private static final int CHANNELS = 4_000;
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void everyWayOfCompressingCarriesTheStoredRows(Backends b) throws Exception {
         try (IovStore store = IovStore.open(b.freshConfig("compressed_e2e").withPools(4, 1))) {
             Node f = store.createFolder("/e2e/pieces", Versioning.SINGLE_VERSION, KeyType.TIME,

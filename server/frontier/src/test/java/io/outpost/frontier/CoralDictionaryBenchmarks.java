@@ -21,7 +21,7 @@ class CoralDictionaryBenchmarks {
     private static final int RUNS = 300;
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void dictionaryStatementsVersusConditionsStatements(Backends b) throws Exception {
         Database db = CmsSchema.create(b, "cms_bench");
         try (TestServer server = new TestServer(new FrontierServlet(CmsSchema.context("CMS", db)))) {

@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The data-dictionary questions CORAL's Frontier plugin asks (coral FrontierAccess Schema.cpp and
  * TableDescriptionProxy.cpp: does a table exist, its columns, primary key, unique constraints, indexes, foreign keys,
  * tablespace; views), pinned here exactly as the plugin sends them (bind values written into the text, a newline
- * appended), answered on SQLite and a real PostgreSQL from the database's own catalog in Oracle's shape.
+ * appended), answered on SQLite, a real PostgreSQL and a real MariaDB from the database's own catalog in Oracle's
+ * shape.
  */
 class CoralDictionaryTest {
     private static final Map<Backends, CmsConditionsTest.Fixture> FIXTURES = new EnumMap<>(Backends.class);
@@ -105,7 +106,7 @@ class CoralDictionaryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void existsTableAndListTablesSeeTheContextsTablesOnly(Backends b) throws Exception {
         List<List<String>> all = rows(b, ALL_COLUMNS);
         assertThat(all.stream().map(r -> r.get(0)).distinct())
@@ -119,20 +120,21 @@ class CoralDictionaryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void describeColumnsInOraclesTypes(Backends b) throws Exception {
         FrontierDecoder.Payload p = CmsConditionsTest.ask(fixture(b), "CMS", DESCRIBE);
         assertThat(p.columns()).containsExactly("COLUMN_ID", "COLUMN_NAME", "NULLABLE", "DATA_TYPE", "DATA_LENGTH",
                 "DATA_PRECISION", "CHAR_LENGTH", "DATA_SCALE");
+        String nameLength = b == Backends.MARIADB ? "255" : "4000"; // a key there: see conddb-v2-mariadb.sql
         assertThat(p.data()).containsExactly(
-                Arrays.asList("1", "TAG_NAME", "N", "VARCHAR2", "4000", null, "4000", null),
+                Arrays.asList("1", "TAG_NAME", "N", "VARCHAR2", nameLength, null, nameLength, null),
                 Arrays.asList("2", "SINCE", "N", "NUMBER", "22", "20", "0", "0"),
                 Arrays.asList("3", "PAYLOAD_HASH", "N", "VARCHAR2", "40", null, "40", null),
                 Arrays.asList("4", "INSERTION_TIME", "N", "TIMESTAMP(6)", "11", null, "0", "6"));
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void keysAndIndexes(Backends b) throws Exception {
         assertThat(rows(b, PRIMARY_KEY)).containsExactly(List.of("TAG_NAME", DataDictionary.TABLESPACE),
                 List.of("SINCE", DataDictionary.TABLESPACE), List.of("INSERTION_TIME", DataDictionary.TABLESPACE));
@@ -145,7 +147,7 @@ class CoralDictionaryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void coolTablesAndTheirIndexesThroughTheDefaultProfile(Backends b) throws Exception {
         io.outpost.store.db.DatabaseConfig cfg = b.freshConfig("coral_cool");
         try (IovStore store = IovStore.open(cfg)) {
@@ -183,7 +185,7 @@ class CoralDictionaryTest {
     static final String VIEW_TEXT = "SELECT TEXT FROM ALL_VIEWS WHERE VIEW_NAME='TAG_NAMES' AND OWNER='CMS_CONDITIONS'\n";
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void viewsTheirColumnsAndDefinition(Backends b) throws Exception {
         Database db = CmsSchema.create(b, "cms_views");
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(db.config().jdbcUrl(), db.config().user(),
@@ -211,7 +213,7 @@ class CoralDictionaryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void dictionaryViewsAreNotJoinedWithTablesNorWritable(Backends b) throws Exception {
         FrontierDecoder.Payload mixed = CmsConditionsTest.ask(fixture(b), "CMS",
                 "SELECT T.NAME FROM TAG T, ALL_TABLES A WHERE A.TABLE_NAME = 'TAG'\n");

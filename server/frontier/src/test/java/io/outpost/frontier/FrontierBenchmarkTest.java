@@ -41,7 +41,7 @@ class FrontierBenchmarkTest {
     private static final int ROUNDS = 5;
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void likeLuis1iovFrontierVersusJdbc(Backends b) throws Exception {
         try (IovStore store = IovStore.open(b.freshConfig("bench_luis").withPools(24, 1))) {
             Node f = store.createFolder("/bench/luis", Versioning.SINGLE_VERSION, KeyType.TIME,

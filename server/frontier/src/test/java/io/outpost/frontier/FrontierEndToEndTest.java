@@ -26,7 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Real HTTP against embedded Tomcat, on SQLite and on a real PostgreSQL, every response checked by FrontierDecoder. */
+/** Real HTTP against embedded Tomcat, on SQLite and a real PostgreSQL and MariaDB, each response checked by FrontierDecoder. */
 class FrontierEndToEndTest {
 
     /** One store and four contexts on it: default, short-TTL, small-buffer, and a one-connection slow pool. */
@@ -98,7 +98,7 @@ class FrontierEndToEndTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void coolStyleQueryPathFormBlobZip5(Backends b) throws Exception {
         Fixture f = fixture(b);
         String sql = "SELECT /*+ QB_NAME(MAIN) INDEX(@MAIN I3@MAIN (CHANNEL_ID IOV_SINCE IOV_UNTIL)) */ \"I3\".\"CHANNEL_ID\", "
@@ -119,7 +119,7 @@ class FrontierEndToEndTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void legacyQuestionMarkFormSeveralPayloadsAndNulls(Backends b) throws Exception {
         Fixture f = fixture(b);
         String target = path("Outpost", "BLOB", "select 1 from dual",
@@ -136,7 +136,7 @@ class FrontierEndToEndTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void errorsArePayloadOrGlobalAsUpstream(Backends b) throws Exception {
         Fixture f = fixture(b);
         // rejected SQL: payload error, short age, Last-Modified at the epoch
@@ -181,7 +181,7 @@ class FrontierEndToEndTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void ttlClassesAndIfModifiedSince(Backends b) throws Exception {
         Fixture f = fixture(b);
         String q = "select CHANNEL_ID, IOV_SINCE from " + f.iovs();
@@ -226,7 +226,7 @@ class FrontierEndToEndTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void largeResponsesAreCloseDelimitedNeverChunked(Backends b) throws Exception {
         Fixture f = fixture(b);
         String q = "select CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S from " + f.iovs() + " order by CHANNEL_ID";
@@ -242,7 +242,7 @@ class FrontierEndToEndTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void requestLinesOf16KilobytesAreServed(Backends b) throws Exception {
         Fixture f = fixture(b);
         Random rnd = new Random(1);
@@ -257,7 +257,7 @@ class FrontierEndToEndTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void keepalivesWhileWaitingThenBusyThenTimeout(Backends b) throws Exception {
         Fixture f = fixture(b);
         String q = path("Slow", "BLOBzip5", "select CHANNEL_ID from " + f.iovs());

@@ -3,6 +3,7 @@ package io.outpost.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.frontier.protocol.P1Codec;
+import io.outpost.testkit.MariaDbServer;
 import io.outpost.testkit.PostgresServer;
 import io.outpost.testkit.SquidProcess;
 import java.net.URI;
@@ -23,8 +24,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * CMS conditions through a real Squid: the service configured with two Frontier contexts of the
- * {@code cms-conddb-v2} profile, one on SQLite and one on a real PostgreSQL, both holding the CMS CondDB v2 tables;
+ * CMS conditions through a real Squid: the service configured with three Frontier contexts of the
+ * {@code cms-conddb-v2} profile, on SQLite, a real PostgreSQL and a real MariaDB, each holding the CMS CondDB v2
+ * tables;
  * a CMSSW job's statements (as CORAL's Frontier plugin sends them) are answered, cached by Squid and served as hits.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -50,13 +52,18 @@ class CmsThroughSquidTest {
         load(liteUrl, "", "sqlite");
         String pgUrl = PostgresServer.shared().createDatabase("cms_squid");
         load(pgUrl, "postgres", "postgresql");
+        String mariaDbUrl = MariaDbServer.shared().createDatabase("cms_squid");
+        load(mariaDbUrl, "root", "mariadb");
         Path main = TestData.freshDatabase("cms-main");
         String c = "--outpost.frontier.contexts.";
         outpost = OutpostServer.start(main, 0,
                 c + "CMSlite.url=" + liteUrl, c + "CMSlite.settings.Profile=cms-conddb-v2",
                 c + "CMSlite.settings.SchemaName=CMS_CONDITIONS",
                 c + "CMSpg.url=" + pgUrl, c + "CMSpg.user=postgres", c + "CMSpg.settings.Profile=cms-conddb-v2",
-                c + "CMSpg.settings.SchemaName=CMS_CONDITIONS");
+                c + "CMSpg.settings.SchemaName=CMS_CONDITIONS",
+                c + "CMSmaria.url=" + mariaDbUrl, c + "CMSmaria.user=root",
+                c + "CMSmaria.settings.Profile=cms-conddb-v2",
+                c + "CMSmaria.settings.SchemaName=CMS_CONDITIONS");
         squid = Layout.startSquid("cms-squid", "--outpost", outpost.baseUrl());
         client = squid.client();
     }
@@ -90,7 +97,7 @@ class CmsThroughSquidTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"CMSlite", "CMSpg"})
+    @ValueSource(strings = {"CMSlite", "CMSpg", "CMSmaria"})
     void conditionsStatementsAreAnsweredCachedAndServedAsHits(String context) throws Exception {
         for (String[] q : new String[][] {{IOVS, "4"}, {PAYLOAD, "1"}, {COLUMNS, "29"}}) {
             String path = "/" + context + "/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1="

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.DatabaseConfig;
+import io.outpost.testkit.MariaDbServer;
 import io.outpost.testkit.PostgresServer;
 import io.outpost.testkit.SquidProcess;
 import io.outpost.testkit.TcpProxy;
@@ -17,19 +18,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A database outage seen through a real Squid, as a Frontier client sees it: the service runs on a real PostgreSQL
- * behind a TCP proxy that the test cuts and restores. During the outage a query Squid already holds is served from
- * Squid; a cold query gets 503 + Retry-After, which Squid does not keep (the same query reaches the service again);
+ * or MariaDB behind a TCP proxy that the test cuts and restores. During the outage a query Squid already holds is
+ * served from Squid; a cold query gets 503 + Retry-After, which Squid does not keep (the same query reaches the service again);
  * once the database is back the same query gets its data, without restarting anything.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FrontierOutageThroughSquidTest {
     private static final AtomicInteger COLD = new AtomicInteger();
 
@@ -39,26 +37,27 @@ class FrontierOutageThroughSquidTest {
     private SquidProcess squid;
     private HttpClient client;
 
-    @BeforeAll
-    void start() throws Exception {
+    private void start(String backend) throws Exception {
         Assumptions.assumeTrue(SquidProcess.installed(), SquidProcess.NOT_INSTALLED);
-        PostgresServer pg = PostgresServer.shared();
-        String url = pg.createDatabase("frontier_outage");
-        try (IovStore store = IovStore.open(DatabaseConfig.of(url, "postgres", ""))) {
+        boolean mariaDb = backend.equals("mariadb");
+        String url = mariaDb ? MariaDbServer.shared().createDatabase("frontier_outage")
+                : PostgresServer.shared().createDatabase("frontier_outage");
+        String user = mariaDb ? "root" : "postgres";
+        try (IovStore store = IovStore.open(DatabaseConfig.of(url, user, ""))) {
             TestData.writeCond(store);
         }
-        proxy = new TcpProxy(pg.port());
+        proxy = new TcpProxy(mariaDb ? MariaDbServer.shared().port() : PostgresServer.shared().port());
         String database = url.substring(url.lastIndexOf('/') + 1);
-        tomcatDir = Layout.target().resolve("db").resolve("frontier-outage.tomcat");
-        outpost = OutpostServer.start("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + database, tomcatDir, 0,
-                "--outpost.database.user=postgres", "--outpost.database.password=",
+        tomcatDir = Layout.target().resolve("db").resolve("frontier-outage-" + backend + ".tomcat");
+        String proxied = "jdbc:" + backend + "://127.0.0.1:" + proxy.port() + "/" + database;
+        outpost = OutpostServer.start(proxied, tomcatDir, 0,
+                "--outpost.database.user=" + user, "--outpost.database.password=",
                 "--outpost.database.connection-timeout=1s", "--logging.level.root=warn");
-        squid = Layout.startSquid("frontier-outage", "--outpost", outpost.baseUrl());
+        squid = Layout.startSquid("frontier-outage-" + backend, "--outpost", outpost.baseUrl());
         client = squid.client();
     }
 
-    @AfterAll
-    void stop() throws Exception {
+    private void stop() throws Exception {
         // each step even if an earlier one failed: Squid, the service, the proxy, the work folder
         try {
             if (squid != null) {
@@ -94,8 +93,18 @@ class FrontierOutageThroughSquidTest {
                 .header("X-Frontier-Id", "outpost-integration 1.0").build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    @Test
-    void squidServesWhatItHoldsAndPassesOnUncachedRefusalsUntilTheDatabaseIsBack() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void squidServesWhatItHoldsAndPassesOnUncachedRefusalsUntilTheDatabaseIsBack(String backend) throws Exception {
+        try {
+            start(backend);
+            outageThroughSquid();
+        } finally {
+            stop();
+        }
+    }
+
+    private void outageThroughSquid() throws Exception {
         String held = frontier("SELECT NODE_FULLPATH FROM OUTPOST_NODES ORDER BY NODE_FULLPATH");
         HttpResponse<String> before = get(held);
         assertThat(before.statusCode()).isEqualTo(200);

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * The database's own estimate of what a query will cost, before it runs: the top plan node's total cost from
- * EXPLAIN on PostgreSQL, and from EXPLAIN PLAN / PLAN_TABLE on Oracle. SQLite gives no cost, so it is empty there.
+ * EXPLAIN on PostgreSQL, and from EXPLAIN PLAN / PLAN_TABLE on Oracle; on MariaDB the rows its EXPLAIN expects to
+ * examine ({@link MariaDbPlanCost}). SQLite gives no cost, so it is empty there.
  */
 public final class PlanCostEstimate {
     private static final Pattern TOTAL_COST = Pattern.compile("\"Total Cost\"\\s*:\\s*([0-9.eE+-]+)");
@@ -32,6 +33,7 @@ public final class PlanCostEstimate {
         return switch (target) {
             case POSTGRESQL -> postgres(c, sql, binds, timeoutSeconds);
             case ORACLE -> binds.isEmpty() ? oracle(c, sql, timeoutSeconds) : OptionalDouble.empty();
+            case MARIADB -> MariaDbPlanCost.estimate(c, sql, binds, timeoutSeconds);
             case SQLITE -> OptionalDouble.empty();
         };
     }

@@ -57,6 +57,7 @@ public final class ColumnValues {
         String product = rs.getStatement().getConnection().getMetaData().getDatabaseProductName();
         boolean sqlite = "SQLite".equalsIgnoreCase(product);
         boolean postgres = "PostgreSQL".equalsIgnoreCase(product);
+        boolean mariaDb = "MariaDB".equalsIgnoreCase(product) || "MySQL".equalsIgnoreCase(product);
         Read[] reads = new Read[md.getColumnCount() + 1];
         PGResultSetMetaData pg = postgres && md.isWrapperFor(PGResultSetMetaData.class)
                 ? md.unwrap(PGResultSetMetaData.class) : null;
@@ -71,6 +72,11 @@ public final class ColumnValues {
                     case Types.BIGINT, Types.INTEGER, Types.SMALLINT ->
                             pg != null && pg.getFormat(i) == 0 ? Read.DIGITS : Read.INTEGER;
                     case Types.BIT, Types.BOOLEAN -> Read.BOOLEAN; // described as NUMBER(1): 1 or 0, not t or f
+                    default -> Read.STRING;
+                };
+            } else if (mariaDb) {
+                reads[i] = switch (md.getColumnType(i)) {
+                    case Types.BIT, Types.BOOLEAN -> Read.BOOLEAN; // BOOLEAN is TINYINT(1): 1 or 0, as on PostgreSQL
                     default -> Read.STRING;
                 };
             } else {

@@ -36,11 +36,15 @@ record AdmittedSchema(List<TableInfo> tables) {
 
     static AdmittedSchema read(Connection c, TablePolicy policy, ColumnTypes types) throws SQLException {
         DatabaseMetaData md = c.getMetaData();
-        String schema = c.getSchema();
-        boolean sqlite = md.getDatabaseProductName().toLowerCase(Locale.ROOT).contains("sqlite");
+        String product = md.getDatabaseProductName().toLowerCase(Locale.ROOT);
+        boolean sqlite = product.contains("sqlite");
+        // MariaDB's databases are JDBC catalogs: without the connection's own, metadata lists every database's tables
+        boolean mariaDb = product.contains("mariadb") || product.contains("mysql");
+        String catalog = mariaDb ? c.getCatalog() : null;
+        String schema = mariaDb ? null : c.getSchema();
         Map<String, String> names = new TreeMap<>(); // upper -> name as stored
         Map<String, Boolean> views = new HashMap<>();
-        try (ResultSet rs = md.getTables(null, schema, "%", new String[] {"TABLE", "VIEW"})) {
+        try (ResultSet rs = md.getTables(catalog, schema, "%", new String[] {"TABLE", "VIEW"})) {
             while (rs.next()) {
                 String stored = rs.getString("TABLE_NAME");
                 String upper = stored.toUpperCase(Locale.ROOT);
@@ -58,11 +62,13 @@ record AdmittedSchema(List<TableInfo> tables) {
             String upper = e.getKey();
             String stored = e.getValue();
             List<ColumnInfo> cols = new ArrayList<>();
-            try (ResultSet rs = md.getColumns(null, schema, stored, "%")) {
+            try (ResultSet rs = md.getColumns(catalog, schema, stored, "%")) {
                 while (rs.next()) {
                     String column = rs.getString("COLUMN_NAME").toUpperCase(Locale.ROOT);
                     OracleType type = sqlite ? types.sqlite(c, upper, column, rs.getInt("DATA_TYPE"),
                             rs.getString("TYPE_NAME"), rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"))
+                            : mariaDb ? MariaDbTypes.of(rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"),
+                                    rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"))
                             : OracleType.of(rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"), rs.getInt("COLUMN_SIZE"),
                                     rs.getInt("DECIMAL_DIGITS"));
                     cols.add(new ColumnInfo(column, rs.getInt("ORDINAL_POSITION"),
@@ -73,11 +79,12 @@ record AdmittedSchema(List<TableInfo> tables) {
             TreeMap<Integer, String> pk = new TreeMap<>();
             String pkName = null;
             if (!views.get(upper)) {
-                try (ResultSet rs = md.getPrimaryKeys(null, schema, stored)) {
+                try (ResultSet rs = md.getPrimaryKeys(catalog, schema, stored)) {
                     while (rs.next()) {
                         pk.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME").toUpperCase(Locale.ROOT));
                         String n = rs.getString("PK_NAME");
-                        if (n != null && !n.isBlank()) {
+                        // MariaDB names every primary key PRIMARY: Oracle's constraint names are unique per owner
+                        if (n != null && !n.isBlank() && !(mariaDb && n.equals("PRIMARY"))) {
                             pkName = n.toUpperCase(Locale.ROOT);
                         }
                     }
@@ -91,18 +98,24 @@ record AdmittedSchema(List<TableInfo> tables) {
                 pkNames.put(upper, pkName);
             }
             List<IndexInfo> uniques = views.get(upper) ? List.of() : UniqueConstraints.of(c, sqlite, stored);
-            List<IndexInfo> indexes = views.get(upper) ? List.of()
-                    : indexes(md, schema, stored, pkName, pkColumns, uniques, sqlite);
+            Set<String> foreignKeyIndexes = new HashSet<>();
             if (!views.get(upper)) {
-                try (ResultSet rs = md.getImportedKeys(null, schema, stored)) {
+                try (ResultSet rs = md.getImportedKeys(catalog, schema, stored)) {
                     List<String[]> keys = new ArrayList<>();
                     while (rs.next()) {
                         keys.add(new String[] {rs.getString("FK_NAME"), rs.getString("PKTABLE_NAME"),
                             rs.getString("FKCOLUMN_NAME"), Integer.toString(rs.getInt("KEY_SEQ"))});
+                        if (mariaDb && rs.getString("FK_NAME") != null) {
+                            // MariaDB indexes a foreign key's columns itself, under the key's name; Oracle does not
+                            foreignKeyIndexes.add(rs.getString("FK_NAME").toUpperCase(Locale.ROOT));
+                        }
                     }
                     importedKeys.put(upper, keys);
                 }
             }
+            List<IndexInfo> indexes = views.get(upper) ? List.of()
+                    : indexes(md, catalog, schema, stored, pkName, pkColumns, uniques, sqlite).stream()
+                            .filter(i -> !foreignKeyIndexes.contains(i.name())).toList();
             out.add(new TableInfo(upper, views.get(upper), cols, pkName, pkColumns, indexes, uniques, new ArrayList<>(),
                     viewTexts.get(upper)));
         }
@@ -114,15 +127,17 @@ record AdmittedSchema(List<TableInfo> tables) {
 
     /** View definitions (the SELECT), by upper-case name; JDBC metadata does not carry them. */
     private static Map<String, String> viewTexts(Connection c) throws SQLException {
-        boolean postgres = c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("postgres");
-        String sql = postgres
-                ? "SELECT table_name, view_definition FROM information_schema.views WHERE table_schema = current_schema()"
-                : "SELECT name, sql FROM sqlite_master WHERE type = 'view'";
+        String product = c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
+        boolean postgres = product.contains("postgres");
+        boolean sqlite = product.contains("sqlite");
+        String sql = sqlite ? "SELECT name, sql FROM sqlite_master WHERE type = 'view'"
+                : "SELECT table_name, view_definition FROM information_schema.views WHERE table_schema = "
+                        + (postgres ? "current_schema()" : "database()");
         Map<String, String> out = new HashMap<>();
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 String text = rs.getString(2) == null ? "" : rs.getString(2).strip();
-                if (!postgres) {
+                if (sqlite) {
                     // CREATE VIEW name AS <select>
                     java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?is)^CREATE\\s+.*?\\sAS\\s+(.*)$")
                             .matcher(text);
@@ -135,12 +150,12 @@ record AdmittedSchema(List<TableInfo> tables) {
         return out;
     }
 
-    private static List<IndexInfo> indexes(DatabaseMetaData md, String schema, String table, String pkName,
+    private static List<IndexInfo> indexes(DatabaseMetaData md, String catalog, String schema, String table, String pkName,
                                            List<String> pkColumns, List<IndexInfo> uniques, boolean sqlite)
             throws SQLException {
         Map<String, Boolean> unique = new LinkedHashMap<>();
         Map<String, TreeMap<Integer, String>> cols = new LinkedHashMap<>();
-        try (ResultSet rs = md.getIndexInfo(null, schema, table, false, true)) {
+        try (ResultSet rs = md.getIndexInfo(catalog, schema, table, false, true)) {
             while (rs.next()) {
                 String name = rs.getString("INDEX_NAME");
                 String col = rs.getString("COLUMN_NAME");

@@ -23,9 +23,9 @@ import net.sf.jsqlparser.statement.select.SelectItem;
 
 /**
  * What may run: a single SELECT, built only of {@link KnownNodes}, without locking, INTO or WITH, reading only the
- * context's tables (and their listed columns, see {@link TablePolicy}) or, on PostgreSQL and SQLite contexts, only
- * Oracle data-dictionary views ({@link DataDictionary}), and calling only {@link #ALLOWED_FUNCTIONS}. Looks at the
- * tree without changing it.
+ * context's tables (and their listed columns, see {@link TablePolicy}) or, on PostgreSQL, MariaDB and SQLite
+ * contexts, only Oracle data-dictionary views ({@link DataDictionary}), and calling only {@link #ALLOWED_FUNCTIONS}.
+ * Looks at the tree without changing it.
  */
 final class AllowList {
 

@@ -23,11 +23,12 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 
 /**
- * Rewrites a statement that {@link AllowList} admitted from COOL's Oracle SQL into PostgreSQL's or SQLite's, in
- * place: hints go, quoted upper-case names lose their quotes (Oracle folds unquoted names to upper case, the targets
- * to lower case), the context's own schema is dropped, DUAL becomes a one-row sub-select, NVL becomes COALESCE,
- * TO_CHAR/TO_NUMBER/TO_TIMESTAMP become casts, and CAST(.. AS INT) becomes BIGINT on PostgreSQL (see
- * docs/frontier.md for the exact list).
+ * Rewrites a statement that {@link AllowList} admitted from COOL's Oracle SQL into PostgreSQL's, SQLite's or
+ * MariaDB's, in place: hints go, quoted upper-case names lose their quotes (Oracle folds unquoted names to upper
+ * case, the targets to lower case), the context's own schema is dropped, DUAL becomes a one-row sub-select, NVL
+ * becomes COALESCE, TO_CHAR/TO_NUMBER/TO_TIMESTAMP become casts, and CAST(.. AS INT) becomes BIGINT on
+ * PostgreSQL; what MariaDB reads differently besides is {@link MariaDbSql}'s (see docs/frontier.md for the exact
+ * list).
  */
 final class CoolSqlTranslation {
     /** A quoted name that means the same unquoted. */
@@ -38,7 +39,7 @@ final class CoolSqlTranslation {
 
     /**
      * @param schemaName the context's schema (upper-case), dropped from qualified names, or null
-     * @param target     POSTGRESQL or SQLITE
+     * @param target     POSTGRESQL, SQLITE or MARIADB
      */
     CoolSqlTranslation(String schemaName, SqlGuard.Target target) {
         if (target == SqlGuard.Target.ORACLE) {
@@ -59,6 +60,12 @@ final class CoolSqlTranslation {
 
         @Override
         public Object visit(Object node) throws FrontierException {
+            if (target == SqlGuard.Target.MARIADB) {
+                Object m = MariaDbSql.rewrite(node);
+                if (m != null) {
+                    return m;
+                }
+            }
             return switch (node) {
                 case OracleHint h -> null;
                 case Column c -> {
@@ -138,7 +145,7 @@ final class CoolSqlTranslation {
                 }
                 case "TO_CHAR" -> {
                     if (n == 1) {
-                        return cast((Expression) params.get(0), "TEXT");
+                        return cast((Expression) params.get(0), mariaDb() ? MariaDbSql.castType(name) : "TEXT");
                     }
                     if (target == SqlGuard.Target.SQLITE) {
                         throw new FrontierException("SQL rejected: TO_CHAR with a format is not supported on SQLite");
@@ -150,13 +157,14 @@ final class CoolSqlTranslation {
                         throw new FrontierException("SQL rejected: TO_TIMESTAMP takes 1 or 2 arguments");
                     }
                     Expression text = (Expression) params.get(0);
-                    return target == SqlGuard.Target.SQLITE ? text : cast(text, "TIMESTAMP");
+                    return target == SqlGuard.Target.SQLITE ? text
+                            : cast(text, mariaDb() ? MariaDbSql.castType(name) : "TIMESTAMP");
                 }
                 case "TO_NUMBER" -> {
                     if (n != 1) {
                         throw new FrontierException("SQL rejected: TO_NUMBER with a format is not supported");
                     }
-                    return cast((Expression) params.get(0), "NUMERIC");
+                    return cast((Expression) params.get(0), mariaDb() ? MariaDbSql.castType(name) : "NUMERIC");
                 }
                 default -> {
                 }
@@ -164,12 +172,23 @@ final class CoolSqlTranslation {
             return f;
         }
 
+        private boolean mariaDb() {
+            return target == SqlGuard.Target.MARIADB;
+        }
+
         private static CastExpression cast(Expression arg, String type) {
             return new CastExpression("CAST", arg, type);
         }
 
+        /** A quoted upper-case name unquoted (on MariaDB: every name in backticks, see {@link MariaDbSql}). */
         private String unquote(String id) {
-            return id != null && SIMPLE_UPPER.matcher(id).matches() ? id.substring(1, id.length() - 1) : id;
+            if (mariaDb()) {
+                return MariaDbSql.identifier(id);
+            }
+            if (id != null && SIMPLE_UPPER.matcher(id).matches()) {
+                return id.substring(1, id.length() - 1);
+            }
+            return id;
         }
     }
 }

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Oracle's data-dictionary views for PostgreSQL and SQLite contexts. CORAL's Frontier plugin asks Oracle's catalog
- * whether a table exists and what its columns, keys and indexes are ({@code ALL_TAB_COLUMNS}, {@code ALL_CONSTRAINTS}
+ * Oracle's data-dictionary views for PostgreSQL, MariaDB and SQLite contexts. CORAL's Frontier plugin asks Oracle's
+ * catalog whether a table exists and what its columns, keys and indexes are ({@code ALL_TAB_COLUMNS}, {@code ALL_CONSTRAINTS}
  * ...). This class reads the real catalog of the context's database through JDBC metadata, keeps only the tables the
  * context's {@link TablePolicy} admits, and puts them in Oracle's shape (upper-case names, Oracle type names, owner =
  * the context's schema name) into an in-memory SQLite database, where the statement then runs as written.

@@ -17,7 +17,7 @@ import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 
 /**
- * CORAL's row limit ({@code IQuery::limitReturnedRows}) as LIMIT/OFFSET for PostgreSQL and SQLite, which have no
+ * CORAL's row limit ({@code IQuery::limitReturnedRows}) as LIMIT/OFFSET for PostgreSQL, MariaDB and SQLite, which have no
  * ROWNUM. CORAL wraps its query in one of two shapes (FrontierAccess QueryDefinition):
  * <pre>
  * SELECT * FROM (q) WHERE ROWNUM &lt; n+1

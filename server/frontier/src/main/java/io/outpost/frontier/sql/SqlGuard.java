@@ -7,9 +7,9 @@ import net.sf.jsqlparser.statement.select.Select;
 
 /**
  * The SQL checks of one Frontier context, over a single parse of each statement: {@link AllowList} decides what may
- * run (a single SELECT of the context's tables, see {@link TablePolicy}, or on PostgreSQL and SQLite contexts of
- * Oracle data-dictionary views answered by {@link DataDictionary}), {@link CoolSqlTranslation} rewrites COOL's Oracle
- * SQL for PostgreSQL and SQLite, and further checks of the caller (the join shape) see the same tree.
+ * run (a single SELECT of the context's tables, see {@link TablePolicy}, or on PostgreSQL, MariaDB and SQLite contexts
+ * of Oracle data-dictionary views answered by {@link DataDictionary}), {@link CoolSqlTranslation} rewrites COOL's
+ * Oracle SQL for PostgreSQL, SQLite and MariaDB, and further checks of the caller (the join shape) see the same tree.
  */
 public final class SqlGuard {
 
@@ -24,7 +24,7 @@ public final class SqlGuard {
         }
     }
 
-    public enum Target { ORACLE, POSTGRESQL, SQLITE }
+    public enum Target { ORACLE, POSTGRESQL, SQLITE, MARIADB }
 
     /** A further check of an admitted statement's tree, as it will run (translated). */
     @FunctionalInterface
@@ -53,15 +53,19 @@ public final class SqlGuard {
         this.dictionaryTranslation = new CoolSqlTranslation(schema, Target.SQLITE);
     }
 
+    /** The target of a store dialect; a database without one is refused rather than sent another's SQL. */
     public static Target targetFor(String dialectName) {
         return switch (dialectName) {
             case "oracle" -> Target.ORACLE;
             case "postgresql" -> Target.POSTGRESQL;
-            default -> Target.SQLITE;
+            case "sqlite" -> Target.SQLITE;
+            case "mariadb" -> Target.MARIADB;
+            default -> throw new IllegalArgumentException("the Frontier endpoint cannot serve a " + dialectName
+                    + " database: it serves SQLite, PostgreSQL, MariaDB/MySQL and Oracle");
         };
     }
 
-    /** Validates (and for PostgreSQL/SQLite translates) one statement. Never throws anything but FrontierException. */
+    /** Validates (and for PostgreSQL/SQLite/MariaDB translates) one statement. Never throws anything but FrontierException. */
     public Checked check(String sql) throws FrontierException {
         return check(sql, statement -> { });
     }

@@ -107,7 +107,7 @@ class FrontierAnswersTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void manyClientsMissingTogetherRunTheQueryOnceAndAWriteIsSeenAtOnce(Backends b) throws Exception {
         try (IovStore store = b.freshStore("frontier_answers")) {
             Node f = folderOfRows(store, "/FA/sv");
@@ -138,7 +138,7 @@ class FrontierAnswersTest {
      * run and get its answer, the answer is kept at the stamp read with it, and a write is seen at once.
      */
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void aNewStatementOfAnAdmittedShapeRunsOnceForAllWhoAskAndIsKept(Backends b) throws Exception {
         try (IovStore store = b.freshStore("frontier_claims")) {
             Node f = folderOfRows(store, "/FA/claims");
@@ -175,7 +175,7 @@ class FrontierAnswersTest {
 
     /** A statement with bind values, admitted at one zip level and new to the cache at another: sent with its prelude. */
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void bindValuesGoWithTheQueryWhenThePreludeDoes(Backends b) throws Exception {
         try (IovStore store = b.freshStore("frontier_claim_binds")) {
             Node f = folderOfRows(store, "/FA/binds");
@@ -268,7 +268,7 @@ class FrontierAnswersTest {
      * compression. A write changes the rows, and with them the answer.
      */
     @ParameterizedTest
-    @EnumSource(value = Backends.class, names = "MARIADB", mode = EnumSource.Mode.EXCLUDE) // not served yet
+    @EnumSource(Backends.class)
     void queriesThatDifferButYieldTheSameRowsShareOneCompressedAnswer(Backends b) throws Exception {
         try (IovStore store = b.freshStore("frontier_reuse")) {
             Node f = store.createFolder("/FA/reuse", Versioning.SINGLE_VERSION, KeyType.TIME,
