@@ -137,6 +137,22 @@ class ScaleBenchmarks {
             }
             m.put("catalog poll ms", poll);
 
+            // a writer appending to one folder: the next state must show its new generation
+            IovStore store = svc.bean(IovStore.class);
+            io.outpost.store.model.Node written = store.folder(ManyFolders.path(1, n));
+            double afterWrite = Double.MAX_VALUE;
+            for (int rep = 0; rep < 3; rep++) {
+                long since = Workload.T0 + (10 + rep) * ManyFolders.HOUR;
+                store.store(written, List.of(new io.outpost.store.model.NewIov(0, since, ValidityKey.MAX, rep, "w")));
+                catalog.refresh();
+                t0 = System.nanoTime();
+                State s = states.current(ManyFolders.GLOBAL_TAG, ManyFolders.TAGGED);
+                afterWrite = Math.min(afterWrite, seconds(t0) * 1000);
+                String stamp = store.modificationStamp(written);
+                assertThat(s.folders()).anySatisfy(f -> assertThat(f.stamp()).isEqualTo(stamp));
+            }
+            m.put("state compute after a write ms", afterWrite);
+
             Path dir = TempDirs.create("outpost-scale-export");
             try {
                 t0 = System.nanoTime();

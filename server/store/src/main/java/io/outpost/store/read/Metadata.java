@@ -14,7 +14,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Reads the folder tree, channels and tags: the small tables every query starts from. */
 public final class Metadata {
@@ -165,6 +167,37 @@ public final class Metadata {
                 return rs.next() ? rs.getLong(1) : null;
             }
         }
+    }
+
+    /** A child tag's id as TAG2TAG holds it, and its TAGS row (null if that row is missing). */
+    public record ChildTag(long tagId, Tag tag) {
+    }
+
+    /**
+     * Every child tag related to one parent tag, by child node id, read in one query (the TAG2TAG primary key's
+     * prefix): what {@link #childTagId} and {@link #findTag(Connection, long, long)} give for each child.
+     */
+    public Map<Long, ChildTag> childTags(Connection c, long parentNode, long parentTag) throws SQLException {
+        Map<Long, ChildTag> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT r.CHILD_NODEID, r.CHILD_TAGID, t.NODE_ID, t.TAG_ID, "
+                + "t.TAG_NAME, t.TAG_DESCRIPTION, t.TAG_LOCK_STATUS, t.TAG_TYPE, t.SYS_INSTIME FROM " + prefix
+                + "TAG2TAG r LEFT JOIN " + prefix + "TAGS t ON t.NODE_ID = r.CHILD_NODEID AND t.TAG_ID = r.CHILD_TAGID"
+                + " WHERE r.PARENT_NODEID = ? AND r.PARENT_TAGID = ?")) {
+            ps.setLong(1, parentNode);
+            ps.setLong(2, parentTag);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long child = rs.getLong(1);
+                    long tagId = rs.getLong(2);
+                    rs.getLong(3);
+                    Tag t = rs.wasNull() ? null : new Tag(rs.getLong(3), rs.getLong(4), rs.getString(5),
+                            rs.getString(6), TagLock.fromCode(rs.getInt(7)), TagKind.fromCode(rs.getInt(8)),
+                            rs.getString(9));
+                    out.put(child, new ChildTag(tagId, t));
+                }
+            }
+        }
+        return out;
     }
 
     private static Tag tag(ResultSet rs) throws SQLException {
