@@ -209,6 +209,39 @@ public final class Metadata {
      * The folder's modification stamp: its IOV sequence row, which every write through Outpost (and every COOL
      * write) updates in the same transaction. Caches use it as the folder's generation.
      */
+    /** How many folders' stamps one statement of {@link #modificationStamps} reads. */
+    public static final int STAMPS_PER_QUERY = 200;
+
+    /**
+     * The stamps of many folders, by path, as {@link #modificationStamp} gives each: one {@code UNION ALL} statement
+     * per {@link #STAMPS_PER_QUERY} folders, so a poll of 10,000 folders is 50 round trips, not 10,000.
+     */
+    public Map<String, String> modificationStamps(Connection c, List<Node> folders) throws SQLException {
+        return modificationStamps(c, folders, STAMPS_PER_QUERY);
+    }
+
+    /** As above with {@code perQuery} folders a statement (tests use a small group). */
+    public Map<String, String> modificationStamps(Connection c, List<Node> folders, int perQuery) throws SQLException {
+        Map<String, String> stamps = new HashMap<>();
+        for (int from = 0; from < folders.size(); from += perQuery) {
+            List<Node> part = folders.subList(from, Math.min(folders.size(), from + perQuery));
+            StringBuilder sql = new StringBuilder();
+            for (int i = 0; i < part.size(); i++) {
+                sql.append(i == 0 ? "" : " UNION ALL ").append("SELECT ").append(i)
+                        .append(", CURRENT_VALUE, LASTMOD_DATE FROM ").append(part.get(i).iovSeqTable());
+            }
+            try (PreparedStatement ps = c.prepareStatement(sql.toString()); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    stamps.putIfAbsent(part.get(rs.getInt(1)).path(), rs.getLong(2) + "@" + rs.getString(3));
+                }
+            }
+            for (Node f : part) {
+                stamps.putIfAbsent(f.path(), "0@none");
+            }
+        }
+        return stamps;
+    }
+
     public String modificationStamp(Connection c, Node folder) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT CURRENT_VALUE, LASTMOD_DATE FROM " + folder.iovSeqTable());
              ResultSet rs = ps.executeQuery()) {
