@@ -73,11 +73,21 @@ class ScaleBenchmarks {
     }
 
     private static Map<String, Double> measure(Backends backend, double scale) throws Exception {
+        DatabaseConfig config = backend.freshConfig("bench_scale_" + ManyFolders.folders(scale));
+        try {
+            return measure(config, scale);
+        } finally {
+            if (config.jdbcUrl().startsWith("jdbc:sqlite:")) { // 400 MB at scale 100
+                TempDirs.delete(Path.of(config.jdbcUrl().substring("jdbc:sqlite:".length())).getParent());
+            }
+        }
+    }
+
+    private static Map<String, Double> measure(DatabaseConfig config, double scale) throws Exception {
         Map<String, Double> m = new LinkedHashMap<>();
         int n = ManyFolders.folders(scale);
         int tagged = n / 2;
         m.put("folders", (double) n);
-        DatabaseConfig config = backend.freshConfig("bench_scale_" + n);
         long t0 = System.nanoTime();
         try (IovStore loader = IovStore.open(config)) {
             new ManyFolders(loader, 7).populate(scale, i -> { });
