@@ -282,17 +282,12 @@ public final class IovStore implements AutoCloseable {
     }
 
     /**
-     * The modification stamps of many folders, by path, read in one transaction: a poll of every folder costs one
-     * connection and one transaction, not one of each per folder (10,000 folders poll every few seconds).
+     * The modification stamps of many folders, by path, read in one transaction and a few statements: a poll of
+     * every folder costs one connection, one transaction and one statement per {@link Metadata#STAMPS_PER_QUERY}
+     * folders, not one of each per folder (10,000 folders poll every few seconds).
      */
     public java.util.Map<String, String> modificationStamps(List<Node> folders) {
-        return read(c -> {
-            java.util.Map<String, String> stamps = new java.util.HashMap<>();
-            for (Node f : folders) {
-                stamps.put(f.path(), meta.modificationStamp(c, f));
-            }
-            return stamps;
-        });
+        return read(c -> meta.modificationStamps(c, folders));
     }
 
     private void checkNamedChannel(Connection c, Node folder, ChannelSelection sel) throws SQLException {

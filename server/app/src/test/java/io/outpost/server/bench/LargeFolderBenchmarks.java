@@ -12,6 +12,7 @@ import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.workload.Workload;
 import io.outpost.store.workload.WorkloadGenerator;
+import io.outpost.store.testing.Backends;
 import io.outpost.testkit.TempDirs;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -29,10 +30,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A folder of 10M IOVs (coolFlat ×10, SQLite) behind the service with the held-rows budget of a 512 MB heap (64 MB):
- * at-time latency over HTTP at positions spread over the whole key range (the flat-time ratio, and the first 1 % of
- * keys against the rest), and the first reads after a write, which waited for a doomed attempt to hold the folder
- * before held rows remembered that it is too big. Every answer is checked (one row per channel, valid at t).
+ * A folder of 10M IOVs (coolFlat ×10) behind the service with the held-rows budget of a 512 MB heap (64 MB), on
+ * SQLite or (with {@code -Dbackend=POSTGRESQL}) on the test PostgreSQL: at-time latency over HTTP at positions spread
+ * over the whole key range (the flat-time ratio, and the first 1 % of keys against the rest), and the first reads
+ * after a write, which waited for a doomed attempt to hold the folder before held rows remembered that it is too
+ * big. Every answer is checked (one row per channel, valid at t).
  * Run: {@code ./mvnw -Pbenchmark test -pl server/app -Dtest=LargeFolderBenchmarks} ({@code -Dscale=1} for 1M IOVs;
  * {@code -DcoolFlatDb=FILE} reuses a SQLite file made by {@code ./outpost load generate coolFlat --scale 10 --url
  * jdbc:sqlite:FILE}, to which the benchmark appends five IOVs).
@@ -45,6 +47,18 @@ class LargeFolderBenchmarks {
     void atTimeOverTenMillionIovsAndReadsAfterWrites() throws Exception {
         Workload w = Workload.COOL_FLAT;
         double scale = Double.parseDouble(System.getProperty("scale", "10"));
+        if (Backends.valueOf(System.getProperty("backend", "SQLITE")) == Backends.POSTGRESQL) {
+            DatabaseConfig pg = Backends.POSTGRESQL.freshConfig("bench_coolflat");
+            try (IovStore loader = IovStore.open(pg)) {
+                new WorkloadGenerator(loader, 1).populate(w, scale, n -> { });
+            }
+            try (RunningService svc = RunningService.start(pg.jdbcUrl(), "--outpost.database.user=" + pg.user(),
+                    "--outpost.database.password=" + pg.password(), "--outpost.demo-data=false",
+                    "--logging.level.outpost.access=warn", "--outpost.rows.max-size=64MB")) {
+                measure(svc, w, scale, "PostgreSQL");
+            }
+            return;
+        }
         String given = System.getProperty("coolFlatDb");
         Path dir = TempDirs.create("outpost-large");
         try {
@@ -57,14 +71,14 @@ class LargeFolderBenchmarks {
             assertThat(Files.exists(db)).as(db.toString()).isTrue();
             try (RunningService svc = RunningService.start("jdbc:sqlite:" + db, "--outpost.demo-data=false",
                     "--logging.level.outpost.access=warn", "--outpost.rows.max-size=64MB")) {
-                measure(svc, w, scale);
+                measure(svc, w, scale, "SQLite");
             }
         } finally {
             TempDirs.delete(dir);
         }
     }
 
-    private static void measure(RunningService svc, Workload w, double scale) throws Exception {
+    private static void measure(RunningService svc, Workload w, double scale, String backend) throws Exception {
         String path = w.folderPath(0);
         int channels = w.channels(scale);
         int points = 100;
@@ -125,11 +139,11 @@ class LargeFolderBenchmarks {
         }
         double tooBig = metrics.counter("outpost.rows.too.big").count();
         double builds = metrics.counter("outpost.rows.builds").count();
-        ServiceBenchmarks.report(String.format("large folder, coolFlat x%s (%,d IOVs, SQLite), at-time over HTTP at %d "
+        ServiceBenchmarks.report(String.format("large folder, coolFlat x%s (%,d IOVs, %s), at-time over HTTP at %d "
                         + "positions: fastest decile %.2f ms, slowest decile %.2f ms, flat-time ratio %.2f (target <= 1.3); "
                         + "median first 1 %% of keys %.2f ms vs elsewhere %.2f ms (%.2f); slowest of 20 reads right after "
                         + "5 writes %.1f ms; outpost_rows_too_big_total %.0f, builds %.0f",
-                scale, w.totalIovs(scale), points, fast, slow, slow / fast, firstPercent, elsewhere,
+                scale, w.totalIovs(scale), backend, points, fast, slow, slow / fast, firstPercent, elsewhere,
                 firstPercent / elsewhere, worstAfterWrite, tooBig, builds));
         assertThat(tooBig).as("the folder is found too big once").isLessThanOrEqualTo(1);
     }

@@ -10,6 +10,7 @@ import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
+import io.outpost.store.workload.ManyFolders;
 import io.outpost.store.workload.Workload;
 import io.outpost.store.workload.WorkloadGenerator;
 import java.nio.file.Files;
@@ -235,7 +236,8 @@ public final class LoaderCli {
         }
 
         @Parameters(index = "0", description = "likeLuis1iov, likeLuis1channel, smallQueries, atlasPrompt, "
-                + "atlasPromptControl, coolBrowse or coolFlat")
+                + "atlasPromptControl, coolBrowse, coolFlat, or manyFolders (100 small mixed folders and a global tag"
+                + " per unit of --scale; on a database only)")
         String workload;
         @Option(names = "--scale", defaultValue = "1.0", description = "multiplies the workload's main count")
         double scale;
@@ -244,6 +246,18 @@ public final class LoaderCli {
 
         @Override
         void run(ConditionsWriter store) {
+            if (workload.equalsIgnoreCase(ManyFolders.LABEL)) {
+                if (!(store instanceof StoreWriter db)) {
+                    throw new IllegalArgumentException(ManyFolders.LABEL + " creates a global tag: generate it on a"
+                            + " database (--url), not through a service");
+                }
+                try (ProgressBar bar = Progress.bar(ManyFolders.LABEL, ManyFolders.folders(scale))) {
+                    new ManyFolders(db.store(), seed).populate(scale, bar::stepTo);
+                }
+                System.out.println("generated " + ManyFolders.folders(scale) + " folders of " + ManyFolders.LABEL
+                        + " and global tag " + ManyFolders.GLOBAL_TAG);
+                return;
+            }
             Workload w = Workload.parse(workload);
             try (ProgressBar bar = Progress.bar(w.label(), w.totalIovs(scale))) {
                 new WorkloadGenerator(seed).populate(w, scale, path -> store.createFolder(path, Versioning.SINGLE_VERSION,

@@ -1,5 +1,6 @@
 package io.outpost.store.globaltag;
 
+import io.outpost.store.Failures;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.db.SysTime;
@@ -73,21 +74,30 @@ public final class GlobalTags {
     }
 
     private List<FolderChoice> resolve(Connection c, Tag globalTag, String subtree) throws SQLException {
-        // Nodes come in path order, so a folderset's tag is known before its children are looked at.
-        Map<Long, Long> tagOfNode = new HashMap<>();
+        // Nodes come in path order, so a folderset's tag is known before its children are looked at. The relations
+        // below one folderset's tag are read together: one query per folderset the global tag reaches, not one per
+        // node (a state of 10,000 folders is resolved again whenever the catalog changes).
+        Map<Long, Metadata.ChildTag> tagOfNode = new HashMap<>();
+        Map<Long, Map<Long, Metadata.ChildTag>> childrenOf = new HashMap<>();
         List<FolderChoice> out = new ArrayList<>();
         for (Node n : meta.nodes(c)) {
             if (n.parentId() == null) {
-                tagOfNode.put(n.id(), globalTag.id());
+                tagOfNode.put(n.id(), new Metadata.ChildTag(globalTag.id(), globalTag));
                 continue;
             }
-            Long parentTag = tagOfNode.get(n.parentId());
-            Long own = parentTag == null ? null : meta.childTagId(c, n.parentId(), parentTag, n.id());
+            Metadata.ChildTag parentTag = tagOfNode.get(n.parentId());
+            Metadata.ChildTag own = parentTag == null ? null : childrenOf.computeIfAbsent(n.parentId(), p -> {
+                try {
+                    return meta.childTags(c, p, parentTag.tagId());
+                } catch (SQLException e) {
+                    throw Failures.translate(e);
+                }
+            }).get(n.id());
             if (own != null) {
                 tagOfNode.put(n.id(), own);
             }
             if (n.isFolder() && within(n.path(), subtree)) {
-                Tag t = own == null || !n.isMultiVersion() ? null : meta.findTag(c, n.id(), own);
+                Tag t = own == null || !n.isMultiVersion() ? null : own.tag();
                 out.add(new FolderChoice(n, t != null && t.kind() != TagKind.FOLDERSET ? t : null));
             }
         }

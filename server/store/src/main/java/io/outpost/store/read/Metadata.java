@@ -14,7 +14,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Reads the folder tree, channels and tags: the small tables every query starts from. */
 public final class Metadata {
@@ -167,6 +169,37 @@ public final class Metadata {
         }
     }
 
+    /** A child tag's id as TAG2TAG holds it, and its TAGS row (null if that row is missing). */
+    public record ChildTag(long tagId, Tag tag) {
+    }
+
+    /**
+     * Every child tag related to one parent tag, by child node id, read in one query (the TAG2TAG primary key's
+     * prefix): what {@link #childTagId} and {@link #findTag(Connection, long, long)} give for each child.
+     */
+    public Map<Long, ChildTag> childTags(Connection c, long parentNode, long parentTag) throws SQLException {
+        Map<Long, ChildTag> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT r.CHILD_NODEID, r.CHILD_TAGID, t.NODE_ID, t.TAG_ID, "
+                + "t.TAG_NAME, t.TAG_DESCRIPTION, t.TAG_LOCK_STATUS, t.TAG_TYPE, t.SYS_INSTIME FROM " + prefix
+                + "TAG2TAG r LEFT JOIN " + prefix + "TAGS t ON t.NODE_ID = r.CHILD_NODEID AND t.TAG_ID = r.CHILD_TAGID"
+                + " WHERE r.PARENT_NODEID = ? AND r.PARENT_TAGID = ?")) {
+            ps.setLong(1, parentNode);
+            ps.setLong(2, parentTag);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long child = rs.getLong(1);
+                    long tagId = rs.getLong(2);
+                    rs.getLong(3);
+                    Tag t = rs.wasNull() ? null : new Tag(rs.getLong(3), rs.getLong(4), rs.getString(5),
+                            rs.getString(6), TagLock.fromCode(rs.getInt(7)), TagKind.fromCode(rs.getInt(8)),
+                            rs.getString(9));
+                    out.put(child, new ChildTag(tagId, t));
+                }
+            }
+        }
+        return out;
+    }
+
     private static Tag tag(ResultSet rs) throws SQLException {
         return new Tag(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
                 TagLock.fromCode(rs.getInt(5)), TagKind.fromCode(rs.getInt(6)), rs.getString(7));
@@ -176,6 +209,39 @@ public final class Metadata {
      * The folder's modification stamp: its IOV sequence row, which every write through Outpost (and every COOL
      * write) updates in the same transaction. Caches use it as the folder's generation.
      */
+    /** How many folders' stamps one statement of {@link #modificationStamps} reads. */
+    public static final int STAMPS_PER_QUERY = 200;
+
+    /**
+     * The stamps of many folders, by path, as {@link #modificationStamp} gives each: one {@code UNION ALL} statement
+     * per {@link #STAMPS_PER_QUERY} folders, so a poll of 10,000 folders is 50 round trips, not 10,000.
+     */
+    public Map<String, String> modificationStamps(Connection c, List<Node> folders) throws SQLException {
+        return modificationStamps(c, folders, STAMPS_PER_QUERY);
+    }
+
+    /** As above with {@code perQuery} folders a statement (tests use a small group). */
+    public Map<String, String> modificationStamps(Connection c, List<Node> folders, int perQuery) throws SQLException {
+        Map<String, String> stamps = new HashMap<>();
+        for (int from = 0; from < folders.size(); from += perQuery) {
+            List<Node> part = folders.subList(from, Math.min(folders.size(), from + perQuery));
+            StringBuilder sql = new StringBuilder();
+            for (int i = 0; i < part.size(); i++) {
+                sql.append(i == 0 ? "" : " UNION ALL ").append("SELECT ").append(i)
+                        .append(", CURRENT_VALUE, LASTMOD_DATE FROM ").append(part.get(i).iovSeqTable());
+            }
+            try (PreparedStatement ps = c.prepareStatement(sql.toString()); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    stamps.putIfAbsent(part.get(rs.getInt(1)).path(), rs.getLong(2) + "@" + rs.getString(3));
+                }
+            }
+            for (Node f : part) {
+                stamps.putIfAbsent(f.path(), "0@none");
+            }
+        }
+        return stamps;
+    }
+
     public String modificationStamp(Connection c, Node folder) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT CURRENT_VALUE, LASTMOD_DATE FROM " + folder.iovSeqTable());
              ResultSet rs = ps.executeQuery()) {

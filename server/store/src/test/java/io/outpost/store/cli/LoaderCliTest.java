@@ -53,6 +53,7 @@ class LoaderCliTest {
         assertThat(run(url, "lock", "MV-1")).isZero();
         assertThat(run(url, "relate", "DET-ALL", "MV-1")).isZero();
         assertThat(run(url, "generate", "coolBrowse", "--scale", "0.01")).isZero();
+        assertThat(run(url, "generate", "manyFolders", "--scale", "0.04")).isZero();
         // a bad row refuses the whole file and says so (exit code 2: the input is wrong)
         Path bad = dir.resolve("bad.csv");
         Files.writeString(bad, "channel,since,until,i,s\n8,5,3,1,x\n");
@@ -71,6 +72,7 @@ class LoaderCliTest {
             assertThat(store.count(mv, 0, ValidityKey.MAX, ChannelSelection.all(), null)).isEqualTo(3);
             assertThat(store.tag("MV-1").lock()).isEqualTo(TagLock.LOCKED);
             assertThat(store.resolveTag(mv, "DET-ALL").name()).isEqualTo("MV-1");
+            assertThat(new io.outpost.store.globaltag.GlobalTags(store).resolve("SCALE-GT", "/SCALE")).hasSize(4);
             Node gen = store.folder("/LOAD/coolBrowse");
             assertThat(store.count(gen, 0, ValidityKey.MAX, ChannelSelection.all(), null)).isEqualTo(10 * 200);
         }
