@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 import threading
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -107,3 +108,16 @@ def faulty() -> Iterator[Callable[[Callable[[BaseHTTPRequestHandler], None]], Fa
     yield start
     for s in servers:
         s.close()
+
+
+def squid_log(access_log: Path, wanted: Callable[[list[str]], bool], timeout: float = 10.0) -> list[str]:
+    """The lines of Squid's access log once ``wanted(lines)`` holds (or after ``timeout`` seconds, for the caller's
+    assertion to fail on). Squid writes a transaction's line when it has finished it, which can be just after the
+    client has read the whole answer, so a test reads the log until the lines it expects are there."""
+    deadline = time.monotonic() + timeout
+    while True:
+        lines = access_log.read_text().splitlines()
+        if wanted(lines) or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.02)
+
