@@ -110,8 +110,8 @@ final class DatabaseReads {
         ResultSet rs;
         PreparedStatement ps;
         try (Keepalives.Keepalive ka = keepalives.start(out, config.maxDbExecuteSeconds())) {
-            // on MariaDB prepared on the server (the store's pool setting), so a FLOAT comes in its binary rows whole
-            ps = c.prepareStatement(p.sql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+            ps = mariaDb && !onSqlite ? MariaDbQueries.prepare(c, p.sql())
+                    : c.prepareStatement(p.sql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             try {
                 ps.setFetchSize(FetchSizing.FIRST);
                 if (config.statementTimeoutSeconds() > 0 && !timedByPrelude) { // a JDBC timeout costs a timer task

@@ -27,11 +27,18 @@ public record BrowseSpec(Node folder, Layer layer, long t1, long t2, ChannelSele
 
     /** The select list: IOV columns from I3, insertion time and payload from the object row. */
     void appendColumns(Sql sql) {
+        appendColumns(sql, PLAIN);
+    }
+
+    private static final Dialect PLAIN = new SqliteDialect(); // the default select list: columns as they are
+
+    /** The same, with each payload column as {@code dialect} reads it exactly. */
+    void appendColumns(Sql sql, Dialect dialect) {
         String obj = joinsPayloadRow() ? "I4" : "I3";
         sql.append("I3.OBJECT_ID, I3.CHANNEL_ID, I3.IOV_SINCE, I3.IOV_UNTIL, ").append(obj).append(".SYS_INSTIME");
         if (withPayload) {
             for (var f : folder.payloadSpec().fields()) {
-                sql.append(", ").append(obj).append(".").append(f.column());
+                sql.append(", ").append(dialect.selectPayload(obj + "." + f.column(), f.column(), f.type()));
             }
         }
     }

@@ -123,11 +123,6 @@ public final class Database implements AutoCloseable {
             }
             h.setReadOnly(readOnly);
             NetworkTimeouts.apply(h, dialect, config, readOnly);
-            if (dialect instanceof MariaDbDialect) {
-                // Statements prepared on the server: their binary rows and parameters carry a FLOAT's four bytes,
-                // where the text protocol rounds it to six digits and refuses Float.MAX_VALUE written as text.
-                h.addDataSourceProperty("useServerPrepStmts", "true");
-            }
         }
         customizer.accept(h);
         return h;
