@@ -25,14 +25,7 @@ public record BrowseSpec(Node folder, Layer layer, long t1, long t2, ChannelSele
         return layer.kind() == Layer.Kind.STANDARD_TAG;
     }
 
-    /** The select list: IOV columns from I3, insertion time and payload from the object row. */
-    void appendColumns(Sql sql) {
-        appendColumns(sql, PLAIN);
-    }
-
-    private static final Dialect PLAIN = new SqliteDialect(); // the default select list: columns as they are
-
-    /** The same, with each payload column as {@code dialect} reads it exactly. */
+    /** The select list: IOV columns from I3, insertion time and payload (as {@code dialect} reads it exactly). */
     void appendColumns(Sql sql, Dialect dialect) {
         String obj = joinsPayloadRow() ? "I4" : "I3";
         sql.append("I3.OBJECT_ID, I3.CHANNEL_ID, I3.IOV_SINCE, I3.IOV_UNTIL, ").append(obj).append(".SYS_INSTIME");
