@@ -29,9 +29,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class FloatExactnessTest {
 
     /** Extremes, a subnormal and values that need every digit (not -0.0: SQLite and PostgreSQL read it as 0.0). */
-    public static final float[] FLOATS = {Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, Float.MIN_NORMAL,
+    private static final float[] FLOATS = {Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, Float.MIN_NORMAL,
         0.0f, 1.2345678f, -9.876543e-21f, 16777216f, 0.1f};
-    public static final double[] DOUBLES = {Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE, Double.MIN_NORMAL,
+    private static final double[] DOUBLES = {Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE, Double.MIN_NORMAL,
         0.0, 1.2345678901234567, -9.87654321098765e-300, 0.1 + 0.2, 0.1};
 
     @ParameterizedTest
