@@ -25,13 +25,13 @@ public record BrowseSpec(Node folder, Layer layer, long t1, long t2, ChannelSele
         return layer.kind() == Layer.Kind.STANDARD_TAG;
     }
 
-    /** The select list: IOV columns from I3, insertion time and payload from the object row. */
-    void appendColumns(Sql sql) {
+    /** The select list: IOV columns from I3, insertion time and payload (as {@code dialect} reads it exactly). */
+    void appendColumns(Sql sql, Dialect dialect) {
         String obj = joinsPayloadRow() ? "I4" : "I3";
         sql.append("I3.OBJECT_ID, I3.CHANNEL_ID, I3.IOV_SINCE, I3.IOV_UNTIL, ").append(obj).append(".SYS_INSTIME");
         if (withPayload) {
             for (var f : folder.payloadSpec().fields()) {
-                sql.append(", ").append(obj).append(".").append(f.column());
+                sql.append(", ").append(dialect.selectPayload(obj + "." + f.column(), f.column(), f.type()));
             }
         }
     }

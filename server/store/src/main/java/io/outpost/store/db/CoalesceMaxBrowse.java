@@ -14,11 +14,11 @@ final class CoalesceMaxBrowse {
      * @param join     how tables are joined in FROM: " CROSS JOIN " (SQLite) or ", " (Oracle)
      * @param maxHint  text right after the probe's SELECT, or ""
      */
-    static Sql build(BrowseSpec spec, boolean count, String mainHint, String join, String maxHint) {
+    static Sql build(Dialect dialect, BrowseSpec spec, boolean count, String mainHint, String join, String maxHint) {
         Sql sql = new Sql();
         String x = spec.layerTable();
         sql.append(count ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ").append(mainHint);
-        spec.appendColumns(sql);
+        spec.appendColumns(sql, dialect);
         sql.append(" FROM ").append(spec.folder().channelTable()).append(" C2").append(join).append(x).append(" I3");
         if (spec.joinsPayloadRow()) {
             sql.append(join).append(spec.folder().iovTable()).append(" I4");

@@ -77,6 +77,11 @@ public abstract class Dialect {
     public void checkServer(java.sql.Connection c) throws java.sql.SQLException {
     }
 
+    /** A payload column in a select list ({@code qualified} names it with its table alias) that reads back exactly. */
+    public String selectPayload(String qualified, String column, StorageType type) {
+        return qualified;
+    }
+
     /** Whether INSERT ... SELECT may run as a JDBC batch (MariaDB's bulk protocol refuses it). */
     public boolean batchesInsertSelect() {
         return true;

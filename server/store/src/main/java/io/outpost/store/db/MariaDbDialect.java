@@ -63,6 +63,15 @@ public final class MariaDbDialect extends Dialect {
         };
     }
 
+    /**
+     * A FLOAT read as DOUBLE: in the text protocol MariaDB prints a FLOAT with six significant digits, a DOUBLE with
+     * all it needs, and a float widened to double is exact (the driver's getFloat then parses it back to the float).
+     */
+    @Override
+    public String selectPayload(String qualified, String column, StorageType type) {
+        return type == StorageType.FLOAT ? "CAST(" + qualified + " AS DOUBLE) AS " + column : qualified;
+    }
+
     @Override
     public Sql browse(BrowseSpec spec, boolean count) {
         Sql sql = new Sql();
@@ -90,11 +99,11 @@ public final class MariaDbDialect extends Dialect {
     }
 
     /** (a) Per channel the row valid at t1: since = MAX(since ≤ t1) from a loose index scan, until &gt; t1. */
-    private static void boundRows(Sql sql, BrowseSpec spec) {
+    private void boundRows(Sql sql, BrowseSpec spec) {
         String x = spec.layerTable();
         String groupIndex = groupIndex(spec);
         sql.append("SELECT STRAIGHT_JOIN ");
-        spec.appendColumns(sql);
+        spec.appendColumns(sql, this);
         sql.append(" FROM ").append(spec.folder().channelTable()).append(" C2 FORCE INDEX (PRIMARY) JOIN (SELECT ");
         sql.append("I1.CHANNEL_ID, MAX(I1.IOV_SINCE) AS LO FROM ").append(x).append(" I1 FORCE INDEX (")
                 .append(groupIndex).append(") WHERE I1.IOV_SINCE <= ").bind(spec.t1());
@@ -112,9 +121,9 @@ public final class MariaDbDialect extends Dialect {
     }
 
     /** (b) The rows starting inside (t1, t2], read by a per-channel range on (CHANNEL_ID, IOV_SINCE). */
-    private static void rowsAfter(Sql sql, BrowseSpec spec) {
+    private void rowsAfter(Sql sql, BrowseSpec spec) {
         sql.append("SELECT STRAIGHT_JOIN ");
-        spec.appendColumns(sql);
+        spec.appendColumns(sql, this);
         sql.append(" FROM ").append(spec.folder().channelTable()).append(" C2");
         if (spec.layer().kind() == Layer.Kind.STANDARD_TAG) {
             // IOV2TAG has no index leading with CHANNEL_ID: range over the folder's objects, then the tag's rows of

@@ -67,7 +67,7 @@ public final class OracleDialect extends Dialect {
 
     @Override
     public Sql browse(BrowseSpec spec, boolean count) {
-        return CoalesceMaxBrowse.build(spec, count, hints(spec), ", ", "/*+ QB_NAME(MAX1) */ ");
+        return CoalesceMaxBrowse.build(this, spec, count, hints(spec), ", ", "/*+ QB_NAME(MAX1) */ ");
     }
 
     @Override

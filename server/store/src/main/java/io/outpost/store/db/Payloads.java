@@ -44,7 +44,9 @@ public final class Payloads {
             case UCHAR, INT16 -> ps.setShort(col, (Short) v);
             case UINT16, INT32 -> ps.setInt(col, (Integer) v);
             case UINT32, UINT63, INT64 -> ps.setLong(col, (Long) v);
-            case FLOAT -> ps.setFloat(col, (Float) v);
+            // as the double it widens to (exact): a float's shortest text, sent by the text protocol, can lie
+            // beyond the float range (MariaDB refuses 3.4028235e38 for Float.MAX_VALUE)
+            case FLOAT -> ps.setDouble(col, (Float) v);
             case DOUBLE -> ps.setDouble(col, (Double) v);
             case STRING255, STRING4K, STRING64K, STRING16M -> ps.setString(col, (String) v);
             case BLOB64K, BLOB16M -> ps.setBytes(col, (byte[]) v);

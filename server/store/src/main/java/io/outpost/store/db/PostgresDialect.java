@@ -50,7 +50,7 @@ public final class PostgresDialect extends Dialect {
         Sql sql = new Sql();
         String x = spec.layerTable();
         sql.append(count ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ");
-        spec.appendColumns(sql);
+        spec.appendColumns(sql, this);
         sql.append(" FROM ").append(spec.folder().channelTable()).append(" C2")
                 .append(" CROSS JOIN LATERAL (SELECT COALESCE((SELECT MAX(I1.IOV_SINCE) FROM ").append(x)
                 .append(" I1 WHERE I1.CHANNEL_ID = C2.CHANNEL_ID");

@@ -40,7 +40,7 @@ public final class SqliteDialect extends Dialect {
 
     @Override
     public Sql browse(BrowseSpec spec, boolean count) {
-        return CoalesceMaxBrowse.build(spec, count, "", " CROSS JOIN ", "");
+        return CoalesceMaxBrowse.build(this, spec, count, "", " CROSS JOIN ", "");
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.outpost.store.export;
 
+import io.outpost.store.db.Dialect;
 import io.outpost.store.db.Payloads;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadField;
@@ -102,12 +103,15 @@ final class FolderCopier {
         StringBuilder cols = new StringBuilder("OBJECT_ID, CHANNEL_ID, IOV_SINCE, IOV_UNTIL, USER_TAG_ID, SYS_INSTIME, "
                 + "LASTMOD_DATE, ORIGINAL_ID, NEW_HEAD_ID");
         StringBuilder qs = new StringBuilder("?, ?, ?, ?, ?, ?, ?, ?, ?");
+        StringBuilder read = new StringBuilder(cols);
+        Dialect source = Dialect.forJdbcUrl(src.getMetaData().getURL());
         for (PayloadField p : fields) {
             cols.append(", ").append(p.column());
+            read.append(", ").append(source.selectPayload(p.column(), p.column(), p.type()));
             qs.append(", ?");
         }
         long n = 0;
-        try (PreparedStatement in = src.prepareStatement("SELECT " + cols + " FROM " + f.iovTable() + " WHERE " + where
+        try (PreparedStatement in = src.prepareStatement("SELECT " + read + " FROM " + f.iovTable() + " WHERE " + where
                 + " ORDER BY OBJECT_ID");
              PreparedStatement out = dst.prepareStatement("INSERT INTO " + f.iovTable() + " (" + cols + ") VALUES ("
                      + qs + ")")) {
