@@ -1,4 +1,4 @@
-"""A lock that a forked child gets unlocked.
+"""A lock that a forked child gets unlocked, and the hook that renews such state in a forked child.
 
 A process forked while another of its threads holds a ``threading.Lock`` (multiprocessing, a batch system's
 workers) inherits the lock held by a thread that does not exist in the child, and the child's first use of the
@@ -10,6 +10,7 @@ import os
 import threading
 import weakref
 from types import TracebackType
+from typing import Protocol
 
 
 class ForkSafeLock:
@@ -17,7 +18,7 @@ class ForkSafeLock:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        _locks.add(self)
+        renew_in_forked_child(self)
 
     def __enter__(self) -> ForkSafeLock:
         self._lock.acquire()
@@ -31,12 +32,21 @@ class ForkSafeLock:
         self._lock = threading.Lock()
 
 
-_locks: weakref.WeakSet[ForkSafeLock] = weakref.WeakSet()
+class _ForkAware(Protocol):
+    def _after_fork_in_child(self) -> None: ...
+
+
+_renewed: weakref.WeakSet[_ForkAware] = weakref.WeakSet()
+
+
+def renew_in_forked_child(obj: _ForkAware) -> None:
+    """Calls ``obj._after_fork_in_child()`` in every child this process forks, for as long as ``obj`` lives."""
+    _renewed.add(obj)
 
 
 def _reset_after_fork() -> None:
-    for lock in list(_locks):
-        lock._after_fork_in_child()
+    for obj in list(_renewed):
+        obj._after_fork_in_child()
 
 
 if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork

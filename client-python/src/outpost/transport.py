@@ -10,15 +10,13 @@ from __future__ import annotations
 import enum
 import http.client
 import json
-import os
 import socket
 import urllib.parse
-import weakref
 from dataclasses import dataclass, field
 from typing import Callable
 
 from .errors import ErrorKind, OutpostError
-from .locks import ForkSafeLock
+from .locks import ForkSafeLock, renew_in_forked_child
 
 _MAX_ERROR_BODY = 4096
 _MAX_REDIRECTS = 3
@@ -180,7 +178,7 @@ class Transport:
         self._idle: dict[tuple[str, str], list[http.client.HTTPConnection]] = {}
         self._lock = ForkSafeLock()
         self._max_idle = max_idle
-        _transports.add(self)
+        renew_in_forked_child(self)
 
     def _after_fork_in_child(self) -> None:
         inherited, self._idle = self._idle, {}  # the lock is new already (ForkSafeLock)
@@ -313,18 +311,6 @@ class Transport:
                 idle.append(conn)
                 return
         conn.close()
-
-
-_transports: weakref.WeakSet[Transport] = weakref.WeakSet()
-
-
-def _reset_after_fork() -> None:
-    for t in list(_transports):
-        t._after_fork_in_child()
-
-
-if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork
-    os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 def connect_preferring(address: tuple[str, int], timeout: float | None, family: int) -> socket.socket:
