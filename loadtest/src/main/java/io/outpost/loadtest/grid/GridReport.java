@@ -34,7 +34,7 @@ final class GridReport {
 
     /** One job line of a client host (see {@link GridJobs}). */
     record JobLine(String host, int index, boolean herd, long start, long end, int requests, String error,
-                   Map<Integer, String> generations, Map<Integer, String> variants, List<String> paths) {
+                   Map<Integer, String> generations, Map<Integer, String> variants, List<String> paths, String kind) {
         static JobLine parse(String line) {
             String[] p = line.split(" ");
             Map<Integer, String> gens = new HashMap<>();
@@ -50,17 +50,34 @@ final class GridReport {
             }
             return new JobLine(p[1], Integer.parseInt(p[2]), p[3].equals("1"), Long.parseLong(p[4]),
                     Long.parseLong(p[5]), Integer.parseInt(p[6]), p[7].equals("-") ? null : p[7], gens, variants,
-                    p.length > 9 && !p[9].equals("-") ? List.of(p[9].split("\\|")) : List.of());
+                    p.length > 9 && !p[9].equals("-") ? List.of(p[9].split("\\|")) : List.of(),
+                    p.length > 10 ? p[10] : JAVA);
         }
 
         boolean failed() {
             return error != null;
         }
+
+        /** A COOL job (at-time reads through Frontier). */
+        boolean cool() {
+            return kind.equals(COOL);
+        }
+
+        boolean cpp() {
+            return kind.equals(CPP);
+        }
     }
 
+    /** Job kinds, the last field of a job line; COOL and C++ jobs print no generation (see {@link #NO_GENERATION}). */
+    static final String JAVA = "java";
+    static final String COOL = "cool";
+    static final String CPP = "cpp";
+    static final String NO_GENERATION = "nogen";
+
     /** One phase's figures. */
-    record PhaseResult(Phase phase, int jobs, int failed, double meanMillis, long originRequests, int writes,
-                       int writesSeen, double maxStalenessSeconds, int mismatches) {
+    record PhaseResult(Phase phase, int jobs, int failed, int coolJobs, int coolFailed, int cppJobs, int cppFailed,
+                       double meanMillis,
+                       long originRequests, int writes, int writesSeen, double maxStalenessSeconds, int mismatches) {
     }
 
     private final GridPlan plan;
@@ -71,10 +88,12 @@ final class GridReport {
     private final List<String> faultLog;
     private final List<PhaseResult> results = new ArrayList<>();
     private final HerdForwards herd;
+    private final String cppNote;
 
     GridReport(GridPlan plan, List<Phase> phases, List<JobLine> jobs, List<Write> writes, List<Sample> samples,
-               List<String> faultLog, HerdForwards herd) {
+               List<String> faultLog, HerdForwards herd, String cppNote) {
         this.herd = herd;
+        this.cppNote = cppNote;
         this.plan = plan;
         this.phases = phases;
         this.jobs = jobs;
@@ -139,7 +158,11 @@ final class GridReport {
                     maxStale = Math.max(maxStale, (first - w.committedMillis()) / 1000.0);
                 }
             }
-            results.add(new PhaseResult(p, in.size(), failed, mean, originRequests(p.startMillis(), p.endMillis()),
+            List<JobLine> cool = in.stream().filter(JobLine::cool).toList();
+            List<JobLine> cpp = in.stream().filter(JobLine::cpp).toList();
+            results.add(new PhaseResult(p, in.size(), failed, cool.size(),
+                    (int) cool.stream().filter(JobLine::failed).count(), cpp.size(),
+                    (int) cpp.stream().filter(JobLine::failed).count(), mean, originRequests(p.startMillis(), p.endMillis()),
                     ws.size(), seen, maxStale, mismatches));
         }
     }
@@ -154,6 +177,13 @@ final class GridReport {
                 continue;
             }
             List<Write> ws = byFolder.getOrDefault(e.getKey(), List.of());
+            if (gen.equals(NO_GENERATION)) {
+                // no generation in a Frontier answer: the rows must be a state the folder had by the job's end
+                if (e.getValue().equals("1") && (ws.isEmpty() || ws.get(0).committedMillis() > j.end())) {
+                    bad++;
+                }
+                continue;
+            }
             boolean appended = !ws.isEmpty() && ws.get(0).token().compareTo(GenerationToken.parse(gen)) <= 0;
             if (!e.getValue().equals(appended ? "1" : "0")) {
                 bad++;
@@ -167,7 +197,7 @@ final class GridReport {
         long first = -1;
         for (JobLine j : jobs) {
             String gen = j.generations().get(w.folder());
-            if (j.failed() || gen == null || gen.equals("none") || j.end() < w.committedMillis()) {
+            if (j.failed() || gen == null || gen.equals("none") || gen.equals(NO_GENERATION) || j.end() < w.committedMillis()) {
                 continue;
             }
             if (w.token().compareTo(GenerationToken.parse(gen)) <= 0 && (first < 0 || j.end() < first)) {
@@ -221,11 +251,21 @@ final class GridReport {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "grid run: %d jobs on %d client hosts, %d writes; %d failed jobs, "
                 + "%d mismatching folders%n", jobs.size(), plan.clientHosts, writes.size(), failedJobs(), mismatches()));
-        s.append(String.format(Locale.ROOT, "%-46s %6s %6s %9s %9s %9s %8s %9s %10s%n", "phase", "jobs", "failed",
-                "mean ms", "extra ms", "origin rq", "writes", "stale max", "mismatches"));
+        s.append(String.format(Locale.ROOT, "COOL at-time jobs (through Frontier): %d, %d failed; their folders are "
+                + "counted in the mismatches%n", jobs.stream().filter(JobLine::cool).count(),
+                jobs.stream().filter(j -> j.cool() && j.failed()).count()));
+        s.append(cppNote).append(String.format(Locale.ROOT, ": %d jobs, %d failed%n",
+                jobs.stream().filter(JobLine::cpp).count(), jobs.stream().filter(j -> j.cpp() && j.failed()).count()));
+        for (String kind : List.of(JAVA, COOL, CPP)) {
+            jobs.stream().filter(j -> j.kind().equals(kind) && j.failed()).findFirst().ifPresent(j ->
+                    s.append("first failure of a ").append(kind).append(" job: ").append(j.error()).append('\n'));
+        }
+        s.append(String.format(Locale.ROOT, "%-46s %6s %6s %9s %9s %9s %9s %9s %8s %9s %10s%n", "phase", "jobs",
+                "failed", "cool/fail", "c++/fail", "mean ms", "extra ms", "origin rq", "writes", "stale max", "mismatches"));
         for (PhaseResult r : results) {
-            s.append(String.format(Locale.ROOT, "%-46s %6d %6d %9.0f %9.0f %9d %4d/%-3d %8.1fs %10d%n",
-                    r.phase().name(), r.jobs(), r.failed(), r.meanMillis(), r.meanMillis() - baseline,
+            s.append(String.format(Locale.ROOT, "%-46s %6d %6d %5d/%-3d %5d/%-3d %9.0f %9.0f %9d %4d/%-3d %8.1fs %10d%n",
+                    r.phase().name(), r.jobs(), r.failed(), r.coolJobs(), r.coolFailed(), r.cppJobs(), r.cppFailed(),
+                    r.meanMillis(), r.meanMillis() - baseline,
                     r.originRequests(), r.writesSeen(), r.writes(), r.maxStalenessSeconds(), r.mismatches()));
         }
         int bound = plan.stateMaxAgeSeconds + 5;
