@@ -28,7 +28,7 @@ final class FrontierRows {
             throw new IllegalStateException("Frontier payload error: "
                     + (msg < 0 ? "?" : body.substring(msg + 9, body.indexOf('"', msg + 9))));
         }
-        int enc = body.indexOf("encoding=\"");
+        int enc = body.indexOf("encoding=\"", body.indexOf("<payload "));
         boolean zip = body.substring(enc + 10, body.indexOf('"', enc + 10)).contains("zip");
         String data = body.substring(body.indexOf("<data>") + 6, body.indexOf("</data>"))
                 .replace("<keepalive />", "").replaceAll("\\s", "");

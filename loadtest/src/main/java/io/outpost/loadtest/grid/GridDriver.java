@@ -357,11 +357,15 @@ public final class GridDriver implements Callable<Integer> {
         }
     }
 
-    /** The origins' request counters (snapshot and pinned reads), -1 for an origin that does not answer. */
+    /**
+     * The origins' request counters (snapshot and pinned reads) and their database loads (rows read from the
+     * database for an answer, as {@code outpost-loadtest snapshot} counts them); -1 for an origin that does not answer.
+     */
     private void sampleOrigins() {
         long now = System.currentTimeMillis();
         for (String o : List.of("origin1", "origin2")) {
             long v = -1;
+            long loads = -1;
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://" + host(o).address() + ":"
                         + OUTPOST_PORT + "/actuator/prometheus")).timeout(Duration.ofSeconds(2)).build(),
@@ -369,6 +373,7 @@ public final class GridDriver implements Callable<Integer> {
                 if (r.statusCode() == 200) {
                     v = Math.max(0, GridReport.sum(r.body(), "outpost_snapshot_requests_total"))
                             + Math.max(0, GridReport.sum(r.body(), "outpost_pinned_reads_total"));
+                    loads = io.outpost.loadtest.ServiceMetrics.databaseLoads(r.body());
                 }
             } catch (IOException e) {
                 // down: the sample says so
@@ -376,7 +381,7 @@ public final class GridDriver implements Callable<Integer> {
                 Thread.currentThread().interrupt();
                 return;
             }
-            originSamples.add(new GridReport.Sample(o, now, v));
+            originSamples.add(new GridReport.Sample(o, now, v, loads));
         }
     }
 

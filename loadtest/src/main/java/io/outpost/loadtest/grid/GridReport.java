@@ -25,7 +25,7 @@ final class GridReport {
     record Write(int folder, GenerationToken token, long committedMillis) {
     }
 
-    record Sample(String origin, long millis, long requests) {
+    record Sample(String origin, long millis, long requests, long loads) {
     }
 
     /** The herd's distinct URLs, their requests from the regional Squid to the origins, the most per URL from a site. */
@@ -225,6 +225,51 @@ final class GridReport {
         return total;
     }
 
+    /**
+     * The herd seen by the database: the origins' loads from the last sample before the herd to the first after its
+     * last job ended, against the answers that could be asked in that window (each folder's generation at its start,
+     * plus one per write committed in it). One load per answer at most: the Squids collapse the herd's requests and
+     * an origin loads an answer once for all requests of it.
+     */
+    record HerdLoads(long loads, int answers, long fromMillis, long toMillis) {
+        boolean withinBound() {
+            return loads >= 0 && loads <= answers;
+        }
+    }
+
+    HerdLoads herdLoads() {
+        long herdStart = phases.get(0).startMillis();
+        long herdEnd = jobs.stream().filter(JobLine::herd).mapToLong(JobLine::end).max().orElse(herdStart);
+        long loads = 0;
+        long from = herdStart;
+        long to = herdEnd;
+        for (String o : List.of("origin1", "origin2")) {
+            Sample before = null;
+            Sample after = null;
+            for (Sample s : samples) {
+                if (!s.origin().equals(o) || s.loads() < 0) {
+                    continue;
+                }
+                if (s.millis() <= herdStart) {
+                    before = s;
+                } else if (s.millis() >= herdEnd && after == null) {
+                    after = s;
+                }
+            }
+            if (before == null || after == null) {
+                return new HerdLoads(-1, 0, herdStart, herdEnd); // an origin was not sampled around the herd
+            }
+            loads += after.loads() - before.loads();
+            from = Math.min(from, before.millis());
+            to = Math.max(to, after.millis());
+        }
+        long f0 = from;
+        long t0 = to;
+        int answers = plan.folders + (int) writes.stream()
+                .filter(w -> w.committedMillis() >= f0 && w.committedMillis() <= t0).count();
+        return new HerdLoads(loads, answers, from, to);
+    }
+
     long failedJobs() {
         return jobs.stream().filter(JobLine::failed).count();
     }
@@ -241,7 +286,8 @@ final class GridReport {
     }
 
     boolean passed() {
-        return !jobs.isEmpty() && failedJobs() == 0 && mismatches() == 0 && herdWithinBound();
+        return !jobs.isEmpty() && failedJobs() == 0 && mismatches() == 0 && herdWithinBound()
+                && herdLoads().withinBound();
     }
 
     /** Writes summary.txt and report.html to {@code out}; returns the summary. */
@@ -275,6 +321,10 @@ final class GridReport {
                         + "%d per URL to its parent (target 1) -> %s%n",
                 jobs.stream().filter(JobLine::herd).count(), herd.distinctUrls(), herd.toOrigins(),
                 herd.maxPerUrlFromASite(), herdWithinBound() ? "PASS" : "FAIL"));
+        HerdLoads hl = herdLoads();
+        s.append(String.format(Locale.ROOT, "herd database loads: %d in %.1f s around the herd, for %d answers that "
+                        + "could be asked then (target <= one per answer) -> %s%n", hl.loads(),
+                (hl.toMillis() - hl.fromMillis()) / 1000.0, hl.answers(), hl.withinBound() ? "PASS" : "FAIL"));
         s.append(String.format(Locale.ROOT, "staleness: max %.1f s (bound state max-age + poll = %d s) -> %s%n",
                 maxStale, bound, maxStale <= bound ? "PASS" : "FAIL"));
         s.append(String.format(Locale.ROOT, "target 0 failed jobs, 0 mismatches: %d, %d -> %s%n", failedJobs(),
