@@ -228,12 +228,14 @@ final class GridReport {
     /**
      * The herd seen by the database: the origins' loads from the last sample before the herd to the first after its
      * last job ended, against the answers that could be asked in that window (each folder's generation at its start,
-     * plus one per write committed in it). One load per answer at most: the Squids collapse the herd's requests and
-     * an origin loads an answer once for all requests of it.
+     * plus one per write committed in it). Per origin one load per answer at most: the Squids collapse the herd's
+     * requests and an origin loads an answer once for all requests of it. (The origins keep their own caches, and
+     * the 1 s samples also take in the first jobs after the herd, which the regional Squid may send to the other
+     * origin: so the bound is per origin.)
      */
-    record HerdLoads(long loads, int answers, long fromMillis, long toMillis) {
+    record HerdLoads(long loads, long maxPerOrigin, int answers, long fromMillis, long toMillis) {
         boolean withinBound() {
-            return loads >= 0 && loads <= answers;
+            return loads >= 0 && maxPerOrigin <= answers;
         }
     }
 
@@ -241,6 +243,7 @@ final class GridReport {
         long herdStart = phases.get(0).startMillis();
         long herdEnd = jobs.stream().filter(JobLine::herd).mapToLong(JobLine::end).max().orElse(herdStart);
         long loads = 0;
+        long maxPerOrigin = 0;
         long from = herdStart;
         long to = herdEnd;
         for (String o : List.of("origin1", "origin2")) {
@@ -257,9 +260,12 @@ final class GridReport {
                 }
             }
             if (before == null || after == null) {
-                return new HerdLoads(-1, 0, herdStart, herdEnd); // an origin was not sampled around the herd
+                return new HerdLoads(-1, -1, 0, herdStart, herdEnd); // an origin was not sampled around the herd
             }
-            loads += after.loads() - before.loads();
+            // the loads are a difference of counters not updated together: between two samples it can step back
+            long delta = Math.max(0, after.loads() - before.loads());
+            loads += delta;
+            maxPerOrigin = Math.max(maxPerOrigin, delta);
             from = Math.min(from, before.millis());
             to = Math.max(to, after.millis());
         }
@@ -267,7 +273,7 @@ final class GridReport {
         long t0 = to;
         int answers = plan.folders + (int) writes.stream()
                 .filter(w -> w.committedMillis() >= f0 && w.committedMillis() <= t0).count();
-        return new HerdLoads(loads, answers, from, to);
+        return new HerdLoads(loads, maxPerOrigin, answers, from, to);
     }
 
     long failedJobs() {
@@ -322,9 +328,10 @@ final class GridReport {
                 jobs.stream().filter(JobLine::herd).count(), herd.distinctUrls(), herd.toOrigins(),
                 herd.maxPerUrlFromASite(), herdWithinBound() ? "PASS" : "FAIL"));
         HerdLoads hl = herdLoads();
-        s.append(String.format(Locale.ROOT, "herd database loads: %d in %.1f s around the herd, for %d answers that "
-                        + "could be asked then (target <= one per answer) -> %s%n", hl.loads(),
-                (hl.toMillis() - hl.fromMillis()) / 1000.0, hl.answers(), hl.withinBound() ? "PASS" : "FAIL"));
+        s.append(String.format(Locale.ROOT, "herd database loads: %d in %.1f s around the herd, at most %d by one "
+                        + "origin, for %d answers that could be asked then (target <= one per answer per origin) -> %s%n",
+                hl.loads(), (hl.toMillis() - hl.fromMillis()) / 1000.0, hl.maxPerOrigin(), hl.answers(),
+                hl.withinBound() ? "PASS" : "FAIL"));
         s.append(String.format(Locale.ROOT, "staleness: max %.1f s (bound state max-age + poll = %d s) -> %s%n",
                 maxStale, bound, maxStale <= bound ? "PASS" : "FAIL"));
         s.append(String.format(Locale.ROOT, "target 0 failed jobs, 0 mismatches: %d, %d -> %s%n", failedJobs(),

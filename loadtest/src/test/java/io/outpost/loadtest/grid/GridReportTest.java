@@ -54,7 +54,7 @@ class GridReportTest {
                 new GridReport.HerdForwards(1, 1, 1), "C++ client jobs: on the last 1 client host(s)");
         assertThat(r.failedJobs()).isEqualTo(2);
         assertThat(r.mismatches()).isEqualTo(3);
-        assertThat(r.herdLoads()).isEqualTo(new GridReport.HerdLoads(3, 1, 999_000L, 1_002_000L));
+        assertThat(r.herdLoads()).isEqualTo(new GridReport.HerdLoads(3, 3, 1, 999_000L, 1_002_000L));
         assertThat(r.herdLoads().withinBound()).isFalse();
         assertThat(r.herdWithinBound()).isTrue();
         assertThat(r.passed()).isFalse();
@@ -66,7 +66,7 @@ class GridReportTest {
                     .contains("COOL at-time jobs (through Frontier): 2, 1 failed")
                     .contains("C++ client jobs: on the last 1 client host(s): 2 jobs, 0 failed")
                     .contains("first failure of a cool job: Frontier_payload_error")
-                    .contains("herd database loads: 3 in 3.0 s around the herd, for 1 answers");
+                    .contains("herd database loads: 3 in 3.0 s around the herd, at most 3 by one origin, for 1 answers");
             assertThat(out.resolve("report.html")).exists();
         } finally {
             TempDirs.delete(out);
