@@ -42,7 +42,7 @@ public final class ServiceMetrics {
         }
     }
 
-    static long databaseLoads(String exposition) {
+    public static long databaseLoads(String exposition) {
         long loads = sum(exposition, "outpost_cache_loads_total");
         if (loads < 0) {
             return -1;

@@ -130,13 +130,21 @@ public final class GridDriver implements Callable<Integer> {
                 + "(proxyurl=http://" + host("site1").address() + ":" + SQUID_PORT + ")"
                 + "(proxyurl=http://" + host("site2").address() + ":" + SQUID_PORT + ")(retries=10)(backoff=0.5)";
         List<Process> clients = new ArrayList<>();
+        java.util.Optional<Path> cppCli = GridCppJob.find();
+        String cppNote = plan.cppHosts <= 0 ? "C++ client jobs: none asked for (--cpp-hosts 0)"
+                : cppCli.isEmpty() ? "C++ client jobs: none, the C++ client is not built (" + GridCppJob.BUILT_CLI
+                        + " not found from the working directory); its hosts ran Java jobs"
+                : "C++ client jobs: on the last " + Math.min(plan.cppHosts, plan.clientHosts) + " client host(s)";
         for (int c = 1; c <= plan.clientHosts; c++) {
             String name = "client" + c;
             List<String> args = new ArrayList<>(List.of("grid-jobs", "--host", name, "--client-config", clientConfig,
                     "--herd", Integer.toString(plan.herdJobs / plan.clientHosts), "--herd-at", Long.toString(herdAt),
                     "--stagger-ms", Long.toString(plan.staggerMs), "--end-at", Long.toString(end - 1000L * plan.quietSeconds),
-                    "--timeout-seconds", "10"));
+                    "--timeout-seconds", "10", "--cool-every", Integer.toString(plan.coolEvery)));
             args.addAll(plan.modelArgs());
+            if (cppCli.isPresent() && c > plan.clientHosts - plan.cppHosts) {
+                args.addAll(List.of("--cpp-cli", cppCli.get().toString()));
+            }
             clients.add(net.start(host(name), GridJava.command("256m", plan.out.resolve("tmp/" + name), args),
                     logs.resolve(name + ".out")));
         }
@@ -170,7 +178,7 @@ public final class GridDriver implements Callable<Integer> {
             }
         }
         GridReport report = new GridReport(plan, phases, jobs, List.copyOf(writes), List.copyOf(originSamples),
-                List.copyOf(faultLog), herdForwards(phases.get(0), jobs));
+                List.copyOf(faultLog), herdForwards(phases.get(0), jobs), cppNote);
         String summary = report.write(plan.out);
         System.out.print(summary);
         return report.passed() ? 0 : 1;
@@ -349,11 +357,15 @@ public final class GridDriver implements Callable<Integer> {
         }
     }
 
-    /** The origins' request counters (snapshot and pinned reads), -1 for an origin that does not answer. */
+    /**
+     * The origins' request counters (snapshot and pinned reads) and their database loads (rows read from the
+     * database for an answer, as {@code outpost-loadtest snapshot} counts them); -1 for an origin that does not answer.
+     */
     private void sampleOrigins() {
         long now = System.currentTimeMillis();
         for (String o : List.of("origin1", "origin2")) {
             long v = -1;
+            long loads = -1;
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://" + host(o).address() + ":"
                         + OUTPOST_PORT + "/actuator/prometheus")).timeout(Duration.ofSeconds(2)).build(),
@@ -361,6 +373,7 @@ public final class GridDriver implements Callable<Integer> {
                 if (r.statusCode() == 200) {
                     v = Math.max(0, GridReport.sum(r.body(), "outpost_snapshot_requests_total"))
                             + Math.max(0, GridReport.sum(r.body(), "outpost_pinned_reads_total"));
+                    loads = io.outpost.loadtest.ServiceMetrics.databaseLoads(r.body());
                 }
             } catch (IOException e) {
                 // down: the sample says so
@@ -368,7 +381,7 @@ public final class GridDriver implements Callable<Integer> {
                 Thread.currentThread().interrupt();
                 return;
             }
-            originSamples.add(new GridReport.Sample(o, now, v));
+            originSamples.add(new GridReport.Sample(o, now, v, loads));
         }
     }
 

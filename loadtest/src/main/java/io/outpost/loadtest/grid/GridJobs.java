@@ -6,6 +6,7 @@ import io.outpost.client.Iov;
 import io.outpost.client.OutpostClient;
 import io.outpost.client.Snapshot;
 import io.outpost.loadtest.SnapshotModel;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +28,11 @@ import picocli.CommandLine.Option;
  * site Squids and both origins, reading one snapshot of /SNAP (the ATLAS snapshot model), and prints one line:
  * {@code JOB host index herd start-ms end-ms requests error folder=generation:variant,... paths}, where the variant
  * says whether the folder's rows equal the model before the writer's first append to it (0), after it (1) or
- * neither (x); the driver checks that against the generation the job read.
+ * neither (x); the driver checks that against the generation the job read. Every {@code cool-every}-th job after
+ * the herd is a COOL job instead ({@link GridCoolJob}: at-time reads through the Frontier endpoint, same routes);
+ * Frontier answers carry no generation, so its folders print {@code f=nogen:variant}. The last field is the job's
+ * kind: {@code java}, {@code cool} or {@code cpp} (a host given {@code --cpp-cli} runs its snapshot jobs after the
+ * herd with the C++ client's tool, {@link GridCppJob}).
  */
 @Command(name = "grid-jobs", hidden = true, description = "The jobs of one client host of the grid (started by 'grid').")
 public final class GridJobs implements Callable<Integer> {
@@ -55,6 +60,11 @@ public final class GridJobs implements Callable<Integer> {
     int largeChannels;
     @Option(names = "--payload-chars", defaultValue = "100")
     int payloadChars;
+    @Option(names = "--cool-every", defaultValue = "2", description = "every n-th job after the herd reads as COOL; 0: none")
+    int coolEvery;
+    @Option(names = "--cpp-cli", description = "the C++ client's outpost-cli: this host's Java snapshot jobs after the "
+            + "herd use it instead")
+    Path cppCli;
 
     @Override
     public Integer call() throws Exception {
@@ -64,14 +74,25 @@ public final class GridJobs implements Callable<Integer> {
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
         List<Future<?>> all = new ArrayList<>();
         AtomicInteger index = new AtomicInteger(Math.abs(host.hashCode() % 1000) * 100_000);
+        GridCoolJob cool = new GridCoolJob(cfg, Duration.ofSeconds(timeoutSeconds));
+        GridCppJob cpp = cppCli == null ? null : new GridCppJob(cppCli, config, timeoutSeconds);
         waitUntil(herdAt);
         for (int i = 0; i < herd; i++) {
             all.add(workers.submit(() -> job(m, cfg, index.getAndIncrement(), true)));
         }
         long next = Math.max(System.currentTimeMillis(), herdAt + 1000);
-        while (next <= endAt) {
+        for (int n = 1; next <= endAt; n++) {
             waitUntil(next);
-            all.add(workers.submit(() -> job(m, cfg, index.getAndIncrement(), false)));
+            boolean asCool = coolEvery > 0 && n % coolEvery == 0;
+            all.add(workers.submit(() -> {
+                if (asCool) {
+                    coolJob(m, cool, index.getAndIncrement());
+                } else if (cpp != null) {
+                    cppJob(m, cpp, index.getAndIncrement());
+                } else {
+                    job(m, cfg, index.getAndIncrement(), false);
+                }
+            }));
             next += staggerMs;
         }
         for (Future<?> f : all) {
@@ -117,7 +138,37 @@ public final class GridJobs implements Callable<Integer> {
         String line = String.join(" ", "JOB", host, Integer.toString(index), inHerd ? "1" : "0", Long.toString(start),
                 Long.toString(end), Integer.toString(requests.get()), error,
                 folderStates.isEmpty() ? "-" : folderStates.toString(),
-                inHerd && !paths.isEmpty() ? String.join("|", paths) : "-");
+                inHerd && !paths.isEmpty() ? String.join("|", paths) : "-", GridReport.JAVA);
+        print(line);
+    }
+
+    private void coolJob(SnapshotModel m, GridCoolJob cool, int index) {
+        AtomicInteger requests = new AtomicInteger();
+        noGenerationJob(index, GridReport.COOL, requests, () -> cool.read(m, m.jobKey(index), requests));
+    }
+
+    /** A C++ job's requests are its own (the tool's): counted as -1, unknown. */
+    private void cppJob(SnapshotModel m, GridCppJob cpp, int index) {
+        noGenerationJob(index, GridReport.CPP, new AtomicInteger(-1), () -> cpp.read(m, m.jobKey(index)));
+    }
+
+    private void noGenerationJob(int index, String kind, AtomicInteger requests,
+                                 Callable<java.util.Map<Integer, String>> read) {
+        long start = System.currentTimeMillis();
+        String error = "-";
+        StringBuilder folderStates = new StringBuilder();
+        try {
+            read.call().forEach((f, variant) -> folderStates
+                    .append(folderStates.isEmpty() ? "" : ",").append(f).append('=').append(GridReport.NO_GENERATION).append(':').append(variant));
+        } catch (Exception e) {
+            error = String.valueOf(e.getMessage()).replaceAll("\\s+", "_");
+        }
+        print(String.join(" ", "JOB", host, Integer.toString(index), "0", Long.toString(start),
+                Long.toString(System.currentTimeMillis()), Integer.toString(requests.get()), error,
+                folderStates.isEmpty() ? "-" : folderStates.toString(), "-", kind));
+    }
+
+    private static void print(String line) {
         synchronized (System.out) {
             System.out.println(line);
         }

@@ -46,6 +46,13 @@ public final class GridPlan {
                     + "kill it), site-squid (kill site1), partition (regional Squid from the origins), site-link "
                     + "(200 ms, 1 %% loss on site1), restart (everything, one part after the other). Default: ${DEFAULT-VALUE}")
     List<String> faults;
+    @Option(names = "--cool-every", defaultValue = "2",
+            description = "every n-th job after the herd reads as COOL does, at-time through Frontier; 0: none. Default: ${DEFAULT-VALUE}")
+    int coolEvery;
+    @Option(names = "--cpp-hosts", defaultValue = "1",
+            description = "client hosts (the last ones) whose snapshot jobs after the herd use the C++ client's "
+                    + GridCppJob.BUILT_CLI + " when it is built (else Java, and the report says so). Default: ${DEFAULT-VALUE}")
+    int cppHosts;
     @Option(names = "--state-max-age-seconds", defaultValue = "10",
             description = "the service's state max-age, for the staleness bound (+ 5 s poll). Default: ${DEFAULT-VALUE}")
     int stateMaxAgeSeconds;
@@ -67,7 +74,8 @@ public final class GridPlan {
                 Long.toString(staggerMs), "--phase-seconds", Integer.toString(phaseSeconds), "--partition-seconds",
                 Integer.toString(partitionSeconds), "--lead-seconds", Integer.toString(leadSeconds), "--quiet-seconds",
                 Integer.toString(quietSeconds), "--write-period-ms", Long.toString(writePeriodMs),
-                "--state-max-age-seconds", Integer.toString(stateMaxAgeSeconds), "--faults", String.join(",", faults)));
+                "--state-max-age-seconds", Integer.toString(stateMaxAgeSeconds), "--cool-every",
+                Integer.toString(coolEvery), "--cpp-hosts", Integer.toString(cppHosts), "--faults", String.join(",", faults)));
         a.addAll(modelArgs());
         return a;
     }

@@ -25,7 +25,7 @@ final class GridReport {
     record Write(int folder, GenerationToken token, long committedMillis) {
     }
 
-    record Sample(String origin, long millis, long requests) {
+    record Sample(String origin, long millis, long requests, long loads) {
     }
 
     /** The herd's distinct URLs, their requests from the regional Squid to the origins, the most per URL from a site. */
@@ -34,7 +34,7 @@ final class GridReport {
 
     /** One job line of a client host (see {@link GridJobs}). */
     record JobLine(String host, int index, boolean herd, long start, long end, int requests, String error,
-                   Map<Integer, String> generations, Map<Integer, String> variants, List<String> paths) {
+                   Map<Integer, String> generations, Map<Integer, String> variants, List<String> paths, String kind) {
         static JobLine parse(String line) {
             String[] p = line.split(" ");
             Map<Integer, String> gens = new HashMap<>();
@@ -50,17 +50,34 @@ final class GridReport {
             }
             return new JobLine(p[1], Integer.parseInt(p[2]), p[3].equals("1"), Long.parseLong(p[4]),
                     Long.parseLong(p[5]), Integer.parseInt(p[6]), p[7].equals("-") ? null : p[7], gens, variants,
-                    p.length > 9 && !p[9].equals("-") ? List.of(p[9].split("\\|")) : List.of());
+                    p.length > 9 && !p[9].equals("-") ? List.of(p[9].split("\\|")) : List.of(),
+                    p.length > 10 ? p[10] : JAVA);
         }
 
         boolean failed() {
             return error != null;
         }
+
+        /** A COOL job (at-time reads through Frontier). */
+        boolean cool() {
+            return kind.equals(COOL);
+        }
+
+        boolean cpp() {
+            return kind.equals(CPP);
+        }
     }
 
+    /** Job kinds, the last field of a job line; COOL and C++ jobs print no generation (see {@link #NO_GENERATION}). */
+    static final String JAVA = "java";
+    static final String COOL = "cool";
+    static final String CPP = "cpp";
+    static final String NO_GENERATION = "nogen";
+
     /** One phase's figures. */
-    record PhaseResult(Phase phase, int jobs, int failed, double meanMillis, long originRequests, int writes,
-                       int writesSeen, double maxStalenessSeconds, int mismatches) {
+    record PhaseResult(Phase phase, int jobs, int failed, int coolJobs, int coolFailed, int cppJobs, int cppFailed,
+                       double meanMillis,
+                       long originRequests, int writes, int writesSeen, double maxStalenessSeconds, int mismatches) {
     }
 
     private final GridPlan plan;
@@ -71,10 +88,12 @@ final class GridReport {
     private final List<String> faultLog;
     private final List<PhaseResult> results = new ArrayList<>();
     private final HerdForwards herd;
+    private final String cppNote;
 
     GridReport(GridPlan plan, List<Phase> phases, List<JobLine> jobs, List<Write> writes, List<Sample> samples,
-               List<String> faultLog, HerdForwards herd) {
+               List<String> faultLog, HerdForwards herd, String cppNote) {
         this.herd = herd;
+        this.cppNote = cppNote;
         this.plan = plan;
         this.phases = phases;
         this.jobs = jobs;
@@ -139,7 +158,11 @@ final class GridReport {
                     maxStale = Math.max(maxStale, (first - w.committedMillis()) / 1000.0);
                 }
             }
-            results.add(new PhaseResult(p, in.size(), failed, mean, originRequests(p.startMillis(), p.endMillis()),
+            List<JobLine> cool = in.stream().filter(JobLine::cool).toList();
+            List<JobLine> cpp = in.stream().filter(JobLine::cpp).toList();
+            results.add(new PhaseResult(p, in.size(), failed, cool.size(),
+                    (int) cool.stream().filter(JobLine::failed).count(), cpp.size(),
+                    (int) cpp.stream().filter(JobLine::failed).count(), mean, originRequests(p.startMillis(), p.endMillis()),
                     ws.size(), seen, maxStale, mismatches));
         }
     }
@@ -154,6 +177,13 @@ final class GridReport {
                 continue;
             }
             List<Write> ws = byFolder.getOrDefault(e.getKey(), List.of());
+            if (gen.equals(NO_GENERATION)) {
+                // no generation in a Frontier answer: the rows must be a state the folder had by the job's end
+                if (e.getValue().equals("1") && (ws.isEmpty() || ws.get(0).committedMillis() > j.end())) {
+                    bad++;
+                }
+                continue;
+            }
             boolean appended = !ws.isEmpty() && ws.get(0).token().compareTo(GenerationToken.parse(gen)) <= 0;
             if (!e.getValue().equals(appended ? "1" : "0")) {
                 bad++;
@@ -167,7 +197,7 @@ final class GridReport {
         long first = -1;
         for (JobLine j : jobs) {
             String gen = j.generations().get(w.folder());
-            if (j.failed() || gen == null || gen.equals("none") || j.end() < w.committedMillis()) {
+            if (j.failed() || gen == null || gen.equals("none") || gen.equals(NO_GENERATION) || j.end() < w.committedMillis()) {
                 continue;
             }
             if (w.token().compareTo(GenerationToken.parse(gen)) <= 0 && (first < 0 || j.end() < first)) {
@@ -195,6 +225,57 @@ final class GridReport {
         return total;
     }
 
+    /**
+     * The herd seen by the database: the origins' loads from the last sample before the herd to the first after its
+     * last job ended, against the answers that could be asked in that window (each folder's generation at its start,
+     * plus one per write committed in it). Per origin one load per answer at most: the Squids collapse the herd's
+     * requests and an origin loads an answer once for all requests of it. (The origins keep their own caches, and
+     * the 1 s samples also take in the first jobs after the herd, which the regional Squid may send to the other
+     * origin: so the bound is per origin.)
+     */
+    record HerdLoads(long loads, long maxPerOrigin, int answers, long fromMillis, long toMillis) {
+        boolean withinBound() {
+            return loads >= 0 && maxPerOrigin <= answers;
+        }
+    }
+
+    HerdLoads herdLoads() {
+        long herdStart = phases.get(0).startMillis();
+        long herdEnd = jobs.stream().filter(JobLine::herd).mapToLong(JobLine::end).max().orElse(herdStart);
+        long loads = 0;
+        long maxPerOrigin = 0;
+        long from = herdStart;
+        long to = herdEnd;
+        for (String o : List.of("origin1", "origin2")) {
+            Sample before = null;
+            Sample after = null;
+            for (Sample s : samples) {
+                if (!s.origin().equals(o) || s.loads() < 0) {
+                    continue;
+                }
+                if (s.millis() <= herdStart) {
+                    before = s;
+                } else if (s.millis() >= herdEnd && after == null) {
+                    after = s;
+                }
+            }
+            if (before == null || after == null) {
+                return new HerdLoads(-1, -1, 0, herdStart, herdEnd); // an origin was not sampled around the herd
+            }
+            // the loads are a difference of counters not updated together: between two samples it can step back
+            long delta = Math.max(0, after.loads() - before.loads());
+            loads += delta;
+            maxPerOrigin = Math.max(maxPerOrigin, delta);
+            from = Math.min(from, before.millis());
+            to = Math.max(to, after.millis());
+        }
+        long f0 = from;
+        long t0 = to;
+        int answers = plan.folders + (int) writes.stream()
+                .filter(w -> w.committedMillis() >= f0 && w.committedMillis() <= t0).count();
+        return new HerdLoads(loads, maxPerOrigin, answers, from, to);
+    }
+
     long failedJobs() {
         return jobs.stream().filter(JobLine::failed).count();
     }
@@ -211,7 +292,8 @@ final class GridReport {
     }
 
     boolean passed() {
-        return !jobs.isEmpty() && failedJobs() == 0 && mismatches() == 0 && herdWithinBound();
+        return !jobs.isEmpty() && failedJobs() == 0 && mismatches() == 0 && herdWithinBound()
+                && herdLoads().withinBound();
     }
 
     /** Writes summary.txt and report.html to {@code out}; returns the summary. */
@@ -221,11 +303,21 @@ final class GridReport {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "grid run: %d jobs on %d client hosts, %d writes; %d failed jobs, "
                 + "%d mismatching folders%n", jobs.size(), plan.clientHosts, writes.size(), failedJobs(), mismatches()));
-        s.append(String.format(Locale.ROOT, "%-46s %6s %6s %9s %9s %9s %8s %9s %10s%n", "phase", "jobs", "failed",
-                "mean ms", "extra ms", "origin rq", "writes", "stale max", "mismatches"));
+        s.append(String.format(Locale.ROOT, "COOL at-time jobs (through Frontier): %d, %d failed; their folders are "
+                + "counted in the mismatches%n", jobs.stream().filter(JobLine::cool).count(),
+                jobs.stream().filter(j -> j.cool() && j.failed()).count()));
+        s.append(cppNote).append(String.format(Locale.ROOT, ": %d jobs, %d failed%n",
+                jobs.stream().filter(JobLine::cpp).count(), jobs.stream().filter(j -> j.cpp() && j.failed()).count()));
+        for (String kind : List.of(JAVA, COOL, CPP)) {
+            jobs.stream().filter(j -> j.kind().equals(kind) && j.failed()).findFirst().ifPresent(j ->
+                    s.append("first failure of a ").append(kind).append(" job: ").append(j.error()).append('\n'));
+        }
+        s.append(String.format(Locale.ROOT, "%-46s %6s %6s %9s %9s %9s %9s %9s %8s %9s %10s%n", "phase", "jobs",
+                "failed", "cool/fail", "c++/fail", "mean ms", "extra ms", "origin rq", "writes", "stale max", "mismatches"));
         for (PhaseResult r : results) {
-            s.append(String.format(Locale.ROOT, "%-46s %6d %6d %9.0f %9.0f %9d %4d/%-3d %8.1fs %10d%n",
-                    r.phase().name(), r.jobs(), r.failed(), r.meanMillis(), r.meanMillis() - baseline,
+            s.append(String.format(Locale.ROOT, "%-46s %6d %6d %5d/%-3d %5d/%-3d %9.0f %9.0f %9d %4d/%-3d %8.1fs %10d%n",
+                    r.phase().name(), r.jobs(), r.failed(), r.coolJobs(), r.coolFailed(), r.cppJobs(), r.cppFailed(),
+                    r.meanMillis(), r.meanMillis() - baseline,
                     r.originRequests(), r.writesSeen(), r.writes(), r.maxStalenessSeconds(), r.mismatches()));
         }
         int bound = plan.stateMaxAgeSeconds + 5;
@@ -235,6 +327,11 @@ final class GridReport {
                         + "%d per URL to its parent (target 1) -> %s%n",
                 jobs.stream().filter(JobLine::herd).count(), herd.distinctUrls(), herd.toOrigins(),
                 herd.maxPerUrlFromASite(), herdWithinBound() ? "PASS" : "FAIL"));
+        HerdLoads hl = herdLoads();
+        s.append(String.format(Locale.ROOT, "herd database loads: %d in %.1f s around the herd, at most %d by one "
+                        + "origin, for %d answers that could be asked then (target <= one per answer per origin) -> %s%n",
+                hl.loads(), (hl.toMillis() - hl.fromMillis()) / 1000.0, hl.maxPerOrigin(), hl.answers(),
+                hl.withinBound() ? "PASS" : "FAIL"));
         s.append(String.format(Locale.ROOT, "staleness: max %.1f s (bound state max-age + poll = %d s) -> %s%n",
                 maxStale, bound, maxStale <= bound ? "PASS" : "FAIL"));
         s.append(String.format(Locale.ROOT, "target 0 failed jobs, 0 mismatches: %d, %d -> %s%n", failedJobs(),

@@ -37,18 +37,36 @@ class GridReportTest {
                 GridReport.JobLine.parse("JOB c2 3 0 1021000 1022000 1 - 0=200.5:0 -"),
                 // rows matching neither: wrong
                 GridReport.JobLine.parse("JOB c2 4 0 1025000 1026000 1 - 0=200.5:x -"),
-                GridReport.JobLine.parse("JOB c2 5 0 1031000 1039000 0 timed_out - -"));
-        GridReport r = new GridReport(plan, phases, jobs, List.of(w), List.of(), List.of(),
-                new GridReport.HerdForwards(1, 1, 1));
-        assertThat(r.failedJobs()).isEqualTo(1);
-        assertThat(r.mismatches()).isEqualTo(2);
+                GridReport.JobLine.parse("JOB c2 5 0 1031000 1039000 0 timed_out - -"),
+                // a COOL job (no generation): rows before the append are a state the folder had, also after it
+                GridReport.JobLine.parse("JOB c1 6 0 1020000 1021000 2 - 0=nogen:0 - cool"),
+                // a C++ job seeing the append before it was committed: wrong
+                GridReport.JobLine.parse("JOB c2 7 0 1010000 1011000 -1 - 0=nogen:1 - cpp"),
+                // a C++ job seeing it after: right; it does not count as the first to see the write
+                GridReport.JobLine.parse("JOB c2 8 0 1015500 1016000 -1 - 0=nogen:1 - cpp"),
+                GridReport.JobLine.parse("JOB c1 9 0 1032000 1040000 0 Frontier_payload_error - - cool"));
+        // the herd: origin1 loaded 3 answers between the samples around it, origin2 none; 1 folder, no write then
+        List<GridReport.Sample> samples = List.of(new GridReport.Sample("origin1", 999_000L, 0, 4),
+                new GridReport.Sample("origin2", 999_000L, 0, 0), new GridReport.Sample("origin1", 1_002_000L, 1, 7),
+                new GridReport.Sample("origin2", 1_002_000L, 0, 0));
+        GridReport r = new GridReport(plan("--phase-seconds", "10", "--faults", "origin", "--out", "unused",
+                "--folders", "1"), phases, jobs, List.of(w), samples, List.of(),
+                new GridReport.HerdForwards(1, 1, 1), "C++ client jobs: on the last 1 client host(s)");
+        assertThat(r.failedJobs()).isEqualTo(2);
+        assertThat(r.mismatches()).isEqualTo(3);
+        assertThat(r.herdLoads()).isEqualTo(new GridReport.HerdLoads(3, 3, 1, 999_000L, 1_002_000L));
+        assertThat(r.herdLoads().withinBound()).isFalse();
         assertThat(r.herdWithinBound()).isTrue();
         assertThat(r.passed()).isFalse();
         Path out = TempDirs.create("outpost-grid-report");
         try {
             String summary = r.write(out);
             assertThat(summary).contains("staleness: max 2.0 s")
-                    .contains("target 0 failed jobs, 0 mismatches: 1, 2 -> FAIL");
+                    .contains("target 0 failed jobs, 0 mismatches: 2, 3 -> FAIL")
+                    .contains("COOL at-time jobs (through Frontier): 2, 1 failed")
+                    .contains("C++ client jobs: on the last 1 client host(s): 2 jobs, 0 failed")
+                    .contains("first failure of a cool job: Frontier_payload_error")
+                    .contains("herd database loads: 3 in 3.0 s around the herd, at most 3 by one origin, for 1 answers");
             assertThat(out.resolve("report.html")).exists();
         } finally {
             TempDirs.delete(out);

@@ -13,10 +13,12 @@ import picocli.CommandLine;
 
 /**
  * The grid in a box at a small scale, every process real (PostgreSQL primary and replica, two Outpost origins, three
- * Squids, two client hosts of Java jobs, the writer), each on its own network namespace: a herd of 40 jobs, then
- * the faults one after the other (an origin killed, the replica paused then killed, a site Squid killed, the
- * regional Squid cut off from the origins, a site link losing packets). Every job must succeed, every job's rows
- * must be the data at the generation it read, and the herd must reach the origins once per URL. The rolling
+ * Squids, two client hosts, the writer), each on its own network namespace: a herd of 40 jobs, then the faults one
+ * after the other (an origin killed, the replica paused then killed, a site Squid killed, the regional Squid cut off
+ * from the origins, a site link losing packets). Jobs of three kinds: Java snapshot jobs, COOL at-time reads through
+ * the Frontier endpoint, and (where the C++ client is built) snapshot jobs of the C++ client on the second host.
+ * Every job must succeed, every job's rows must be the data at the generation it read (COOL and C++ jobs: a state
+ * the folder had), the herd must reach the origins once per URL and the database once per answer. The rolling
  * restart of everything is left to the full run ({@code outpost-loadtest grid}): it waits for two origin start-ups.
  */
 class GridTest {
@@ -35,6 +37,14 @@ class GridTest {
             String text = Files.readString(summary);
             assertThat(text).as(text).contains("target 0 failed jobs, 0 mismatches: 0, 0 -> PASS");
             assertThat(text).as(text).containsPattern("herd: 40 jobs .* -> PASS");
+            assertThat(text).as(text).containsPattern("herd database loads: .* -> PASS");
+            // every second job after the herd reads as COOL does; failures and mismatches are in the totals above
+            assertThat(text).as(text).containsPattern("COOL at-time jobs \\(through Frontier\\): [1-9][0-9]*, 0 failed");
+            if (GridCppJob.find().isPresent()) {
+                assertThat(text).as(text).containsPattern("C\\+\\+ client jobs: on the last 1 .*: [1-9][0-9]* jobs, 0 failed");
+            } else {
+                assertThat(text).as(text).contains("C++ client jobs: none, the C++ client is not built");
+            }
             assertThat(rc).as(text).isZero();
             assertThat(out.resolve("report.html")).exists();
         } finally {

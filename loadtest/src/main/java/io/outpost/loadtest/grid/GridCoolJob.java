@@ -1,0 +1,123 @@
+package io.outpost.loadtest.grid;
+
+import io.outpost.client.ClientConfig;
+import io.outpost.client.Endpoint;
+import io.outpost.frontier.protocol.P1Codec;
+import io.outpost.loadtest.SnapshotModel;
+import java.net.InetSocketAddress;
+import java.net.ProxySelector;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A job that reads its conditions as COOL does through Frontier: the folders' table names from the node table, then
+ * per folder COOL's at-time statement (the single-version shape of {@code queryDefinitionGeneric}, literals pasted
+ * in as CORAL's Frontier plugin does), each a GET of the Frontier endpoint. Routes in the Frontier client's order:
+ * the first origin through each site Squid, then each origin directly; every route is tried in a round, rounds
+ * repeat with the configured backoff up to the configured retries.
+ */
+final class GridCoolJob {
+    private static final String CONTEXT = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1=";
+    private static final String NODES = "SELECT N.NODE_FULLPATH, N.FOLDER_IOVTABLENAME, N.FOLDER_CHANNELTABLENAME "
+            + "FROM OUTPOST_NODES N WHERE N.NODE_ISLEAF = 1 ORDER BY N.NODE_FULLPATH";
+
+    private record Route(HttpClient http, Endpoint server) {
+    }
+
+    private final List<Route> routes = new ArrayList<>();
+    private final ClientConfig cfg;
+    private final Duration timeout;
+
+    /** The HTTP clients are shared by the host's jobs (connections, not answers: Frontier clients keep none). */
+    GridCoolJob(ClientConfig cfg, Duration timeout) {
+        this.cfg = cfg;
+        this.timeout = timeout;
+        Endpoint first = cfg.servers().get(0);
+        for (Endpoint p : cfg.proxies()) {
+            routes.add(new Route(HttpClient.newBuilder().connectTimeout(cfg.connectTimeout())
+                    .proxy(ProxySelector.of(new InetSocketAddress(p.host(), p.port()))).build(), first));
+        }
+        HttpClient direct = HttpClient.newBuilder().connectTimeout(cfg.connectTimeout()).build();
+        for (Endpoint s : cfg.servers()) {
+            routes.add(new Route(direct, s));
+        }
+    }
+
+    /** The SQL COOL sends for an at-time read of all channels of a single-version folder at key t. */
+    static String atTime(String iovTable, String channelTable, long t) {
+        return "SELECT /*+ QB_NAME(MAIN) */ I3.CHANNEL_ID, I3.IOV_SINCE, I3.IOV_UNTIL, I3.S FROM " + channelTable
+                + " C2, " + iovTable + " I3 WHERE I3.CHANNEL_ID = C2.CHANNEL_ID AND I3.IOV_SINCE >= COALESCE(("
+                + "SELECT /*+ QB_NAME(MAX1) */ MAX(I1.IOV_SINCE) FROM " + iovTable + " I1 WHERE I1.CHANNEL_ID = "
+                + "C2.CHANNEL_ID AND I1.IOV_SINCE <= " + t + "), " + t + ") AND I3.IOV_SINCE <= " + t
+                + " AND I3.IOV_UNTIL > " + t + " ORDER BY I3.CHANNEL_ID, I3.IOV_SINCE";
+    }
+
+    /**
+     * Reads every folder of the model at key t; per folder the variant of its rows (see {@link GridJobs}): "0"
+     * before the writer's first append, "1" after it, "x" neither.
+     */
+    Map<Integer, String> read(SnapshotModel m, long t, AtomicInteger requests) throws Exception {
+        Map<String, List<String>> tables = new HashMap<>();
+        for (List<String> row : get(NODES, requests)) {
+            tables.put(row.get(0), row);
+        }
+        Map<Integer, String> variants = new HashMap<>();
+        for (int f = 0; f < m.folders(); f++) {
+            List<String> node = tables.get(m.folder(f));
+            if (node == null) {
+                throw new IllegalStateException("no node " + m.folder(f));
+            }
+            List<List<String>> rows = get(atTime(node.get(1), node.get(2), t), requests);
+            variants.put(f, matches(m, f, rows, false) ? "0" : matches(m, f, rows, true) ? "1" : "x");
+        }
+        return variants;
+    }
+
+    private static boolean matches(SnapshotModel m, int f, List<List<String>> rows, boolean appended) {
+        if (rows.size() != m.channels(f)) {
+            return false;
+        }
+        for (int c = 0; c < rows.size(); c++) {
+            List<String> r = rows.get(c);
+            if (!r.get(0).equals(Integer.toString(c))
+                    || Long.parseLong(r.get(1)) != m.since(c, SnapshotModel.IOVS - 1)
+                    || Long.parseLong(r.get(2)) != m.untilAtJobKey(c, appended)
+                    || !m.payload(f, c, SnapshotModel.IOVS - 1).equals(r.get(3))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private List<List<String>> get(String sql, AtomicInteger requests) throws Exception {
+        String path = CONTEXT + P1Codec.encode(sql);
+        Exception last = null;
+        for (int round = 0; round <= cfg.retries(); round++) {
+            for (Route r : routes) {
+                try {
+                    HttpResponse<String> resp = r.http().send(HttpRequest.newBuilder(r.server().resolve(path))
+                            .timeout(timeout).header("X-Frontier-Id", "outpost-grid cool-job").build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    if (resp.statusCode() != 200) {
+                        throw new IllegalStateException("HTTP " + resp.statusCode());
+                    }
+                    List<List<String>> rows = FrontierRows.parse(resp.body());
+                    requests.incrementAndGet();
+                    return rows;
+                } catch (java.io.IOException | IllegalStateException e) {
+                    last = e;
+                }
+            }
+            TimeUnit.MILLISECONDS.sleep(cfg.backoffBase().toMillis()); // the client's backoff between rounds
+        }
+        throw last;
+    }
+}
