@@ -121,6 +121,8 @@ describe('conditions browser', () => {
     await page.mouse.move(box.x + box.width / 2, box.y + 12);
     assert.match(await page.locator('#hover').textContent(), /channel 3: 2026-01-01T0\dZ?.*mean=\d+(\.\d+)?, rms=/s);
     await page.click('#values summary');
+    // the table is built by the disclosure's toggle event, which fires after the click returns
+    await page.locator('#values-table tbody tr').first().waitFor();
     const cells = await page.locator('#values-table tbody tr').first().locator('td').allTextContents();
     assert.deepEqual(cells.slice(0, 3), ['3', '2026-01-01T02:00:00Z', '2026-01-01T03:00:00Z']);
     assert.equal(await page.locator('#values-table tbody tr').count(), 4);
@@ -165,6 +167,8 @@ describe('conditions browser', () => {
     assert.equal(await folders.count(), 4);
     const ped = folders.filter({ hasText: '/DEMO/Calo/Pedestals' });
     await ped.locator('summary').click();
+    // a folder's rows may be fetched when its disclosure opens
+    await ped.locator('tbody tr').first().waitFor();
     assert.equal(await ped.locator('tbody tr').count(), 16);
     assert.match(await ped.locator('tbody tr').first().textContent(), /^02026-01-01T01:00:00Z2026-01-01T02:00:00Z/);
     assert.deepEqual(await seriousViolations(), []);
