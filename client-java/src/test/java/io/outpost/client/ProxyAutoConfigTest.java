@@ -111,7 +111,7 @@ class ProxyAutoConfigTest {
         assertThat(events.trace()).containsExactly(
                 "fail " + new Route(Endpoint.parse(origin.url()), Endpoint.parse(dead)) + " NONE UNAVAILABLE 0 NEXT_PROXY",
                 "ok " + viaSquid + " NONE", "ok " + viaSquid + " NONE");
-        assertThat(squid.accessLog(origin.url() + BROWSE)).hasSize(2).last().matches(SquidProcess.AccessLine::isHit, "a hit");
+        assertThat(squid.awaitAccessLog(origin.url() + BROWSE, 2, Duration.ofSeconds(10))).hasSize(2).last().matches(SquidProcess.AccessLine::isHit, "a hit");
         assertThat(origin.requestCount()).isEqualTo(1);
         assertThat(pac.requestCount()).as("the PAC file is read once").isEqualTo(1);
     }

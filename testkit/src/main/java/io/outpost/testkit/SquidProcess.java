@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A real Squid as an ordinary background process on a free loopback port, with its configuration, cache, logs and
@@ -222,6 +223,19 @@ public final class SquidProcess implements AutoCloseable {
 
     public List<AccessLine> accessLog(String url) {
         return accessLog().stream().filter(l -> l.url().equals(url)).toList();
+    }
+
+    /**
+     * The lines of {@code url} once there are at least {@code count}, or whatever is there after {@code timeout}:
+     * Squid writes a line when it has finished a transaction, which can be after its client has read the answer.
+     */
+    public List<AccessLine> awaitAccessLog(String url, int count, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<AccessLine> lines;
+        while ((lines = accessLog(url)).size() < count && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(20_000_000L);
+        }
+        return lines;
     }
 
     /** Stops Squid and waits until it has exited; the state folder stays for inspection. */
