@@ -248,10 +248,10 @@ public final class ConnectionGuard implements AutoCloseable {
 
     /** Closes through Tomcat's own error path: serialised with any worker on the socket, which it then closes. */
     private <S> void close(AbstractEndpoint<S, ?> endpoint, SocketWrapperBase<S> wrapper, Counter reason) {
-        // not again by the next sweep while the close waits for a worker
-        activity.put(wrapper, new Activity(SERVING));
+        // not again by the next sweep while the close waits for a worker (nor kept for a socket already gone)
+        activity.computeIfPresent(wrapper, (w, last) -> new Activity(SERVING));
+        reason.increment(); // counted first: the close may be done, and its place taken, before this thread goes on
         endpoint.processSocket(wrapper, SocketEvent.ERROR, true);
-        reason.increment();
     }
 
     /** A head begun (its first byte read) but not finished: parsing, or parked (ENDED) until more bytes come. */
