@@ -1,8 +1,10 @@
 package io.outpost.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.server.support.RunningService;
 import io.outpost.store.demo.DemoData;
@@ -20,7 +22,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.coyote.AbstractProtocol;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 
 /**
  * Connections that hold the service without asking it anything (issue "Hardening", item 1): one host's idle and
@@ -31,6 +36,8 @@ class HostileConnectionsTest {
     /** Another host to the service (127.0.0.1 itself is not limited by default). */
     private static final String ATTACKER = "127.0.0.5";
     private static final String CLIENT = "127.0.0.2";
+    /** A site cache's address. */
+    private static final String SQUID = "127.0.0.3";
     private static final java.util.regex.Pattern REFUSED = java.util.regex.Pattern.compile("reason=\"per-address-limit\"");
 
     /**
@@ -107,6 +114,134 @@ class HostileConnectionsTest {
             }
             assertThat(svc.metric("outpost_connections_closed_total",
                     java.util.regex.Pattern.compile("reason=\"request-head-timeout\""))).isEqualTo(2.0);
+        }
+    }
+
+    /**
+     * Idle keep-alive connections from 20 addresses (nine each, after one request each) and silent ones (one each)
+     * fill a small max-connections (200), as more than ten hosts would fill the default 1,000: from 80 % of it open,
+     * idle connections are closed after the busy idle timeout, so a client on another address is answered within
+     * seconds, not after the connection timeout (20 s) or keep-alive timeout (60 s). Below that mark an idle
+     * keep-alive connection (a Squid's) stays open as before.
+     */
+    @Test
+    void idleConnectionsFromManyAddressesAreClosedSoonerWhenTheLimitIsNear() throws Exception {
+        String target = "/v1/json/nodes";
+        try (RunningService svc = RunningService.startSqliteDemo("--server.tomcat.max-connections=200",
+                "--outpost.http.busy-idle-timeout=2s")) {
+            AbstractProtocol<?> connector = (AbstractProtocol<?>) ((TomcatWebServer) ((WebServerApplicationContext)
+                    svc.context()).getWebServer()).getTomcat().getConnector().getProtocolHandler();
+            // below the mark: a keep-alive connection idle twice the busy idle timeout is kept and used again
+            try (Socket squid = new Socket()) {
+                squid.bind(new InetSocketAddress(SQUID, 0));
+                squid.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), svc.port()));
+                assertThat(exchange(squid, target)).startsWith("HTTP/1.1 200 ");
+                squid.setSoTimeout(4_000);
+                assertThatThrownBy(() -> squid.getInputStream().read()).as("still open after 4 s idle")
+                        .isInstanceOf(SocketTimeoutException.class);
+                assertThat(exchange(squid, target)).startsWith("HTTP/1.1 200 ");
+            }
+            assertThat(busyIdleClosures(svc)).isZero();
+            // (counted in-process: a request to the service would leave a pooled connection open); Tomcat counts
+            // the connection its acceptor waits for too
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (connector.getConnectionCount() > 1 && System.nanoTime() < deadline) {
+                Thread.onSpinWait(); // the service closing its end of the Squid's connection
+            }
+            assertThat(connector.getConnectionCount()).isEqualTo(1);
+
+            List<Socket> silent = new ArrayList<>();
+            List<Socket> keptAlive = new ArrayList<>();
+            try {
+                for (int host = 0; host < 20; host++) { // first the ones that send nothing: idle the longest
+                    silent.add(connectFrom("127.0.0." + (10 + host), svc.port()));
+                }
+                for (int host = 0; host < 20; host++) {
+                    for (int i = 0; i < 9; i++) {
+                        Socket s = connectFrom("127.0.0." + (10 + host), svc.port());
+                        keptAlive.add(s);
+                        s.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+                    }
+                }
+                for (Socket s : keptAlive) { // each answered, then held idle without reading the body
+                    assertThat(head(s)).startsWith("HTTP/1.1 200 ");
+                }
+                // the limit is full (looked at until so, for at most 10 s): a further connection waits to be accepted
+                deadline = System.nanoTime() + 10_000_000_000L;
+                while (connector.getConnectionCount() < 200 && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                assertThat(connector.getConnectionCount()).isEqualTo(200);
+
+                long start = System.nanoTime();
+                RawHttp r = RawHttp.sendFrom(CLIENT, svc.port(), target, "HTTP/1.1", Map.of("Connection", "close"));
+                byte[] body = r.body();
+                long millis = (System.nanoTime() - start) / 1_000_000;
+                r.close();
+                assertThat(r.status).isEqualTo(200);
+                assertThat(body).isNotEmpty();
+                assertThat(millis).as("answered within 6 s (busy idle timeout 2 s)").isLessThan(6_000);
+                assertThat(busyIdleClosures(svc)).isPositive();
+                // the silent ones, idle the longest, were among those closed (looked at for at most 10 s)
+                for (Socket s : silent) {
+                    s.setSoTimeout(10_000);
+                    assertThat(closedByPeer(s)).as("a silent connection closed").isTrue();
+                }
+            } finally {
+                for (Socket s : silent) {
+                    s.close();
+                }
+                for (Socket s : keptAlive) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    private static double busyIdleClosures(RunningService svc) {
+        io.micrometer.core.instrument.Counter c = svc.bean(MeterRegistry.class).find("outpost.connections.closed")
+                .tag("reason", "busy-idle-timeout").counter();
+        return c == null ? 0 : c.count();
+    }
+
+    private static Socket connectFrom(String from, int port) throws IOException {
+        Socket s = new Socket();
+        s.bind(new InetSocketAddress(from, 0));
+        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        s.setSoTimeout(30_000);
+        return s;
+    }
+
+    /** Sends a GET on a kept connection and reads the whole answer (by its Content-Length): its head. */
+    private static String exchange(Socket s, String target) throws IOException {
+        s.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        String head = head(s);
+        java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?i)\r\ncontent-length: *(\\d+)").matcher(head);
+        assertThat(length.find()).as(head).isTrue();
+        s.getInputStream().readNBytes(Integer.parseInt(length.group(1)));
+        return head;
+    }
+
+    /** An answer's head, read a byte at a time so that nothing after it is consumed. */
+    private static String head(Socket s) throws IOException {
+        StringBuilder b = new StringBuilder();
+        InputStream in = s.getInputStream();
+        int c;
+        while (!b.toString().endsWith("\r\n\r\n") && (c = in.read()) != -1) {
+            b.append((char) c);
+        }
+        return b.toString();
+    }
+
+    /** Whether the service closed the connection (end of stream or reset) before its read timeout. */
+    private static boolean closedByPeer(Socket s) throws IOException {
+        try {
+            return s.getInputStream().read() == -1;
+        } catch (SocketTimeoutException open) {
+            return false;
+        } catch (IOException reset) {
+            return true;
         }
     }
 

@@ -53,18 +53,22 @@ public class TomcatTuning {
 
     /**
      * The limits Tomcat lacks: connections per client address ({@code outpost.http.max-connections-per-address},
-     * trusted proxies and {@code outpost.http.unlimited-addresses} exempt) and a deadline for a request's head ({@code outpost.http.request-head-timeout}).
+     * trusted proxies and {@code outpost.http.unlimited-addresses} exempt), a deadline for a request's head
+     * ({@code outpost.http.request-head-timeout}) and a shorter idle timeout when busy
+     * ({@code outpost.http.busy-connections-percent} of max-connections open, {@code outpost.http.busy-idle-timeout}).
      */
     @Bean(destroyMethod = "close")
     public ConnectionGuard connectionGuard(TrustedProxies proxies, Environment env,
             io.micrometer.core.instrument.MeterRegistry registry,
             @Value("${outpost.http.max-connections-per-address:100}") int maxPerAddress,
-            @Value("${outpost.http.request-head-timeout:10s}") Duration headTimeout) {
+            @Value("${outpost.http.request-head-timeout:10s}") Duration headTimeout,
+            @Value("${outpost.http.busy-connections-percent:80}") int busyPercent,
+            @Value("${outpost.http.busy-idle-timeout:2s}") Duration busyIdleTimeout) {
         // the host itself (a local Squid, monitoring, benchmarks) by default; addresses and CIDR blocks
         TrustedProxies unlimited = new TrustedProxies(Binder.get(env).bind("outpost.http.unlimited-addresses",
                 Bindable.listOf(String.class)).orElse(List.of("127.0.0.1", "::1")));
         return new ConnectionGuard(maxPerAddress, headTimeout, a -> proxies.contains(a) || unlimited.contains(a),
-                registry);
+                new ConnectionGuard.Busy(busyPercent, busyIdleTimeout), registry);
     }
 
     @Bean

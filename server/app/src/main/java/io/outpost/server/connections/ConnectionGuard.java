@@ -24,7 +24,7 @@ import org.apache.tomcat.util.net.SocketEvent;
 import org.apache.tomcat.util.net.SocketWrapperBase;
 
 /**
- * The two connection limits Tomcat lacks (docs/operations.md, "Limits and exposure"):
+ * The connection limits Tomcat lacks (docs/operations.md, "Limits and exposure"):
  * <ul>
  * <li>connections per client address: one host holding {@code max-connections} idle sockets would lock every other
  * client out, so a connection beyond {@code maxPerAddress} from one address is closed as soon as it is accepted
@@ -32,8 +32,15 @@ import org.apache.tomcat.util.net.SocketWrapperBase;
  * <li>a deadline for a request's head from its first byte: Tomcat's {@code connection-timeout} bounds each pause
  * between bytes, so a client sending a header byte every few seconds would hold its connection for ever. Blank
  * lines before a request line count as its first bytes ({@link GuardedHttp11Processor}).</li>
+ * <li>a short idle timeout when busy: once the open connections reach a share of {@code max-connections}, a
+ * connection idle between requests, or that has sent nothing (or only blank lines), is closed after
+ * {@code busyIdleTimeout} instead of Tomcat's keep-alive or connection timeout, as nginx and Apache's event MPM
+ * reclaim idle connections when short of them. Below that share nothing changes (a Squid's persistent connections
+ * keep Tomcat's keep-alive timeout).</li>
  * </ul>
- * The endpoint of {@link GuardedNio2Protocol} reports each accepted and each closed socket here; a sweep closes heads over their deadline through Tomcat's own error path.
+ * The endpoint of {@link GuardedNio2Protocol} reports each accepted and each closed socket here, its processor what
+ * each connection is doing; a sweep closes heads over their deadline, and idle connections when busy, through
+ * Tomcat's own error path.
  */
 public final class ConnectionGuard implements AutoCloseable {
     private static final Log log = LogFactory.getLog(ConnectionGuard.class);
@@ -43,19 +50,23 @@ public final class ConnectionGuard implements AutoCloseable {
     private final Predicate<InetAddress> unlimited;
     private final Map<Object, InetAddress> peers = new ConcurrentHashMap<>();
     private final Map<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
-    /** Connections Tomcat let go of having read only blank lines: when it read the first of them (nanoTime). */
-    private final Map<SocketWrapperBase<?>, Long> blankLinesSince = new ConcurrentHashMap<>();
+    /** What the processor last did with each connection it served (see {@link Activity}). */
+    private final Map<SocketWrapperBase<?>, Activity> activity = new ConcurrentHashMap<>();
+    private final int busyPercent;
+    private final long busyIdleNanos;
     private final ScheduledExecutorService sweeper;
     private final Counter refused;
     private final Counter overdue;
+    private final Counter idleWhenBusy;
 
     /**
      * @param maxPerAddress connections one client address may hold at once; 0 or less: no limit
      * @param headTimeout   longest time from a request's first byte to the end of its headers
      * @param unlimited     addresses exempt from the per-address limit (trusted proxies, the host itself)
-     * @param registry      where the refusals and closed heads are counted ({@code outpost.connections.closed})
+     * @param busy          when idle connections get the shorter timeout
+     * @param registry      where the refusals and closed connections are counted ({@code outpost.connections.closed})
      */
-    public ConnectionGuard(int maxPerAddress, Duration headTimeout, Predicate<InetAddress> unlimited,
+    public ConnectionGuard(int maxPerAddress, Duration headTimeout, Predicate<InetAddress> unlimited, Busy busy,
                            MeterRegistry registry) {
         if (headTimeout.isNegative() || headTimeout.isZero()) {
             throw new IllegalArgumentException("outpost.http.request-head-timeout must be positive, not " + headTimeout);
@@ -63,17 +74,41 @@ public final class ConnectionGuard implements AutoCloseable {
         this.maxPerAddress = maxPerAddress;
         this.headTimeoutNanos = headTimeout.toNanos();
         this.unlimited = unlimited;
+        this.busyPercent = busy.percent();
+        this.busyIdleNanos = busy.idleTimeout().toNanos();
         this.refused = Counter.builder("outpost.connections.closed").tag("reason", "per-address-limit")
                 .description("connections closed unanswered by Outpost's connection limits").register(registry);
         this.overdue = Counter.builder("outpost.connections.closed").tag("reason", "request-head-timeout")
                 .description("connections closed unanswered by Outpost's connection limits").register(registry);
+        this.idleWhenBusy = Counter.builder("outpost.connections.closed").tag("reason", "busy-idle-timeout")
+                .description("connections closed unanswered by Outpost's connection limits").register(registry);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
-                .name("outpost-head-deadline").factory());
+                .name("outpost-connection-sweep").factory());
     }
 
-    /** Starts the deadline sweep over the endpoint's connections: four times per deadline, at most every second. */
+    /**
+     * When idle connections get a shorter timeout: from {@code percent} % of {@code max-connections} open (0 or
+     * less: never), {@code idleTimeout} after their last answer or their opening.
+     */
+    public record Busy(int percent, Duration idleTimeout) {
+        public Busy {
+            if (percent > 0 && (idleTimeout.isNegative() || idleTimeout.isZero())) {
+                throw new IllegalArgumentException("outpost.http.busy-idle-timeout must be positive, not " + idleTimeout);
+            }
+            if (percent > 100) {
+                throw new IllegalArgumentException("outpost.http.busy-connections-percent must be at most 100, not "
+                        + percent);
+            }
+        }
+    }
+
+    /**
+     * Starts the sweep over the endpoint's connections: four times per deadline (the head deadline or the busy idle
+     * timeout, the shorter), at most every second.
+     */
     void watch(AbstractEndpoint<?, ?> endpoint) {
-        long period = Math.clamp(headTimeoutNanos / 4, 10_000_000L, 1_000_000_000L);
+        long shortest = busyPercent > 0 ? Math.min(headTimeoutNanos, busyIdleNanos) : headTimeoutNanos;
+        long period = Math.clamp(shortest / 4, 10_000_000L, 1_000_000_000L);
         sweeper.scheduleWithFixedDelay(() -> sweep(endpoint), period, period, TimeUnit.NANOSECONDS);
     }
 
@@ -108,18 +143,44 @@ public final class ConnectionGuard implements AutoCloseable {
     }
 
     /**
-     * Called by the processor after each read of a connection: {@code since} is when its first blank line was read
-     * if it has sent blank lines and no request line, else -1 (a request line begun or a request finished).
+     * What a connection is doing, as its processor last left it: serving (a request being read or answered, or
+     * parked mid-head), or idle since a time (waiting for a request, having sent nothing or only blank lines).
      */
-    static void blankLinesRead(ConnectionGuard guard, SocketWrapperBase<?> socket, long since) {
+    static final class Activity {
+        /** When the connection was last let go of between requests (nanoTime); {@link #SERVING} while it is not. */
+        private volatile long idleSince;
+        /** When its first blank line was read, if it has sent blank lines and no request line since; else -1. */
+        private volatile long blankLinesSince = -1;
+
+        private Activity(long idleSince) {
+            this.idleSince = idleSince;
+        }
+    }
+
+    private static final long SERVING = Long.MIN_VALUE;
+
+    /** Called by the processor as it starts on a connection's bytes: the connection is not idle until let go of. */
+    static Activity serving(ConnectionGuard guard, SocketWrapperBase<?> socket) {
         if (guard == null) {
+            return null;
+        }
+        Activity a = guard.activity.computeIfAbsent(socket, s -> new Activity(SERVING));
+        a.idleSince = SERVING;
+        return a;
+    }
+
+    /**
+     * Called by the processor when it is done with a connection's bytes for now: {@code idle} when it let go of the
+     * connection between requests; {@code headStart}, when idle, is when its first blank line was read if it has
+     * sent only blank lines since its last request, else -1.
+     */
+    static void letGo(Activity a, boolean idle, long headStart) {
+        if (a == null) {
             return;
         }
-        if (since == -1) {
-            guard.blankLinesSince.remove(socket);
-        } else {
-            guard.blankLinesSince.putIfAbsent(socket, since);
-        }
+        // Tomcat recycles the processor, and its start time, between blank lines: the first one's time is kept
+        a.blankLinesSince = !idle || headStart == -1 ? -1 : a.blankLinesSince == -1 ? headStart : a.blankLinesSince;
+        a.idleSince = idle ? System.nanoTime() : SERVING;
     }
 
     private boolean admit(Object socket, InetAddress address) {
@@ -143,22 +204,54 @@ public final class ConnectionGuard implements AutoCloseable {
     private <S> void sweep(AbstractEndpoint<S, ?> endpoint) {
         try {
             long now = System.nanoTime();
+            int max = endpoint.getMaxConnections();
+            boolean busy = busyPercent > 0 && max > 0 && endpoint.getConnectionCount() * 100 >= (long) max * busyPercent;
             for (SocketWrapperBase<S> wrapper : endpoint.getConnections()) {
                 // a processor stays with its socket while a head is incomplete; an idle socket has none, and only
                 // its blank lines, if it sent some, tell when its head began
                 Object processor = wrapper.getCurrentProcessor();
-                Long blankSince = processor == null ? blankLinesSince.get(wrapper) : null;
+                Activity a = activity.get(wrapper);
+                long blankSince = processor == null && a != null ? a.blankLinesSince : -1;
                 if (processor instanceof AbstractProcessor p && !p.isAsync() && !p.isUpgrade()
                         && headOverdue(p.getRequest(), now)
-                        || blankSince != null && now - blankSince > headTimeoutNanos) {
-                    // Tomcat's own error path: serialised with any worker on the socket, which it then closes
-                    endpoint.processSocket(wrapper, SocketEvent.ERROR, true);
-                    overdue.increment();
+                        || blankSince != -1 && now - blankSince > headTimeoutNanos) {
+                    close(endpoint, wrapper, overdue);
+                } else if (busy && idleTooLong(wrapper, a, blankSince, now)) {
+                    close(endpoint, wrapper, idleWhenBusy);
                 }
             }
         } catch (RuntimeException e) {
-            log.warn("connection deadline sweep failed", e); // the next sweep tries again
+            log.warn("connection sweep failed", e); // the next sweep tries again
         }
+    }
+
+    /**
+     * Whether a connection has been idle longer than the busy idle timeout: since its last answer, since its first
+     * blank line if it sent only blank lines since, or, one the processor has not seen yet, since this sweep first
+     * found it so.
+     */
+    private boolean idleTooLong(SocketWrapperBase<?> wrapper, Activity a, long blankSince, long now) {
+        if (a == null) {
+            activity.putIfAbsent(wrapper, new Activity(now));
+            if (wrapper.isClosed()) { // closed since the endpoint listed it: not to be kept
+                activity.remove(wrapper);
+            }
+            return false;
+        }
+        long since = a.idleSince;
+        if (since == SERVING) {
+            return false;
+        }
+        long idleFrom = blankSince != -1 ? Math.min(since, blankSince) : since;
+        return now - idleFrom > busyIdleNanos;
+    }
+
+    /** Closes through Tomcat's own error path: serialised with any worker on the socket, which it then closes. */
+    private <S> void close(AbstractEndpoint<S, ?> endpoint, SocketWrapperBase<S> wrapper, Counter reason) {
+        // not again by the next sweep while the close waits for a worker (nor kept for a socket already gone)
+        activity.computeIfPresent(wrapper, (w, last) -> new Activity(SERVING));
+        reason.increment(); // counted first: the close may be done, and its place taken, before this thread goes on
+        endpoint.processSocket(wrapper, SocketEvent.ERROR, true);
     }
 
     /** A head begun (its first byte read) but not finished: parsing, or parked (ENDED) until more bytes come. */
@@ -190,7 +283,7 @@ public final class ConnectionGuard implements AutoCloseable {
             SocketWrapperBase<S> removed = super.remove(key);
             closed(holder.guard(), key);
             if (removed != null && holder.guard() != null) {
-                holder.guard().blankLinesSince.remove(removed);
+                holder.guard().activity.remove(removed);
             }
             return removed;
         }

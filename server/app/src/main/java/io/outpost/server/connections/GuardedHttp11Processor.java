@@ -8,9 +8,11 @@ import org.apache.tomcat.util.net.AbstractEndpoint.Handler.SocketState;
 import org.apache.tomcat.util.net.SocketWrapperBase;
 
 /**
- * Tomcat's HTTP/1.1 processor, telling the {@link ConnectionGuard} when it lets go of a connection that has sent
- * blank lines and no request line yet: Tomcat skips such lines (as RFC 9112 asks) and keeps no processor, and with
- * it no start time, between them, so a blank line every few seconds would hold the connection for ever.
+ * Tomcat's HTTP/1.1 processor, telling the {@link ConnectionGuard} when it starts on a connection's bytes and when it
+ * lets go of the connection between requests (idle from then on, for the shorter idle timeout when busy), and
+ * whether it had sent blank lines and no request line yet: Tomcat skips such lines (as RFC 9112 asks) and keeps no
+ * processor, and with it no start time, between them, so a blank line every few seconds would hold the connection
+ * for ever.
  */
 final class GuardedHttp11Processor extends Http11Processor {
     private final ConnectionGuard.ConnectionGuardHolder holder;
@@ -23,11 +25,11 @@ final class GuardedHttp11Processor extends Http11Processor {
 
     @Override
     public SocketState service(SocketWrapperBase<?> socket) throws IOException {
+        ConnectionGuard.Activity activity = ConnectionGuard.serving(holder.guard(), socket);
         SocketState state = super.service(socket);
         // OPEN: the processor is released, waiting for the next request; a start time then means blank lines only
         // (a finished request resets it)
-        ConnectionGuard.blankLinesRead(holder.guard(), socket,
-                state == SocketState.OPEN ? getRequest().getStartTimeNanos() : -1);
+        ConnectionGuard.letGo(activity, state == SocketState.OPEN, getRequest().getStartTimeNanos());
         return state;
     }
 }

@@ -1,27 +1,40 @@
 package io.outpost.server.write;
 
+import com.nimbusds.jwt.JWTParser;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.text.ParseException;
 import java.util.List;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.DelegatingFilterProxyRegistrationBean;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.security.authentication.AuthenticationServiceException;
+import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.BadJwtException;
 import org.springframework.security.oauth2.jwt.JwtClaimValidator;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtDecoderInitializationException;
+import org.springframework.security.oauth2.jwt.JwtException;
 import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.jwt.SupplierJwtDecoder;
 import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.security.web.firewall.StrictHttpFirewall;
+import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.authentication.AuthenticationFailureHandler;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
 
 /**
  * Security for the write API only. Reads stay anonymous and never pass through Spring Security: its filter is
@@ -33,6 +46,9 @@ import org.springframework.security.web.AuthenticationEntryPoint;
 @EnableConfigurationProperties(WriteProperties.class)
 public class WriteSecurityConfiguration {
     static final String PATTERN = "/write/*";
+    private static final Logger log = LoggerFactory.getLogger(WriteSecurityConfiguration.class);
+    /** Retry-After while the token issuer cannot be reached: an outage, not a moment's overload. */
+    private static final String ISSUER_RETRY_SECONDS = "10";
 
     @Bean
     public SecurityFilterChain writeApiSecurity(HttpSecurity http, WriteProperties props, AuditLog audit)
@@ -60,10 +76,56 @@ public class WriteSecurityConfiguration {
             resp.setHeader("WWW-Authenticate", "Bearer");
             WriteErrors.write(resp, HttpServletResponse.SC_UNAUTHORIZED, "Unauthorized", detail, req.getRequestURI());
         };
+        // Spring Security's default rethrows AuthenticationServiceException (the issuer or its keys unreachable),
+        // which would end as a 500: the filter's failure handler is its hook for telling the two apart
+        AuthenticationFailureHandler failed = (req, resp, ex) -> {
+            if (ex instanceof AuthenticationServiceException) {
+                issuerUnreachable(req, resp, ex, props, audit);
+            } else {
+                unauthenticated.commence(req, resp, ex);
+            }
+        };
         http.authorizeHttpRequests(a -> a.anyRequest().authenticated())
-                .oauth2ResourceServer(o -> o.jwt(j -> { }).authenticationEntryPoint(unauthenticated))
+                .oauth2ResourceServer(o -> o.jwt(j -> { }).authenticationEntryPoint(unauthenticated)
+                        .withObjectPostProcessor(new ObjectPostProcessor<BearerTokenAuthenticationFilter>() {
+                            @Override
+                            public <O extends BearerTokenAuthenticationFilter> O postProcess(O filter) {
+                                filter.setAuthenticationFailureHandler(failed);
+                                return filter;
+                            }
+                        }))
                 .exceptionHandling(e -> e.authenticationEntryPoint(unauthenticated));
         return http.build();
+    }
+
+    /**
+     * The issuer's outage, not the caller's fault: 503 with a retry time and plain words; the issuer and the cause
+     * go to the log, one line a refused write.
+     */
+    private static void issuerUnreachable(HttpServletRequest req, HttpServletResponse resp, Exception ex,
+                                          WriteProperties props, AuditLog audit) throws IOException {
+        log.warn("write refused with 503: the token issuer {} could not be reached: {}", props.issuerUri(),
+                causes(ex));
+        String detail = "the token issuer could not be reached; try again later";
+        audit.recordRefusal(audit.entry(requestId(req.getHeader("X-Request-Id")), null,
+                req.getMethod() + " " + operationOf(req.getRequestURI()), null, null, null, 503, detail));
+        resp.setHeader("Retry-After", ISSUER_RETRY_SECONDS);
+        WriteErrors.write(resp, HttpServletResponse.SC_SERVICE_UNAVAILABLE, "Service Unavailable", detail,
+                req.getRequestURI());
+    }
+
+    /** The causes under Spring Security's and this class's wrappers (the I/O error and its host), on one line. */
+    private static String causes(Throwable ex) {
+        Throwable t = ex;
+        while (t.getCause() != null && (t instanceof AuthenticationServiceException || t instanceof JwtException
+                || t instanceof JwtDecoderInitializationException)) {
+            t = t.getCause();
+        }
+        StringBuilder b = new StringBuilder();
+        for (; t != null; t = t.getCause()) {
+            b.append(b.isEmpty() ? "" : " <- ").append(t.getClass().getSimpleName()).append(": ").append(t.getMessage());
+        }
+        return b.toString();
     }
 
     /**
@@ -81,14 +143,35 @@ public class WriteSecurityConfiguration {
         return firewall;
     }
 
-    /** Decodes and checks tokens of the configured issuer; the issuer is contacted on the first write, not at start. */
+    /**
+     * Decodes and checks tokens of the configured issuer; the issuer is contacted on the first write, not at start,
+     * and again on each write until it answers (a failure is not kept). A token that is not a JWT is refused before
+     * (401 even while the issuer is unreachable); the issuer unreachable is a service failure (503), where
+     * {@link SupplierJwtDecoder} would throw an exception Spring Security does not handle (a 500).
+     */
     @Bean
     public JwtDecoder writeTokenDecoder(WriteProperties props) {
         if (!props.enabled()) {
             return token -> {
-                throw new org.springframework.security.oauth2.jwt.BadJwtException("writes are disabled");
+                throw new BadJwtException("writes are disabled");
             };
         }
+        JwtDecoder issuers = issuerDecoder(props);
+        return token -> {
+            try {
+                JWTParser.parse(token);
+            } catch (ParseException e) {
+                throw new BadJwtException("An error occurred while attempting to decode the Jwt: " + e.getMessage(), e);
+            }
+            try {
+                return issuers.decode(token);
+            } catch (JwtDecoderInitializationException e) {
+                throw new JwtException("the token issuer could not be reached", e);
+            }
+        };
+    }
+
+    private static JwtDecoder issuerDecoder(WriteProperties props) {
         return new SupplierJwtDecoder(() -> {
             NimbusJwtDecoder decoder = NimbusJwtDecoder.withIssuerLocation(props.issuerUri()).build();
             OAuth2TokenValidator<Jwt> validator = JwtValidators.createDefaultWithIssuer(props.issuerUri());
