@@ -107,9 +107,8 @@ public class RowStore {
     /** Reads the folder's stamp and resolves the tag, in one read transaction (tag errors are thrown here). */
     public State state(Node folder, String tag) {
         return store.read(c -> {
-            Layer layer = tags.layer(c, folder, tag);
-            Tag resolved = TagResolver.isHead(tag) ? null : tags.resolve(c, folder, tag);
-            return new State(meta.modificationStamp(c, folder), layer, resolved);
+            TagResolver.ReadLayer read = tags.forRead(c, folder, tag);
+            return new State(meta.modificationStamp(c, folder), read.layer(), read.tag());
         });
     }
 
