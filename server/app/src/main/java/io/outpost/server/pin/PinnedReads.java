@@ -131,19 +131,21 @@ public class PinnedReads {
             List<AtRead> group = reads.subList(from, Math.min(reads.size(), from + Metadata.STAMPS_PER_QUERY));
             List<Node> folders = group.stream().map(r -> r.entry().node()).toList();
             List<Answer> answers = new ArrayList<>(group.size());
+            List<Runnable> keepAfterCheck = new ArrayList<>();
             Moved moved = store.read(c -> {
                 Moved before = firstMoved(group, store.modificationStamps(c, folders));
                 if (before != null) {
                     return before;
                 }
                 for (AtRead r : group) {
-                    answers.add(service.loadAt(c, r.query(), r.entry().node(), r.entry().generation()));
+                    answers.add(service.loadAt(c, r.query(), r.entry().node(), r.entry().generation(), keepAfterCheck));
                 }
                 return firstMoved(group, store.modificationStamps(c, folders));
             });
             if (moved != null) {
                 throw gone(moved.folder(), moved.stored(), moved.expected());
             }
+            keepAfterCheck.forEach(Runnable::run); // held rows built on the way, now known to be of their stamps
             for (int i = 0; i < group.size(); i++) {
                 AtRead r = group.get(i);
                 out.add(pinned(r.query(), GenerationToken.ofStamp(r.entry().generation()), answers.get(i)));

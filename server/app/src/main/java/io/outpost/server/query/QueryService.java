@@ -192,21 +192,37 @@ public class QueryService implements AutoCloseable {
     }
 
     /**
-     * The at-time answer of {@code q} read inside the caller's read transaction {@code c}, from the database (held
-     * rows are not built here: for a batch of first reads, such as a global tag's first snapshot, a build would read
-     * every row of each folder to answer one key).
+     * The at-time answer of {@code q} computed inside the caller's read transaction {@code c} at the folder stamp
+     * {@code generation}, for a batch of folders whose stamps the caller reads together before and after its reads:
+     * from held rows (built here on {@code c} if needed; kept by the caller's {@code keepAfterCheck} once the stamps
+     * are checked) or, for a layer too big to hold, from the database.
      */
-    public Answer loadAt(Connection c, Query q, Node folder, String generation) {
+    public Answer loadAt(Connection c, Query q, Node folder, String generation, List<Runnable> keepAfterCheck) {
         if (q.op() != Op.AT) {
             throw new IllegalArgumentException("not an at-time query: " + q.op());
         }
-        return queryTimer.record(() -> at(q, folder(folder), generation, (out, count) -> {
+        Node f = folder(folder);
+        return queryTimer.record(() -> {
             try {
-                return store.read(c, folder, q.tag(), q.t1(), q.t2(), q.channels(), out, count);
+                store.requireCovered(f, q.tag(), q.t1(), q.t2());
+                if (rowStore.enabled()) {
+                    RowStore.State state = rowStore.stateIn(c, f, q.tag(), generation);
+                    HeldRows held = rowStore.rowsIn(c, f, state, keepAfterCheck);
+                    if (held != null) {
+                        return HeldAnswers.answer(q, f, held, state.tag(), encoder(q), generation);
+                    }
+                }
+                return at(q, f, generation, (out, count) -> {
+                    try {
+                        return store.read(c, f, q.tag(), q.t1(), q.t2(), q.channels(), out, count);
+                    } catch (SQLException e) {
+                        throw Failures.translate(e);
+                    }
+                });
             } catch (SQLException e) {
                 throw Failures.translate(e);
             }
-        }));
+        });
     }
 
     private Answer at(Query q, Node folder, String generation, AtRead read) {
