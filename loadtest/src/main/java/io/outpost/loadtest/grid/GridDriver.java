@@ -347,21 +347,23 @@ public final class GridDriver implements Callable<Integer> {
     }
 
     /**
-     * Starts an origin again and waits until it answers, as an operator would: an origin that cannot reach its
-     * database while it starts exits (the replica may be down at that moment), so a start that ends is tried again.
+     * Starts an origin again and waits until it answers, as an operator would: an origin cannot start while its
+     * replica is down (it exits), so a start that ends is tried again every few seconds for up to five minutes.
      * Without the wait a failed start went unnoticed and the origin stayed down through the following faults.
      */
     private String restartOrigin(String name) throws InterruptedException {
         long t0 = System.nanoTime();
+        long deadline = t0 + TimeUnit.MINUTES.toNanos(5);
         String health = "http://" + host(name).address() + ":" + OUTPOST_PORT + "/actuator/health";
-        for (int attempt = 1; attempt <= 3; attempt++) {
+        for (int attempt = 1; System.nanoTime() < deadline; attempt++) {
             startOrigin(name);
             if (awaitOrigin(health, processes.get(name), 180)) {
                 return String.format(Locale.ROOT, "%s started, answering after %.1f s%s", name,
                         (System.nanoTime() - t0) / 1e9, attempt > 1 ? " (start " + attempt + "; the ones before exited)" : "");
             }
+            TimeUnit.SECONDS.sleep(3); // an operator's pause before starting it again
         }
-        throw new IllegalStateException(name + " exited three times while starting (see " + logs + ")");
+        throw new IllegalStateException(name + " did not start within five minutes (see " + logs + ")");
     }
 
     /** Polls the origin's health until it answers (true) or its process ends (false). */

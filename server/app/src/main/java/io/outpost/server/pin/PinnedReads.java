@@ -121,47 +121,46 @@ public class PinnedReads {
 
     /**
      * The answers of many at-time reads, each as {@link #compute} gives it, in one read transaction per
-     * {@link Metadata#STAMPS_PER_QUERY} folders: the group's stored stamps are checked in one statement before and
-     * one after its reads, and every read of the group runs on that transaction's connection. A global tag's first
+     * {@link Metadata#STAMPS_PER_QUERY} folders: the group's stored stamps are read in one statement before and one
+     * after its reads, and every read of the group runs on that transaction's connection. A global tag's first
      * snapshot reads thousands of folders: one transaction and two stamp reads per folder were most of its time.
+     * Each answer whose folder kept its stamp goes to {@code done} (with its index in {@code reads}); if a folder's
+     * stamp moved, the others are still given, and then the moved folder's {@link GenerationGoneException} is thrown
+     * (a retry finds them kept, so it makes progress however often some folder is written).
      */
-    public List<Answer> computeAll(List<AtRead> reads) {
-        List<Answer> out = new ArrayList<>(reads.size());
+    public void computeAll(List<AtRead> reads, java.util.function.ObjIntConsumer<Answer> done) {
+        Moved moved = null;
         for (int from = 0; from < reads.size(); from += Metadata.STAMPS_PER_QUERY) {
             List<AtRead> group = reads.subList(from, Math.min(reads.size(), from + Metadata.STAMPS_PER_QUERY));
             List<Node> folders = group.stream().map(r -> r.entry().node()).toList();
-            List<Answer> answers = new ArrayList<>(group.size());
-            List<Runnable> keepAfterCheck = new ArrayList<>();
-            Moved moved = store.read(c -> {
-                Moved before = firstMoved(group, store.modificationStamps(c, folders));
-                if (before != null) {
-                    return before;
+            Answer[] answers = new Answer[group.size()];
+            List<List<Runnable>> keepAfterCheck = new ArrayList<>();
+            Map<String, String> after = store.read(c -> {
+                Map<String, String> before = store.modificationStamps(c, folders);
+                for (int i = 0; i < group.size(); i++) {
+                    AtRead r = group.get(i);
+                    List<Runnable> keep = new ArrayList<>();
+                    keepAfterCheck.add(keep);
+                    if (r.entry().generation().equals(before.get(r.entry().node().path()))) {
+                        answers[i] = service.loadAt(c, r.query(), r.entry().node(), r.entry().generation(), keep);
+                    }
                 }
-                for (AtRead r : group) {
-                    answers.add(service.loadAt(c, r.query(), r.entry().node(), r.entry().generation(), keepAfterCheck));
-                }
-                return firstMoved(group, store.modificationStamps(c, folders));
+                return store.modificationStamps(c, folders);
             });
-            if (moved != null) {
-                throw gone(moved.folder(), moved.stored(), moved.expected());
-            }
-            keepAfterCheck.forEach(Runnable::run); // held rows built on the way, now known to be of their stamps
             for (int i = 0; i < group.size(); i++) {
                 AtRead r = group.get(i);
-                out.add(pinned(r.query(), GenerationToken.ofStamp(r.entry().generation()), answers.get(i)));
+                String now = after.get(r.entry().node().path());
+                if (answers[i] != null && r.entry().generation().equals(now)) {
+                    keepAfterCheck.get(i).forEach(Runnable::run); // held rows built on the way: of their stamp
+                    done.accept(pinned(r.query(), GenerationToken.ofStamp(r.entry().generation()), answers[i]), from + i);
+                } else if (moved == null) {
+                    moved = new Moved(r.entry().node(), now, GenerationToken.ofStamp(r.entry().generation()));
+                }
             }
         }
-        return out;
-    }
-
-    private static Moved firstMoved(List<AtRead> group, Map<String, String> stored) {
-        for (AtRead r : group) {
-            String now = stored.get(r.entry().node().path());
-            if (!r.entry().generation().equals(now)) {
-                return new Moved(r.entry().node(), now, GenerationToken.ofStamp(r.entry().generation()));
-            }
+        if (moved != null) {
+            throw gone(moved.folder(), moved.stored(), moved.expected());
         }
-        return null;
     }
 
     /** A computed answer as a pinned one: its generation is the token, its headers those of an immutable answer. */

@@ -124,7 +124,8 @@ public class SnapshotService {
 
     /**
      * Every folder's at-time answer: those kept in memory as they are, the others computed together
-     * ({@link PinnedReads#computeAll}: a few statements per group of folders, not a transaction per folder).
+     * ({@link PinnedReads#computeAll}: a few statements per group of folders, not a transaction per folder), each
+     * kept as soon as it is known to be of its generation.
      */
     private List<Part> partsAt(Query.Format format, State state, SnapshotKeys keys) {
         List<State.FolderState> folders = state.folders();
@@ -143,11 +144,10 @@ public class SnapshotService {
                         new Catalog.Entry(f.folder(), f.stamp(), java.time.Instant.EPOCH)));
             }
         }
-        List<Answer> computed = pinned.computeAll(reads);
-        for (int j = 0; j < missing.size(); j++) {
+        pinned.computeAll(reads, (computed, j) -> {
             State.FolderState f = folders.get(missing.get(j));
-            parts.set(missing.get(j), keep(format, f, keys.forType(f.folder().keyType()), computed.get(j)));
-        }
+            parts.set(missing.get(j), keep(format, f, keys.forType(f.folder().keyType()), computed));
+        });
         return parts;
     }
 
