@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -54,6 +55,8 @@ public final class GridDriver implements Callable<Integer> {
     private final List<GridReport.Write> writes = new CopyOnWriteArrayList<>();
     private final List<GridReport.Sample> originSamples = new CopyOnWriteArrayList<>();
     private final List<String> faultLog = new CopyOnWriteArrayList<>();
+    /** The background restart of an origin after its fault (null before). */
+    private volatile Thread originRestart;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Path logs;
 
@@ -159,6 +162,7 @@ public final class GridDriver implements Callable<Integer> {
                 sleepUntil(p.endMillis());
                 fault(p.fault(), false);
             }
+            awaitOriginRestart();
             for (Process c : clients) {
                 if (!c.waitFor(60, TimeUnit.SECONDS)) {
                     faultLog.add("a client host did not finish in time");
@@ -238,7 +242,7 @@ public final class GridDriver implements Callable<Integer> {
         try {
             String did = switch (f) {
                 case NONE -> null;
-                case KILL_ORIGIN -> on ? kill("origin1") : startOrigin("origin1");
+                case KILL_ORIGIN -> on ? kill("origin1") : restartOriginMeanwhile("origin1");
                 case REPLICA -> {
                     if (on) {
                         db.pauseReplay();
@@ -271,12 +275,12 @@ public final class GridDriver implements Callable<Integer> {
                         yield null;
                     }
                     // rolling, as an operator restarts a service: each part once the one before is back
+                    awaitOriginRestart();
                     db.killReplica();
                     db.restartReplica();
                     for (String o : List.of("origin1", "origin2")) {
                         kill(o);
-                        startOrigin(o);
-                        awaitHttp("http://" + host(o).address() + ":" + OUTPOST_PORT + "/actuator/health", 180);
+                        restartOrigin(o);
                     }
                     for (String q : List.of("regional", "site1", "site2")) {
                         kill(q);
@@ -317,6 +321,70 @@ public final class GridDriver implements Callable<Integer> {
         processes.put(name, net.start(h, GridJava.command("256m", plan.out.resolve("tmp/" + name), args),
                 logs.resolve(name + ".log")));
         return name + " started";
+    }
+
+    /**
+     * Starts an origin again in the background ({@link #restartOrigin}), so that the next phases keep their times;
+     * the report gets a line when it answers.
+     */
+    private String restartOriginMeanwhile(String name) {
+        originRestart = Thread.ofVirtual().name("grid-restart-" + name).start(() -> {
+            try {
+                String did = restartOrigin(name);
+                faultLog.add(System.currentTimeMillis() + " " + GridReport.Fault.KILL_ORIGIN + ": " + did);
+            } catch (Exception e) {
+                faultLog.add(System.currentTimeMillis() + " " + GridReport.Fault.KILL_ORIGIN + " failed: " + e);
+            }
+        });
+        return name + " starting again";
+    }
+
+    private void awaitOriginRestart() throws InterruptedException {
+        Thread t = originRestart;
+        if (t != null && !t.join(Duration.ofSeconds(600))) {
+            faultLog.add(System.currentTimeMillis() + " an origin's restart did not end within 10 minutes");
+        }
+    }
+
+    /**
+     * Starts an origin again and waits until it answers, as an operator would: an origin cannot start while its
+     * replica is down (it exits), so a start that ends is tried again every few seconds for up to five minutes.
+     * Without the wait a failed start went unnoticed and the origin stayed down through the following faults.
+     */
+    private String restartOrigin(String name) throws InterruptedException {
+        long t0 = System.nanoTime();
+        long deadline = t0 + TimeUnit.MINUTES.toNanos(5);
+        String health = "http://" + host(name).address() + ":" + OUTPOST_PORT + "/actuator/health";
+        for (int attempt = 1; System.nanoTime() < deadline; attempt++) {
+            startOrigin(name);
+            if (awaitOrigin(health, processes.get(name), 180)) {
+                return String.format(Locale.ROOT, "%s started, answering after %.1f s%s", name,
+                        (System.nanoTime() - t0) / 1e9, attempt > 1 ? " (start " + attempt + "; the ones before exited)" : "");
+            }
+            TimeUnit.SECONDS.sleep(3); // an operator's pause before starting it again
+        }
+        throw new IllegalStateException(name + " did not start within five minutes (see " + logs + ")");
+    }
+
+    /** Polls the origin's health until it answers (true) or its process ends (false). */
+    private boolean awaitOrigin(String url, Process p, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (p.isAlive()) {
+            try {
+                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2))
+                        .build(), HttpResponse.BodyHandlers.discarding());
+                if (r.statusCode() == 200) {
+                    return true;
+                }
+            } catch (IOException e) {
+                // not up yet
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(url + " did not answer within " + seconds + " s (see " + logs + ")");
+            }
+            TimeUnit.MILLISECONDS.sleep(300); // polling a process we do not own the event loop of
+        }
+        return false;
     }
 
     private String startSquid(String name) throws IOException {

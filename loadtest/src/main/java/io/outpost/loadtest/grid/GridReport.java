@@ -321,7 +321,12 @@ final class GridReport {
                     r.originRequests(), r.writesSeen(), r.writes(), r.maxStalenessSeconds(), r.mismatches()));
         }
         int bound = plan.stateMaxAgeSeconds + 5;
-        double maxStale = results.stream().mapToDouble(PhaseResult::maxStalenessSeconds).max().orElse(0);
+        // While the replica does not replay, the origins (which read from it) cannot see a write: writes committed
+        // in that phase wait for the replica's return, so the bound holds for the other phases only.
+        double maxStale = results.stream().filter(r -> r.phase().fault() != Fault.REPLICA)
+                .mapToDouble(PhaseResult::maxStalenessSeconds).max().orElse(0);
+        double replicaStale = results.stream().filter(r -> r.phase().fault() == Fault.REPLICA)
+                .mapToDouble(PhaseResult::maxStalenessSeconds).max().orElse(-1);
         s.append(String.format(Locale.ROOT, "herd: %d jobs in one second, %d distinct URLs; the regional Squid sent "
                         + "%d of them to the origins (target <= distinct URLs x 1 regional Squid), a site Squid at most "
                         + "%d per URL to its parent (target 1) -> %s%n",
@@ -332,8 +337,10 @@ final class GridReport {
                         + "origin, for %d answers that could be asked then (target <= one per answer per origin) -> %s%n",
                 hl.loads(), (hl.toMillis() - hl.fromMillis()) / 1000.0, hl.maxPerOrigin(), hl.answers(),
                 hl.withinBound() ? "PASS" : "FAIL"));
-        s.append(String.format(Locale.ROOT, "staleness: max %.1f s (bound state max-age + poll = %d s) -> %s%n",
-                maxStale, bound, maxStale <= bound ? "PASS" : "FAIL"));
+        s.append(String.format(Locale.ROOT, "staleness: max %.1f s (bound state max-age + poll = %d s) -> %s%s%n",
+                maxStale, bound, maxStale <= bound ? "PASS" : "FAIL", replicaStale < 0 ? ""
+                        : String.format(Locale.ROOT, "; writes committed while the replica did not replay: seen "
+                                + "after at most %.1f s (once it replays again)", replicaStale)));
         s.append(String.format(Locale.ROOT, "target 0 failed jobs, 0 mismatches: %d, %d -> %s%n", failedJobs(),
                 mismatches(), failedJobs() == 0 && mismatches() == 0 ? "PASS" : "FAIL"));
         for (String f : faultLog) {

@@ -72,4 +72,28 @@ class GridReportTest {
             TempDirs.delete(out);
         }
     }
+    @Test
+    void writesWhileTheReplicaDoesNotReplayAreReportedApartFromTheStalenessBound() throws Exception {
+        GridPlan plan = plan("--phase-seconds", "10", "--faults", "replica", "--out", "unused", "--folders", "2");
+        List<GridReport.Phase> phases = GridReport.phases(plan, 1_000_000L);
+        assertThat(phases.get(2).fault()).isEqualTo(GridReport.Fault.REPLICA);
+        assertThat(phases.get(2).startMillis()).isEqualTo(1_020_000L);
+        // folder 0 written in the baseline, seen 2 s later; folder 1 written while the replica is paused, seen 40 s later
+        List<GridReport.Write> writes = List.of(new GridReport.Write(0, GenerationToken.parse("200.5"), 1_012_000L),
+                new GridReport.Write(1, GenerationToken.parse("300.5"), 1_021_000L));
+        List<GridReport.JobLine> jobs = List.of(
+                GridReport.JobLine.parse("JOB c1 1 0 1013000 1014000 1 - 0=200.5:1,1=100.3:0 -"),
+                GridReport.JobLine.parse("JOB c1 2 0 1060000 1061000 1 - 0=200.5:1,1=300.5:1 -"));
+        List<GridReport.Sample> samples = List.of(new GridReport.Sample("origin1", 999_000L, 0, 0),
+                new GridReport.Sample("origin1", 1_002_000L, 0, 0));
+        GridReport r = new GridReport(plan, phases, jobs, writes, samples, List.of(),
+                new GridReport.HerdForwards(1, 1, 1), "C++ client jobs: none");
+        Path out = TempDirs.create("outpost-grid-report");
+        try {
+            assertThat(r.write(out)).contains("staleness: max 2.0 s (bound state max-age + poll = 15 s) -> PASS; writes"
+                    + " committed while the replica did not replay: seen after at most 40.0 s");
+        } finally {
+            TempDirs.delete(out);
+        }
+    }
 }

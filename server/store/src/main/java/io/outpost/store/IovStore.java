@@ -211,25 +211,32 @@ public final class IovStore implements AutoCloseable {
     public ReadResult read(Node folder, String tag, long t1, long t2, ChannelSelection sel, IovReader.IovConsumer out,
                            boolean countChannels) {
         checkCovered(folder, tag, t1, t2);
-        return read(c -> {
-            Layer layer = tags.layer(c, folder, tag);
-            Tag resolved = TagResolver.isHead(tag) ? null : tags.resolve(c, folder, tag);
-            BrowseSpec spec = IovReader.spec(folder, layer, t1, t2, sel);
-            checkNamedChannel(c, folder, spec.channels());
-            long rows = out == null ? reader.count(c, spec) : reader.browse(c, spec, out);
-            long selected = -1;
-            if (countChannels) {
-                var sql = spec.channelCountSql();
-                try (var ps = c.prepareStatement(sql.text())) {
-                    sql.bindTo(ps);
-                    try (var rs = ps.executeQuery()) {
-                        rs.next();
-                        selected = rs.getLong(1);
-                    }
+        return read(c -> read(c, folder, tag, t1, t2, sel, out, countChannels));
+    }
+
+    /**
+     * The same read inside the caller's read transaction ({@link #read(Work)}): many folders' reads then share one
+     * connection and one transaction (the first snapshot of a global tag reads thousands of folders).
+     */
+    public ReadResult read(Connection c, Node folder, String tag, long t1, long t2, ChannelSelection sel,
+                           IovReader.IovConsumer out, boolean countChannels) throws SQLException {
+        checkCovered(folder, tag, t1, t2);
+        TagResolver.ReadLayer resolved = tags.forRead(c, folder, tag);
+        BrowseSpec spec = IovReader.spec(folder, resolved.layer(), t1, t2, sel);
+        checkNamedChannel(c, folder, spec.channels());
+        long rows = out == null ? reader.count(c, spec) : reader.browse(c, spec, out);
+        long selected = -1;
+        if (countChannels) {
+            var sql = spec.channelCountSql();
+            try (var ps = c.prepareStatement(sql.text())) {
+                sql.bindTo(ps);
+                try (var rs = ps.executeQuery()) {
+                    rs.next();
+                    selected = rs.getLong(1);
                 }
             }
-            return new ReadResult(rows, resolved, selected);
-        });
+        }
+        return new ReadResult(rows, resolved.tag(), selected);
     }
 
     /** Like {@link #browse} with an already resolved layer (one less lookup on hot paths). */
@@ -288,6 +295,11 @@ public final class IovStore implements AutoCloseable {
      */
     public java.util.Map<String, String> modificationStamps(List<Node> folders) {
         return read(c -> meta.modificationStamps(c, folders));
+    }
+
+    /** As {@link #modificationStamps(List)}, inside the caller's read transaction. */
+    public java.util.Map<String, String> modificationStamps(Connection c, List<Node> folders) throws SQLException {
+        return meta.modificationStamps(c, folders);
     }
 
     private void checkNamedChannel(Connection c, Node folder, ChannelSelection sel) throws SQLException {

@@ -9,9 +9,13 @@ import io.outpost.server.query.QueryService;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.model.Node;
+import io.outpost.store.read.Metadata;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.zip.CRC32;
 import org.springframework.stereotype.Component;
 
@@ -104,6 +108,63 @@ public class PinnedReads {
         checkStamp(n, expected, token);
         Answer a = service.load(q, n, expected);
         checkStamp(n, expected, token);
+        return pinned(q, token, a);
+    }
+
+    /** One at-time read of a batch: the query and the catalog entry whose generation its answer is pinned to. */
+    public record AtRead(Query query, Catalog.Entry entry) {
+    }
+
+    /** A folder of a batch whose stored stamp is not the generation its read is pinned to. */
+    private record Moved(Node folder, String stored, GenerationToken expected) {
+    }
+
+    /**
+     * The answers of many at-time reads, each as {@link #compute} gives it, in one read transaction per
+     * {@link Metadata#STAMPS_PER_QUERY} folders: the group's stored stamps are read in one statement before and one
+     * after its reads, and every read of the group runs on that transaction's connection. A global tag's first
+     * snapshot reads thousands of folders: one transaction and two stamp reads per folder were most of its time.
+     * Each answer whose folder kept its stamp goes to {@code done} (with its index in {@code reads}); if a folder's
+     * stamp moved, the others are still given, and then the moved folder's {@link GenerationGoneException} is thrown
+     * (a retry finds them kept, so it makes progress however often some folder is written).
+     */
+    public void computeAll(List<AtRead> reads, java.util.function.ObjIntConsumer<Answer> done) {
+        Moved moved = null;
+        for (int from = 0; from < reads.size(); from += Metadata.STAMPS_PER_QUERY) {
+            List<AtRead> group = reads.subList(from, Math.min(reads.size(), from + Metadata.STAMPS_PER_QUERY));
+            List<Node> folders = group.stream().map(r -> r.entry().node()).toList();
+            Answer[] answers = new Answer[group.size()];
+            List<List<Runnable>> keepAfterCheck = new ArrayList<>();
+            Map<String, String> after = store.read(c -> {
+                Map<String, String> before = store.modificationStamps(c, folders);
+                for (int i = 0; i < group.size(); i++) {
+                    AtRead r = group.get(i);
+                    List<Runnable> keep = new ArrayList<>();
+                    keepAfterCheck.add(keep);
+                    if (r.entry().generation().equals(before.get(r.entry().node().path()))) {
+                        answers[i] = service.loadAt(c, r.query(), r.entry().node(), r.entry().generation(), keep);
+                    }
+                }
+                return store.modificationStamps(c, folders);
+            });
+            for (int i = 0; i < group.size(); i++) {
+                AtRead r = group.get(i);
+                String now = after.get(r.entry().node().path());
+                if (answers[i] != null && r.entry().generation().equals(now)) {
+                    keepAfterCheck.get(i).forEach(Runnable::run); // held rows built on the way: of their stamp
+                    done.accept(pinned(r.query(), GenerationToken.ofStamp(r.entry().generation()), answers[i]), from + i);
+                } else if (moved == null) {
+                    moved = new Moved(r.entry().node(), now, GenerationToken.ofStamp(r.entry().generation()));
+                }
+            }
+        }
+        if (moved != null) {
+            throw gone(moved.folder(), moved.stored(), moved.expected());
+        }
+    }
+
+    /** A computed answer as a pinned one: its generation is the token, its headers those of an immutable answer. */
+    private Answer pinned(Query q, GenerationToken token, Answer a) {
         String path = pinnedPath(q, token);
         boolean at = q.op() == io.outpost.server.query.Op.AT;
         long modified = token.micros() / 1000;
@@ -119,11 +180,15 @@ public class PinnedReads {
     private void checkStamp(Node n, String expected, GenerationToken token) {
         String stored = store.modificationStamp(n);
         if (!stored.equals(expected)) {
-            // The database moved past the catalog's view: refresh now (this happens at most once per write).
-            catalog.refresh();
-            GenerationToken now = GenerationToken.ofStamp(stored);
-            throw new GenerationGoneException(n.path(), token.toString(), now.toString(), token.compareTo(now) > 0);
+            throw gone(n, stored, token);
         }
+    }
+
+    /** The database moved past the catalog's view: refreshes the catalog now (at most once per write). */
+    private GenerationGoneException gone(Node n, String stored, GenerationToken token) {
+        catalog.refresh();
+        GenerationToken now = GenerationToken.ofStamp(stored);
+        return new GenerationGoneException(n.path(), token.toString(), now.toString(), token.compareTo(now) > 0);
     }
 
     /** Re-reads the catalog now, at most every 200 ms (a flood of bad pinned URLs cannot hammer the database). */

@@ -97,12 +97,9 @@ public class SnapshotService {
                     + " for a time and a run-lumi key as /snapshot/" + state.tag() + "/{time},{runlumi}"
                     + state.subtreeSuffix());
         }
-        List<Part> parts = new ArrayList<>(state.folders().size());
-        for (State.FolderState f : state.folders()) {
-            KeyType type = f.folder().keyType();
-            Part p = folderAt(format, f, keys.forType(type));
-            parts.add(p);
-            (type == KeyType.RUN_LUMI ? runLumi : time).add(p.answer);
+        List<Part> parts = partsAt(format, state, keys);
+        for (Part p : parts) {
+            (p.folder.folder().keyType() == KeyType.RUN_LUMI ? runLumi : time).add(p.answer);
         }
         SnapshotKeys canonical;
         long since;
@@ -125,19 +122,52 @@ public class SnapshotService {
         return new Snapshot(key, canonical, since, until, a);
     }
 
-    private Part folderAt(Query.Format format, State.FolderState f, long t) {
-        String idxKey = format.word() + " " + f.folder().path() + " " + f.tag() + " " + f.token();
-        NavigableMap<Long, Long> known = intervals.get(idxKey, k -> new ConcurrentSkipListMap<>());
+    /**
+     * Every folder's at-time answer: those kept in memory as they are, the others computed together
+     * ({@link PinnedReads#computeAll}: a few statements per group of folders, not a transaction per folder), each
+     * kept as soon as it is known to be of its generation.
+     */
+    private List<Part> partsAt(Query.Format format, State state, SnapshotKeys keys) {
+        List<State.FolderState> folders = state.folders();
+        List<Part> parts = new ArrayList<>(java.util.Collections.nCopies(folders.size(), null));
+        List<Integer> missing = new ArrayList<>();
+        List<PinnedReads.AtRead> reads = new ArrayList<>();
+        for (int i = 0; i < folders.size(); i++) {
+            State.FolderState f = folders.get(i);
+            long t = keys.forType(f.folder().keyType());
+            Part kept = kept(format, f, t);
+            if (kept != null) {
+                parts.set(i, kept);
+            } else {
+                missing.add(i);
+                reads.add(new PinnedReads.AtRead(at(format, f, t),
+                        new Catalog.Entry(f.folder(), f.stamp(), java.time.Instant.EPOCH)));
+            }
+        }
+        pinned.computeAll(reads, (computed, j) -> {
+            State.FolderState f = folders.get(missing.get(j));
+            parts.set(missing.get(j), keep(format, f, keys.forType(f.folder().keyType()), computed));
+        });
+        return parts;
+    }
+
+    private String intervalsKey(Query.Format format, State.FolderState f) {
+        return format.word() + " " + f.folder().path() + " " + f.tag() + " " + f.token();
+    }
+
+    /** The folder's answer at {@code t} if memory holds it under the start of a validity interval seen before. */
+    private Part kept(Query.Format format, State.FolderState f, long t) {
+        NavigableMap<Long, Long> known = intervals.get(intervalsKey(format, f), k -> new ConcurrentSkipListMap<>());
         Map.Entry<Long, Long> iv = known.floorEntry(t);
         long key = iv != null && t < iv.getValue() ? iv.getKey() : t;
-        Query canonical = at(format, f, key);
-        String url = PinnedReads.pinnedPath(canonical, f.token());
+        String url = PinnedReads.pinnedPath(at(format, f, key), f.token());
         Answer cached = pinned.cache().peek(url);
-        if (cached != null && cached.generation().equals(f.token().toString())) {
-            return new Part(f, url, cached);
-        }
-        Catalog.Entry entry = new Catalog.Entry(f.folder(), f.stamp(), java.time.Instant.EPOCH);
-        Answer computed = pinned.compute(at(format, f, t), entry);
+        return cached != null && cached.generation().equals(f.token().toString()) ? new Part(f, url, cached) : null;
+    }
+
+    /** Keeps an answer computed at {@code t} under the start of its validity interval (one URL for every key in it). */
+    private Part keep(Query.Format format, State.FolderState f, long t, Answer computed) {
+        NavigableMap<Long, Long> known = intervals.get(intervalsKey(format, f), k -> new ConcurrentSkipListMap<>());
         long since = computed.validSince();
         long until = computed.validUntil();
         if (since <= t && t < until) {

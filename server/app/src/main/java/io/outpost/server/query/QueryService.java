@@ -7,6 +7,7 @@ import io.outpost.server.cache.Answer;
 import io.outpost.server.config.OutpostProperties;
 import io.outpost.server.rows.HeldRows;
 import io.outpost.server.rows.RowStore;
+import io.outpost.store.Failures;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.model.Channel;
@@ -16,12 +17,15 @@ import io.outpost.store.model.PayloadField;
 import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
+import io.outpost.store.read.IovReader;
 import io.outpost.store.read.TagResolver;
 import io.outpost.wire.AnswerKind;
 import io.outpost.wire.Codec;
 import io.outpost.wire.Column;
 import io.outpost.wire.ColumnType;
 import io.outpost.wire.TableEncoder;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -153,6 +157,10 @@ public class QueryService implements AutoCloseable {
                 return HeldAnswers.answer(q, folder, held, state.tag(), encoder(q), generation);
             }
         }
+        if (q.op() == Op.AT) {
+            return at(q, folder, generation,
+                    (out, count) -> store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), out, count));
+        }
         TableEncoder e = encoder(q);
         if (q.op() == Op.COUNT) {
             IovStore.ReadResult r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), null, false);
@@ -162,22 +170,6 @@ public class QueryService implements AutoCloseable {
         }
         List<Column> columns = iovColumns(folder);
         boolean[] openEnded = {false};
-        if (q.op() == Op.AT) {
-            // At most one row per channel: held until the validity range, which goes in the header, is known.
-            List<Iov> rows = new ArrayList<>();
-            String countKey = folder.path() + " " + generation + " " + ChannelSpelling.format(q.channels());
-            Long known = channelCounts.getIfPresent(countKey);
-            IovStore.ReadResult r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), rows::add, known == null);
-            long selected = known != null ? known : r.selectedChannels();
-            channelCounts.put(countKey, selected);
-            long[] hint = validity(q.t1(), rows, selected);
-            e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q), hint[0], hint[1], columns);
-            for (Iov iov : rows) {
-                openEnded[0] |= iov.isOpenEnded();
-                e.row(values(iov));
-            }
-            return done(e, hint[0], hint[1], openEnded[0], locked(r), generation);
-        }
         e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q), 0, 0, columns);
         PipelinedEncoder pipe = new PipelinedEncoder(e, encoders);
         IovStore.ReadResult r;
@@ -192,6 +184,64 @@ public class QueryService implements AutoCloseable {
         }
         byte[] body = pipe.finish();
         return new Answer(body, e.contentType(), e.rows(), 0, 0, openEnded[0], locked(r), generation, null);
+    }
+
+    /** One at-time read of the store: streams the rows to {@code out}, counting the selected channels if asked. */
+    private interface AtRead {
+        IovStore.ReadResult read(IovReader.IovConsumer out, boolean countChannels);
+    }
+
+    /**
+     * The at-time answer of {@code q} computed inside the caller's read transaction {@code c} at the folder stamp
+     * {@code generation}, for a batch of folders whose stamps the caller reads together before and after its reads:
+     * from held rows (built here on {@code c} if needed; kept by the caller's {@code keepAfterCheck} once the stamps
+     * are checked) or, for a layer too big to hold, from the database.
+     */
+    public Answer loadAt(Connection c, Query q, Node folder, String generation, List<Runnable> keepAfterCheck) {
+        if (q.op() != Op.AT) {
+            throw new IllegalArgumentException("not an at-time query: " + q.op());
+        }
+        Node f = folder(folder);
+        return queryTimer.record(() -> {
+            try {
+                store.requireCovered(f, q.tag(), q.t1(), q.t2());
+                if (rowStore.enabled()) {
+                    RowStore.State state = rowStore.stateIn(c, f, q.tag(), generation);
+                    HeldRows held = rowStore.rowsIn(c, f, state, keepAfterCheck);
+                    if (held != null) {
+                        return HeldAnswers.answer(q, f, held, state.tag(), encoder(q), generation);
+                    }
+                }
+                return at(q, f, generation, (out, count) -> {
+                    try {
+                        return store.read(c, f, q.tag(), q.t1(), q.t2(), q.channels(), out, count);
+                    } catch (SQLException e) {
+                        throw Failures.translate(e);
+                    }
+                });
+            } catch (SQLException e) {
+                throw Failures.translate(e);
+            }
+        });
+    }
+
+    private Answer at(Query q, Node folder, String generation, AtRead read) {
+        // At most one row per channel: held until the validity range, which goes in the header, is known.
+        List<Iov> rows = new ArrayList<>();
+        String countKey = folder.path() + " " + generation + " " + ChannelSpelling.format(q.channels());
+        Long known = channelCounts.getIfPresent(countKey);
+        IovStore.ReadResult r = read.read(rows::add, known == null);
+        long selected = known != null ? known : r.selectedChannels();
+        channelCounts.put(countKey, selected);
+        long[] hint = validity(q.t1(), rows, selected);
+        TableEncoder e = encoder(q);
+        e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q), hint[0], hint[1], iovColumns(folder));
+        boolean openEnded = false;
+        for (Iov iov : rows) {
+            openEnded |= iov.isOpenEnded();
+            e.row(values(iov));
+        }
+        return done(e, hint[0], hint[1], openEnded, locked(r), generation);
     }
 
     private static boolean locked(IovStore.ReadResult r) {

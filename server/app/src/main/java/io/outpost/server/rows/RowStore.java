@@ -17,6 +17,8 @@ import io.outpost.store.read.Metadata;
 import io.outpost.store.read.TagResolver;
 import java.util.List;
 import java.util.Map;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -107,9 +109,8 @@ public class RowStore {
     /** Reads the folder's stamp and resolves the tag, in one read transaction (tag errors are thrown here). */
     public State state(Node folder, String tag) {
         return store.read(c -> {
-            Layer layer = tags.layer(c, folder, tag);
-            Tag resolved = TagResolver.isHead(tag) ? null : tags.resolve(c, folder, tag);
-            return new State(meta.modificationStamp(c, folder), layer, resolved);
+            TagResolver.ReadLayer read = tags.forRead(c, folder, tag);
+            return new State(meta.modificationStamp(c, folder), read.layer(), read.tag());
         });
     }
 
@@ -182,6 +183,54 @@ public class RowStore {
                 // the verdict stays; the next re-check is due after the retry interval
             }
         }, Thread.ofVirtual().name("outpost-rows-recheck")::start);
+    }
+
+    /**
+     * {@link #state} inside the caller's read transaction, taking {@code stamp} as the folder's stamp: for a batch of
+     * folders whose stamps the caller reads together, before and after its reads.
+     */
+    public State stateIn(Connection c, Node folder, String tag, String stamp) throws SQLException {
+        TagResolver.ReadLayer read = tags.forRead(c, folder, tag);
+        return new State(stamp, read.layer(), read.tag());
+    }
+
+    /**
+     * {@link #rows} inside the caller's read transaction, for a batch: the layer held at {@code state}'s stamp, or
+     * built on {@code c} (one full read, no stamp reads: the caller checks the batch's stamps after its reads and only
+     * then runs {@code keepAfterCheck}, which keeps the built rows); null when the layer is too big to hold.
+     */
+    public HeldRows rowsIn(Connection c, Node folder, State state, List<Runnable> keepAfterCheck) throws SQLException {
+        Key key = new Key(folder.path(), state.layer());
+        TooBigVerdict verdict = tooBigLayers.get(key);
+        if (verdict != null) {
+            recheckWhenDue(key, folder, verdict);
+            return null;
+        }
+        CompletableFuture<Built> held = cache.getIfPresent(key);
+        if (held == null && tooBigByRowCount(state)) {
+            tooBig.increment();
+            tooBigLayers.put(key, new TooBigVerdict(System.nanoTime() + tooBigRetryNanos));
+            return null;
+        }
+        Built done = held != null && held.isDone() && !held.isCompletedExceptionally() ? held.getNow(null) : null;
+        if (done != null && done.rows != null && done.stamp.equals(state.stamp())) {
+            answers.increment();
+            return done.rows;
+        }
+        builds.increment();
+        HeldRows rows;
+        try {
+            RowsBuilder all = new RowsBuilder(folderLimit);
+            reader.browse(c, IovReader.spec(folder, key.layer(), 0, ValidityKey.MAX, ChannelSelection.all()), all::add);
+            rows = all.build(state.stamp(), key.layer(), meta.channels(c, folder));
+        } catch (RowsBuilder.TooBig e) {
+            tooBig.increment();
+            tooBigLayers.put(key, new TooBigVerdict(System.nanoTime() + tooBigRetryNanos));
+            return null;
+        }
+        keepAfterCheck.add(() -> cache.put(key, CompletableFuture.completedFuture(new Built(state.stamp(), rows))));
+        answers.increment();
+        return rows;
     }
 
     private HeldRows usable(Built b, State state) {

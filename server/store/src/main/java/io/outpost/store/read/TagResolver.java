@@ -77,15 +77,24 @@ public final class TagResolver {
      * read names a tag the folder does not have as TAG_NOT_FOUND, whatever made the resolution fail.
      */
     public Layer layer(Connection c, Node folder, String tagName) throws SQLException {
+        return forRead(c, folder, tagName).layer();
+    }
+
+    /** A read's layer and the folder's own tag it reads (null for the HEAD). */
+    public record ReadLayer(Layer layer, Tag tag) {
+    }
+
+    /** {@link #layer} and the tag it resolved, for reads that need both (one resolution, not two). */
+    public ReadLayer forRead(Connection c, Node folder, String tagName) throws SQLException {
         if (!folder.isMultiVersion()) {
             if (!isHead(tagName)) {
                 throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "'" + folder.path() + "' is a"
                         + " single-version folder: it has no tags, so tag '" + tagName + "' cannot be read from it");
             }
-            return Layer.SV;
+            return new ReadLayer(Layer.SV, null);
         }
         if (isHead(tagName)) {
-            return Layer.HEAD;
+            return new ReadLayer(Layer.HEAD, null);
         }
         Tag t;
         try {
@@ -97,12 +106,12 @@ public final class TagResolver {
             }
             throw e;
         }
-        return switch (t.kind()) {
+        return new ReadLayer(switch (t.kind()) {
             case USER -> Layer.userTag(t.id());
             case STANDARD -> Layer.standardTag(t.id());
             case FOLDERSET -> throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "tag '" + tagName
                     + "' is a folderset tag");
-        };
+        }, t);
     }
 
     static boolean readable(TagKind k) {
