@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The same query asked again and again gives the same bytes. pgjdbc prepares a statement on the server from its
  * fifth execution and then reads integer and floating-point columns in the binary format, where {@code getString}
  * of {@code 3.0} is "3.0" instead of the server's "3" and {@code 1e10} is "1.0E10": the answer would change after the
- * fourth time unless Frontier's queries always read the text format (PostgresPrelude.textRows).
+ * fourth time unless Frontier's queries always read the text format
+ * ({@link io.outpost.frontier.encode.ColumnValues#textFormat}).
  */
 class RepeatedQueryBytesTest {
     /** pgjdbc's default prepareThreshold is 5: a few more than that. */
