@@ -113,6 +113,7 @@ final class DatabaseReads {
             ps = mariaDb && !onSqlite ? MariaDbQueries.prepare(c, p.sql())
                     : c.prepareStatement(p.sql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             try {
+                ColumnValues.textFormat(ps);
                 ps.setFetchSize(FetchSizing.FIRST);
                 if (config.statementTimeoutSeconds() > 0 && !timedByPrelude) { // a JDBC timeout costs a timer task
                     ps.setQueryTimeout(config.statementTimeoutSeconds());

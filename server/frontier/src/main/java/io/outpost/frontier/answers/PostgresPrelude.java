@@ -1,6 +1,7 @@
 package io.outpost.frontier.answers;
 
 import io.outpost.frontier.cost.PlanCostEstimate;
+import io.outpost.frontier.encode.ColumnValues;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -47,6 +48,7 @@ public final class PostgresPrelude {
                                int timeoutSeconds, int fetchSize) throws SQLException {
         PreparedStatement ps = c.prepareStatement(text(seqTables, timeoutSeconds) + "; " + sql);
         try {
+            ColumnValues.textFormat(ps);
             ps.setFetchSize(fetchSize);
             for (int i = 0; i < binds.size(); i++) {
                 ps.setObject(i + 1, binds.get(i), Types.OTHER);

@@ -135,18 +135,6 @@ public final class BlobEncoder implements AutoCloseable {
         fullSize += 5 + n;
     }
 
-    /** An integer column value as its decimal digits: the bytes {@code writeString(Long.toString(v))} sends. */
-    public void writeLong(long v) throws IOException {
-        int n = DecimalDigits.length(v);
-        if (buf.length - pos < 5 + n) {
-            emit(); // header and digits go into one chunk
-        }
-        header(n);
-        pos += n;
-        DecimalDigits.write(v, buf, pos);
-        fullSize += 5 + n;
-    }
-
     public void writeBytes(byte[] b) throws IOException {
         if (b == null) {
             writeString(null);

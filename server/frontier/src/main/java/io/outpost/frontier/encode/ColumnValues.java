@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
 import org.postgresql.PGResultSetMetaData;
+import org.postgresql.PGStatement;
 
 /**
  * Writes one row's column values into a {@link BlobEncoder}, each column read the cheapest way its driver and type
@@ -18,35 +20,33 @@ import org.postgresql.PGResultSetMetaData;
  * <ul>
  *   <li>SQLite: {@code getBytes} of any non-BLOB column is SQLite's own text of the value, as {@code getString}
  *       returns it, in UTF-8;</li>
- *   <li>PostgreSQL: {@code getBytes} of a character column is the server's UTF-8 text; an integer column sent
- *       in the text format (statements not prepared on the server, e.g. a new statement each time) is the
- *       server's decimal digits, as {@code getString} returns them, and is passed on unparsed; in the binary
- *       format its raw big-endian bytes ({@code getBytes}) are written as decimal digits.</li>
+ *   <li>PostgreSQL: {@code getBytes} of a character column is the server's UTF-8 text; an integer column in the
+ *       text format ({@link #textFormat}) is the server's decimal digits, as {@code getString} returns them, and is
+ *       passed on unparsed.</li>
  * </ul>
  * UTF-8 text is sent as is only when it is ASCII; otherwise the value is read again with {@code getString}.
  */
 public final class ColumnValues {
-    private enum Read { STRING, BLOB, TEXT_BYTES, DIGITS, INTEGER, BOOLEAN }
+    private enum Read { STRING, BLOB, TEXT_BYTES, DIGITS, BOOLEAN }
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONGS_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle INTS_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle SHORTS_BE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
 
     private final Read[] reads;
-    /**
-     * Per integer column, the previous row's value and, once it came again, its digits: IOV keys repeat from row to
-     * row (every channel valid until the same end, often since the same start), and writing digits was a fifth of
-     * the reading thread's samples (JFR, docs/benchmarks.md).
-     */
-    private final long[] lastInteger;
-    private final boolean[] hasLast;
-    private final byte[][] lastDigits;
 
     private ColumnValues(Read[] reads) {
         this.reads = reads;
-        this.lastInteger = new long[reads.length];
-        this.hasLast = new boolean[reads.length];
-        this.lastDigits = new byte[reads.length][];
+    }
+
+    /**
+     * A PostgreSQL statement whose rows are to come in the text format: it is never prepared on the server. pgjdbc
+     * prepares a statement on the server from its fifth execution on a connection and then reads numbers and times in
+     * the binary format, where {@code getString} gives Java's text ({@code 3.0}, {@code 1.0E10}) instead of the
+     * server's ({@code 3}, {@code 10000000000}): the same query's answer would change after its fourth time. The text
+     * format also costs the reader less: integers pass through as the server's digits. No-op for other drivers.
+     */
+    public static void textFormat(PreparedStatement ps) throws SQLException {
+        if (ps.isWrapperFor(PGStatement.class)) {
+            ps.unwrap(PGStatement.class).setPrepareThreshold(0);
+        }
     }
 
     /**
@@ -69,8 +69,10 @@ public final class ColumnValues {
             } else if (postgres) {
                 reads[i] = switch (md.getColumnType(i)) {
                     case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> Read.TEXT_BYTES;
+                    // in the binary format (a statement prepared on the server elsewhere than textFormat) getString
+                    // writes the digits
                     case Types.BIGINT, Types.INTEGER, Types.SMALLINT ->
-                            pg != null && pg.getFormat(i) == 0 ? Read.DIGITS : Read.INTEGER;
+                            pg != null && pg.getFormat(i) == 0 ? Read.DIGITS : Read.STRING;
                     case Types.BIT, Types.BOOLEAN -> Read.BOOLEAN; // described as NUMBER(1): 1 or 0, not t or f
                     default -> Read.STRING;
                 };
@@ -107,16 +109,6 @@ public final class ColumnValues {
                         enc.writeBytes(b);
                     }
                 }
-                case INTEGER -> {
-                    byte[] b = rs.getBytes(i); // the value as sent, big-endian, without getLong's conversions
-                    if (b == null) {
-                        enc.writeString(null);
-                    } else if (b.length == 8 || b.length == 4 || b.length == 2) {
-                        writeInteger(i, binaryInteger(b), enc);
-                    } else {
-                        writeInteger(i, rs.getLong(i), enc);
-                    }
-                }
                 case BOOLEAN -> {
                     boolean v = rs.getBoolean(i);
                     enc.writeString(rs.wasNull() ? null : v ? "1" : "0");
@@ -124,32 +116,6 @@ public final class ColumnValues {
                 case STRING -> enc.writeString(rs.getString(i));
             }
         }
-    }
-
-    /** A PostgreSQL binary {@code int8}, {@code int4} or {@code int2}. */
-    static long binaryInteger(byte[] b) {
-        return switch (b.length) {
-            case 8 -> (long) LONGS_BE.get(b, 0);
-            case 4 -> (int) INTS_BE.get(b, 0);
-            default -> (short) SHORTS_BE.get(b, 0);
-        };
-    }
-
-    /** {@code v}'s decimal digits, those of the column's previous value again when it repeats. */
-    private void writeInteger(int column, long v, BlobEncoder enc) throws IOException {
-        if (hasLast[column] && lastInteger[column] == v) {
-            byte[] digits = lastDigits[column];
-            if (digits == null) {
-                digits = Long.toString(v).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-                lastDigits[column] = digits;
-            }
-            enc.writeBytes(digits);
-            return;
-        }
-        hasLast[column] = true;
-        lastInteger[column] = v;
-        lastDigits[column] = null;
-        enc.writeLong(v);
     }
 
     /** Eight bytes a step: no byte of an ASCII text has its top bit set. */

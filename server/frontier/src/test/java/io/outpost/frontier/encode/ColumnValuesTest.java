@@ -37,7 +37,6 @@ class ColumnValuesTest {
                     {Long.MIN_VALUE, Integer.MIN_VALUE, -32768, "caf\u00e9 \u20ac \u0101", "\u00ff", "\u00e9", -2.25e-7, "-1.5", new byte[] {0}},
                     {-1L, -10, -9, "line\nbreak\ttab\u0001ctl", "very " + "long ".repeat(3000), "zz", 1e30, "42", null},
                     {null, null, null, null, null, null, null, null, null},
-                    // repeated integers are written from the previous row's digits: again, after a NULL, and anew
                     {-1L, -10, -9, "a", "b", "c", 2.0, "1", null},
                     {-1L, -10, -9, "a", "b", "c", 2.0, "1", null},
                     {-2L, -10, 9, "a", "b", "c", 2.0, "1", null},
@@ -86,50 +85,6 @@ class ColumnValuesTest {
                 b[at] = 'x';
             }
         }
-    }
-
-    @Test
-    void decimalDigitsOfEveryMagnitude() throws Exception {
-        long[] values = {0, 7, -7, 9, 10, -10, 99, 100, 12345678901L, Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1};
-        for (long v : values) {
-            assertThat(DecimalDigits.length(v)).as(Long.toString(v)).isEqualTo(Long.toString(v).length());
-        }
-        // every power of ten and its neighbours, both signs, and random values of every bit length
-        java.util.List<Long> more = new java.util.ArrayList<>();
-        for (long p = 1; p > 0; p *= 10) { // up to 10^18; the next step overflows
-            for (long d = -1; d <= 1; d++) {
-                more.add(p + d);
-                more.add(-(p + d));
-            }
-        }
-        java.util.Random r = new java.util.Random(11);
-        for (int bits = 1; bits <= 64; bits++) {
-            for (int i = 0; i < 50; i++) {
-                more.add(bits == 64 ? r.nextLong() : r.nextLong() >>> (64 - bits));
-            }
-        }
-        byte[] buf = new byte[24];
-        for (long v : more) {
-            String text = Long.toString(v);
-            assertThat(DecimalDigits.length(v)).as(text).isEqualTo(text.length());
-            java.util.Arrays.fill(buf, (byte) '#');
-            DecimalDigits.write(v, buf, 22);
-            assertThat(new String(buf, StandardCharsets.US_ASCII)).as(text)
-                    .isEqualTo("#".repeat(22 - text.length()) + text + "##");
-        }
-        // many numbers straddling chunk boundaries: the same stream as writeString of their text
-        ByteArrayOutputStream viaLong = new ByteArrayOutputStream();
-        ByteArrayOutputStream viaString = new ByteArrayOutputStream();
-        try (BlobEncoder a = new BlobEncoder(viaLong, -1); BlobEncoder s = new BlobEncoder(viaString, -1)) {
-            for (long v = -50_000; v < 50_000; v += 7) {
-                a.writeLong(v * 1_000_003L);
-                s.writeString(Long.toString(v * 1_000_003L));
-            }
-            a.close();
-            s.close();
-            assertThat(a.fullSize()).isEqualTo(s.fullSize());
-        }
-        assertThat(viaLong.toByteArray()).isEqualTo(viaString.toByteArray());
     }
 
     /** The record stream of the query's rows by {@link ColumnValues}, and by getString/getBytes only. */

@@ -47,9 +47,9 @@ class SameBytesUnderLoadTest {
                 for (int i = 0; i < s.length; i++) {
                     s[i] = (byte) ('!' + r.nextInt(94));
                 }
-                enc.writeLong(ch);
-                enc.writeLong(0);
-                enc.writeLong(Long.MAX_VALUE);
+                enc.writeString(Long.toString(ch));
+                enc.writeString("0");
+                enc.writeString(Long.toString(Long.MAX_VALUE));
                 enc.writeString(new String(s, StandardCharsets.US_ASCII));
                 enc.writeEOR();
             }
