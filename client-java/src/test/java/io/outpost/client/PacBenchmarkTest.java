@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
  * same proxy as proxyurl, side by side through the same in-process proxy and origin. The first request of a process
  * pays for loading Rhino and evaluating the PAC file: measured in fresh JVMs, plain and PAC alternated. A later
  * client in the same JVM (timed after as many untimed clients of each kind) pays for reading the file and asking it
- * once per server; later requests use the cached answer. Run with {@code ./mvnw -B -Pbenchmark test -pl client-java -Dtest=PacBenchmarkTest}; figures go to
- * docs/benchmarks.md, "Clients".
+ * once per server; later requests use the cached answer. Run with
+ * {@code ./mvnw -B -Pbenchmark test -pl client-java -Dtest=PacBenchmarkTest}; figures go to docs/benchmarks.md,
+ * "Clients".
  */
 @Tag("benchmark")
 class PacBenchmarkTest {
@@ -47,7 +48,8 @@ class PacBenchmarkTest {
                 inFreshJvm(plain, freshPlain, i);
                 inFreshJvm(withPac, freshPac, i);
             }
-            for (int i = 0; i < CLIENTS; i++) { // untimed: loads Rhino and warms both paths, so the loop times later clients
+            // Untimed: loads Rhino and warms both paths, so that the loop below times later clients.
+            for (int i = 0; i < CLIENTS; i++) {
                 firstRequest(withPac);
                 firstRequest(plain);
             }
@@ -63,9 +65,9 @@ class PacBenchmarkTest {
             double fPac = median(firstPac) / 1e6;
             double lPlain = median(laterPlain) / 1e6;
             double lPac = median(laterPac) / 1e6;
-            System.out.printf("BENCHMARK pac first-request-of-a-process (create + 1st query in a fresh JVM, median of %d):"
-                    + " plain %.1f ms, PAC %.1f ms, PAC adds %.1f ms; CPU time of the process: plain %.1f ms, PAC %.1f ms,"
-                    + " PAC adds %.1f ms%n", PROCESSES, median(freshPlain[0]) / 1e6, median(freshPac[0]) / 1e6,
+            System.out.printf("BENCHMARK pac first-request-of-a-process (create + 1st query in a fresh JVM, median of"
+                    + " %d): plain %.1f ms, PAC %.1f ms, PAC adds %.1f ms; CPU time of the process: plain %.1f ms, PAC"
+                    + " %.1f ms, PAC adds %.1f ms%n", PROCESSES, median(freshPlain[0]) / 1e6, median(freshPac[0]) / 1e6,
                     (median(freshPac[0]) - median(freshPlain[0])) / 1e6, median(freshPlain[1]) / 1e6,
                     median(freshPac[1]) / 1e6, (median(freshPac[1]) - median(freshPlain[1])) / 1e6);
             System.out.printf("BENCHMARK pac first-request of a later client (create + 1st query, median of %d): plain"

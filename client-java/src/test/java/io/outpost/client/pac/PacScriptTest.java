@@ -44,7 +44,8 @@ class PacScriptTest {
         PacScript meddling = PacScript.compile("shExpMatch = function () { return true; };\n"
                 + "Object.prototype.planted = 1;\n"
                 + "String.prototype.toLowerCase = function () { return 'x'; };\n"
-                + "function FindProxyForURL(url, host) { return shExpMatch(host, 'nothing') ? 'DIRECT' : 'PROXY m:1'; }",
+                + "function FindProxyForURL(url, host) {\n"
+                + "  return shExpMatch(host, 'nothing') ? 'DIRECT' : 'PROXY m:1';\n}",
                 "http://pac.example/meddling.pac");
         assertThat(meddling.findProxy("http://" + HOST + ":8000", HOST)).as("the file's own change applies to it")
                 .isEqualTo("DIRECT");
