@@ -155,3 +155,19 @@ def test_preferipfamily_tries_that_family_first(monkeypatch: pytest.MonkeyPatch,
         (v6 if first == socket.AF_INET6 else v4).close()  # the preferred family refuses: the other one is used
         with connect_preferring(("dual.test", 80), 2.0, family) as conn:
             assert conn.family != first
+
+
+def test_writetimeout_bounds_sending_a_request_to_a_peer_that_does_not_read() -> None:
+    # A listening socket that never accepts: the kernel takes the connection, and the request only fills its small
+    # receive buffer. A request larger than the socket buffers (megabytes: a real one is a few hundred bytes) then
+    # waits on the send, which the write timeout ends; the read timeout is far longer, so it cannot be the one.
+    with socket.socket() as stalled:
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.bind(("127.0.0.1", 0))
+        stalled.listen()
+        port = stalled.getsockname()[1]
+        with Client(config=f"(serverurl=http://127.0.0.1:{port})(writetimeoutsecs=0.5)(readtimeout=60)"
+                           "(retries=0)") as c:
+            with pytest.raises(OutpostError) as e:
+                c.channels("/" + "x" * 16_000_000)
+    assert "the request was not sent within the write timeout" in str(e.value)

@@ -318,7 +318,8 @@ class Client:
         url = self._url(proxy, server, path)
         self._emit(Event("attempt", proxy, server, url, cache_control))
         self.stats.requests += 1
-        x = self._transport.open(url, proxy, headers, self.config.connect_timeout, self.config.read_timeout)
+        x = self._transport.open(url, proxy, headers, self.config.connect_timeout, self.config.read_timeout,
+                                 self.config.write_timeout)
         if x.outcome != Outcome.OK:
             return _Result(x.outcome, x.error)
         if x.is_stale():

@@ -56,7 +56,7 @@ class Config:
     fresh_key: str = ""  # frontier_client's freshkey; "" = none
     logical_server: str = ""  # the server URL requests through a proxy name; "" = the route's server
     prefer_ip_family: int = 4  # 4 or 6: a name's addresses of that family are tried first; 0: resolver order
-    write_timeout: float = 5.0  # seconds; checked and kept: requests are a few hundred bytes sent at once
+    write_timeout: float = 5.0  # seconds to send a request (a socket timeout; see docs/client-failover.md)
     signed_answers: bool = False  # security=sig: only answers signed with one of verify_keys are accepted
     verify_keys: list[str] = field(default_factory=list)  # verifykey values: FILE or KEYID:FILE (PEM, Ed25519)
     warnings: list[str] = field(default_factory=list)  # each one once, logged once per process (log_warnings)

@@ -12,7 +12,7 @@ class ErrorKind(enum.Enum):
     CONNECT = "connect"  # one attempt: could not connect
     SERVER = "server"  # one attempt: HTTP 5xx
     TRANSFER = "transfer"  # one attempt: connected, then the transfer broke
-    TIMEOUT = "timeout"  # one attempt: no byte for the read timeout
+    TIMEOUT = "timeout"  # one attempt: no byte for the read timeout, or the request not sent within the write timeout
     CORRUPT = "corrupt"  # a corrupt or truncated answer (docs/wire-format.md)
     STALE = "stale"  # an answer older than its own max-age allows
     UNSIGNED = "unsigned"  # security=sig: no signature, one that does not verify, or an unknown key id

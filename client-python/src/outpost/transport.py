@@ -194,10 +194,12 @@ class Transport:
                 c.close()
 
     def open(self, url: str, proxy: str, headers: dict[str, str], connect_timeout: float,
-             read_timeout: float) -> Exchange:
-        """Sends the GET and reads status and headers, following up to 3 redirects on the same route."""
+             read_timeout: float, write_timeout: float | None = None) -> Exchange:
+        """Sends the GET (within the write timeout, by default the read timeout) and reads status and headers,
+        following up to 3 redirects on the same route."""
         for _ in range(_MAX_REDIRECTS + 1):
-            x = self._open_once(url, proxy, headers, connect_timeout, read_timeout)
+            x = self._open_once(url, proxy, headers, connect_timeout, read_timeout,
+                                read_timeout if write_timeout is None else write_timeout)
             if x.status in (301, 302, 307, 308) and x.header("location"):
                 x.close(reusable=False)
                 url = urllib.parse.urljoin(url, x.header("location"))
@@ -207,7 +209,7 @@ class Transport:
             ErrorKind.PROTOCOL, f"more than {_MAX_REDIRECTS} redirects ({x.where})", x.status), where=x.where)
 
     def _open_once(self, url: str, proxy: str, headers: dict[str, str], connect_timeout: float,
-                   read_timeout: float) -> Exchange:
+                   read_timeout: float, write_timeout: float) -> Exchange:
         where = f"GET {url}" + (f" via proxy {proxy}" if proxy else " (direct)")
         if headers.get("Cache-Control"):
             where += f" [Cache-Control: {headers['Cache-Control']}]"
@@ -223,17 +225,24 @@ class Transport:
                         ErrorKind.CONNECT, f"could not connect: {_reason(e)} ({where})"), where=where)
                 reused = False
             assert conn.sock is not None
-            conn.sock.settimeout(read_timeout)
             path = url if proxy and target.scheme == "http" else urllib.parse.urlunsplit(
                 ("", "", target.path, target.query, ""))
+            sending = True
             try:
+                # The socket timeout bounds the whole sendall (Python 3.5+): only a request larger than the
+                # socket buffers, to a peer that does not read, can wait on it.
+                conn.sock.settimeout(write_timeout)
                 conn.request("GET", path, headers=headers)
+                sending = False
+                conn.sock.settimeout(read_timeout)
                 resp = conn.getresponse()
                 break
             except (TimeoutError, socket.timeout):
                 conn.close()
+                what = "the request was not sent within the write timeout" if sending else \
+                    "no answer within the read timeout"
                 return Exchange(Outcome.TRANSFER_FAILED, error=OutpostError(
-                    ErrorKind.TIMEOUT, f"transfer failed: no answer within the read timeout ({where})"), where=where)
+                    ErrorKind.TIMEOUT, f"transfer failed: {what} ({where})"), where=where)
             except (http.client.HTTPException, OSError) as e:
                 conn.close()
                 conn = None

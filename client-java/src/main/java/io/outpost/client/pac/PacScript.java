@@ -7,6 +7,8 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.mozilla.javascript.BaseFunction;
 import org.mozilla.javascript.Context;
 import org.mozilla.javascript.Function;
@@ -15,40 +17,61 @@ import org.mozilla.javascript.Scriptable;
 import org.mozilla.javascript.ScriptableObject;
 
 /**
- * One proxy auto-config file, compiled by Rhino with the standard helper functions (pac-helpers.js, and
- * {@code dnsResolve}/{@code myIpAddress} here), whose {@code FindProxyForURL(url, host)} can be called. The
- * scope is sealed off from Java (safe standard objects only). Calls are serialised: a Rhino scope is not meant
- * to be entered by several threads at once, and answers are cached per host anyway.
+ * One proxy auto-config file, evaluated by Rhino with the standard helper functions (pac-helpers.js, and
+ * {@code dnsResolve}/{@code myIpAddress} here), whose {@code FindProxyForURL(url, host)} can be called. Each file
+ * gets a scope of its own with the safe standard objects only (no access to Java), so one file cannot change what
+ * another sees. Calls are serialised: a Rhino scope is not meant to be entered by several threads at once, and
+ * answers are cached per host anyway.
  */
 public final class PacScript {
     /**
-     * The standard objects and helper functions, made once per process and sealed; each PAC file gets a scope of its
-     * own whose prototype this is (Rhino's shared-scope pattern), so a client pays only for parsing its file.
+     * The last file compiled from each PAC URL: a client whose file is the same as an earlier client's reuses its
+     * scope instead of building one (docs/decisions.md, "Proxy auto-config in the clients"). One entry per URL, so
+     * a file that changes replaces its entry.
      */
-    private static final ScriptableObject SHARED = sharedScope();
+    private static final Map<String, PacScript> BY_URL = new ConcurrentHashMap<>();
+    private static final String HELPERS = readHelpers();
 
     private final String url;
+    private final String source;
     private final ScriptableObject scope;
     private final Function findProxy;
 
-    private PacScript(String url, ScriptableObject scope, Function findProxy) {
+    private PacScript(String url, String source, ScriptableObject scope, Function findProxy) {
         this.url = url;
+        this.source = source;
         this.scope = scope;
         this.findProxy = findProxy;
     }
 
-    /** Compiles {@code source}, read from {@code url}; a script that does not parse or run is an error naming it. */
+    /**
+     * Compiles {@code source}, read from {@code url}, or returns the script compiled earlier from the same URL and
+     * text; a script that does not parse or run is an error naming the URL (and is not kept).
+     */
     public static PacScript compile(String source, String url) {
+        PacScript earlier = BY_URL.get(url);
+        if (earlier != null && earlier.source.equals(source)) {
+            return earlier;
+        }
+        PacScript script = evaluate(source, url);
+        BY_URL.put(url, script);
+        return script;
+    }
+
+    private static PacScript evaluate(String source, String url) {
         try (Context cx = enter()) {
-            ScriptableObject scope = (ScriptableObject) cx.newObject(SHARED);
-            scope.setPrototype(SHARED);
-            scope.setParentScope(null);
+            // Unsealed, so that the standard objects a file does not use are never made (Rhino makes them lazily;
+            // sealing would make them all): the first PAC file of a process costs ~15% less (docs/benchmarks.md).
+            ScriptableObject scope = cx.initSafeStandardObjects(null, false);
+            scope.defineProperty("dnsResolve", new NativeHelper("dnsResolve", 1), ScriptableObject.READONLY);
+            scope.defineProperty("myIpAddress", new NativeHelper("myIpAddress", 0), ScriptableObject.READONLY);
+            cx.evaluateString(scope, HELPERS, "pac-helpers.js", 1, null);
             cx.evaluateString(scope, source, url, 1, null);
             Object f = scope.get("FindProxyForURL", scope);
             if (!(f instanceof Function fn)) {
                 throw new IllegalArgumentException("proxy auto-config " + url + " defines no FindProxyForURL(url, host)");
             }
-            return new PacScript(url, scope, fn);
+            return new PacScript(url, source, scope, fn);
         } catch (RhinoException e) {
             throw new IllegalArgumentException("proxy auto-config " + url + " does not parse: " + e.details()
                     + " (line " + e.lineNumber() + ")");
@@ -129,17 +152,6 @@ public final class PacScript {
             return ip != null ? ip : "127.0.0.1";
         } catch (UnknownHostException e) {
             return "127.0.0.1";
-        }
-    }
-
-    private static ScriptableObject sharedScope() {
-        try (Context cx = enter()) {
-            ScriptableObject scope = cx.initSafeStandardObjects(null, true);
-            scope.defineProperty("dnsResolve", new NativeHelper("dnsResolve", 1), ScriptableObject.READONLY);
-            scope.defineProperty("myIpAddress", new NativeHelper("myIpAddress", 0), ScriptableObject.READONLY);
-            cx.evaluateString(scope, readHelpers(), "pac-helpers.js", 1, null);
-            scope.sealObject();
-            return scope;
         }
     }
 
