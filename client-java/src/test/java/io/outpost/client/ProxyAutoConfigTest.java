@@ -132,7 +132,9 @@ class ProxyAutoConfigTest {
 
         outpost.fail503.set(100); // now every route fails: the order shows PAC proxy, configured proxy, then direct
         events.clear();
-        assertThatThrownBy(() -> browse(c)).isInstanceOf(OutpostException.class);
+        // the message counts the PAC file's proxy with the configured one
+        assertThatThrownBy(() -> browse(c)).isInstanceOf(OutpostException.class)
+                .hasMessageContaining("over 1 server(s) and 2 proxy(ies)");
         Endpoint server = Endpoint.parse(origin.url());
         assertThat(failedRoutes()).containsExactly(new Route(server, Endpoint.parse(pacProxy.url())),
                 new Route(server, Endpoint.parse(configured.url())), Route.direct(server));

@@ -3,6 +3,7 @@ package io.outpost.client.internal;
 import io.outpost.client.ClientConfig;
 import io.outpost.client.ClientEvent;
 import io.outpost.client.ClientEvent.Decision;
+import io.outpost.client.Endpoint;
 import io.outpost.client.EventListener;
 import io.outpost.client.OutpostException;
 import io.outpost.client.OutpostException.Kind;
@@ -18,9 +19,11 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /**
@@ -117,6 +120,8 @@ public final class Failover {
     public <T> T execute(String path, Handler<T> handler, boolean keepOpen) throws OutpostException {
         long start = ticker.read();
         List<OutpostException> failures = new ArrayList<>();
+        // the proxies tried, wherever they came from: configured, backup, or a proxy auto-config file's answer
+        Set<Endpoint> proxiesTried = new HashSet<>();
         Failure last = null;
         int attempts = 0;
         for (int pass = 0; pass <= config.retries(); pass++) {
@@ -129,6 +134,9 @@ public final class Failover {
                 routes:
                 for (int r = 0; r < group.size(); r++) {
                     Route route = group.get(r);
+                    if (!route.isDirect()) {
+                        proxiesTried.add(route.proxy());
+                    }
                     Refresh refresh = reload.initialRefresh(path);
                     while (true) {
                         attempts++;
@@ -150,7 +158,7 @@ public final class Failover {
                         listener.onEvent(new ClientEvent.AttemptFailed(path, route, refresh, last.kind(),
                                 last.status(), last.detail(), d));
                         switch (d) {
-                            case GIVE_UP -> throw giveUp(path, last, failures, attempts, start);
+                            case GIVE_UP -> throw giveUp(path, last, failures, attempts, proxiesTried.size(), start);
                             case REFRESH_SOFT -> refresh = Refresh.SOFT;
                             case REFRESH_HARD -> refresh = Refresh.HARD;
                             case NEXT_SERVER -> {
@@ -169,7 +177,7 @@ public final class Failover {
                 }
             }
         }
-        throw giveUp(path, last, failures, attempts, start);
+        throw giveUp(path, last, failures, attempts, proxiesTried.size(), start);
     }
 
     private record Attempt<T>(T value, Failure failure) {
@@ -299,13 +307,12 @@ public final class Failover {
     }
 
     private OutpostException giveUp(String path, Failure last, List<OutpostException> failures, int attempts,
-                                    long start) {
+                                    int proxies, long start) {
         long ms = (ticker.read() - start) / 1_000_000;
         String msg = last.status() >= 400 && last.status() < 500
                 ? "GET " + path + ": " + last.detail()
                 : "GET " + path + " failed: " + attempts + " attempt(s) over " + config.servers().size()
-                        + " server(s) and " + (config.proxies().size() + config.backupProxies().size())
-                        + " proxy(ies) in " + ms + " ms; last: " + last.detail();
+                        + " server(s) and " + proxies + " proxy(ies) in " + ms + " ms; last: " + last.detail();
         // Exhausting the routes is UNAVAILABLE whatever the last attempt saw; each attempt keeps its own kind.
         Kind kind = last.kind() == Kind.NOT_FOUND || last.kind() == Kind.REJECTED || last.kind() == Kind.INTERRUPTED
                 ? last.kind() : Kind.UNAVAILABLE;
