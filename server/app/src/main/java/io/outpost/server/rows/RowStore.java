@@ -15,10 +15,10 @@ import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.IovReader;
 import io.outpost.store.read.Metadata;
 import io.outpost.store.read.TagResolver;
-import java.util.List;
-import java.util.Map;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -117,14 +117,7 @@ public class RowStore {
     /** The held rows of the layer at {@code state}'s stamp, built if needed; null: read from the database. */
     public HeldRows rows(Node folder, State state) {
         Key key = new Key(folder.path(), state.layer());
-        TooBigVerdict verdict = tooBigLayers.get(key);
-        if (verdict != null) {
-            recheckWhenDue(key, folder, verdict);
-            return null;
-        }
-        if (tooBigByRowCount(state) && cache.getIfPresent(key) == null) {
-            tooBig.increment();
-            tooBigLayers.put(key, new TooBigVerdict(System.nanoTime() + tooBigRetryNanos));
+        if (knownTooBig(key, folder, state)) {
             return null;
         }
         Built previous = null;
@@ -149,6 +142,36 @@ public class RowStore {
             cache.asMap().remove(key, existing);
         }
         return null;
+    }
+
+    /**
+     * Whether the layer is not to be held: a verdict stands (a re-check is started when due), or, with nothing held
+     * or being built, its row count alone shows it does not fit (the verdict is then given).
+     */
+    private boolean knownTooBig(Key key, Node folder, State state) {
+        TooBigVerdict verdict = tooBigLayers.get(key);
+        if (verdict != null) {
+            recheckWhenDue(key, folder, verdict);
+            return true;
+        }
+        if (tooBigByRowCount(state) && cache.getIfPresent(key) == null) {
+            markTooBig(key);
+            return true;
+        }
+        return false;
+    }
+
+    private void markTooBig(Key key) {
+        tooBig.increment();
+        tooBigLayers.put(key, new TooBigVerdict(System.nanoTime() + tooBigRetryNanos));
+    }
+
+    /** The whole layer read on {@code c} into held rows of {@code stamp}. */
+    private HeldRows buildAll(Connection c, Node folder, Layer layer, String stamp, List<Channel> channels)
+            throws SQLException, RowsBuilder.TooBig {
+        RowsBuilder all = new RowsBuilder(folderLimit);
+        reader.browse(c, IovReader.spec(folder, layer, 0, ValidityKey.MAX, ChannelSelection.all()), all::add);
+        return all.build(stamp, layer, channels);
     }
 
     /**
@@ -201,17 +224,10 @@ public class RowStore {
      */
     public HeldRows rowsIn(Connection c, Node folder, State state, List<Runnable> keepAfterCheck) throws SQLException {
         Key key = new Key(folder.path(), state.layer());
-        TooBigVerdict verdict = tooBigLayers.get(key);
-        if (verdict != null) {
-            recheckWhenDue(key, folder, verdict);
+        if (knownTooBig(key, folder, state)) {
             return null;
         }
         CompletableFuture<Built> held = cache.getIfPresent(key);
-        if (held == null && tooBigByRowCount(state)) {
-            tooBig.increment();
-            tooBigLayers.put(key, new TooBigVerdict(System.nanoTime() + tooBigRetryNanos));
-            return null;
-        }
         Built done = held != null && held.isDone() && !held.isCompletedExceptionally() ? held.getNow(null) : null;
         if (done != null && done.rows != null && done.stamp.equals(state.stamp())) {
             answers.increment();
@@ -220,12 +236,9 @@ public class RowStore {
         builds.increment();
         HeldRows rows;
         try {
-            RowsBuilder all = new RowsBuilder(folderLimit);
-            reader.browse(c, IovReader.spec(folder, key.layer(), 0, ValidityKey.MAX, ChannelSelection.all()), all::add);
-            rows = all.build(state.stamp(), key.layer(), meta.channels(c, folder));
+            rows = buildAll(c, folder, key.layer(), state.stamp(), meta.channels(c, folder));
         } catch (RowsBuilder.TooBig e) {
-            tooBig.increment();
-            tooBigLayers.put(key, new TooBigVerdict(System.nanoTime() + tooBigRetryNanos));
+            markTooBig(key);
             return null;
         }
         keepAfterCheck.add(() -> cache.put(key, CompletableFuture.completedFuture(new Built(state.stamp(), rows))));
@@ -254,14 +267,10 @@ public class RowStore {
                     if (rows != null) {
                         refreshes.increment();
                     } else {
-                        RowsBuilder all = new RowsBuilder(folderLimit);
-                        reader.browse(c, IovReader.spec(folder, key.layer(), 0, ValidityKey.MAX, ChannelSelection.all()),
-                                all::add);
-                        rows = all.build(before, key.layer(), channels);
+                        rows = buildAll(c, folder, key.layer(), before, channels);
                     }
                 } catch (RowsBuilder.TooBig e) {
-                    tooBig.increment();
-                    tooBigLayers.put(key, new TooBigVerdict(System.nanoTime() + tooBigRetryNanos));
+                    markTooBig(key);
                     return null; // not kept in the cache: the verdict answers every later request at once
                 }
                 afterRowsRead.run();
