@@ -75,7 +75,9 @@ public final class GridDriver implements Callable<Integer> {
                     startOrigin(o);
                 }
                 for (String o : List.of("origin1", "origin2")) {
-                    awaitHttp("http://" + host(o).address() + ":" + OUTPOST_PORT + "/actuator/health", 180);
+                    if (!awaitOrigin(health(o), processes.get(o), 180)) {
+                        throw new IllegalStateException(o + " exited at its first start (see " + logs + ")");
+                    }
                 }
                 startSquid("regional");
                 startSquid("site1");
@@ -354,16 +356,19 @@ public final class GridDriver implements Callable<Integer> {
     private String restartOrigin(String name) throws InterruptedException {
         long t0 = System.nanoTime();
         long deadline = t0 + TimeUnit.MINUTES.toNanos(5);
-        String health = "http://" + host(name).address() + ":" + OUTPOST_PORT + "/actuator/health";
         for (int attempt = 1; System.nanoTime() < deadline; attempt++) {
             startOrigin(name);
-            if (awaitOrigin(health, processes.get(name), 180)) {
+            if (awaitOrigin(health(name), processes.get(name), 180)) {
                 return String.format(Locale.ROOT, "%s started, answering after %.1f s%s", name,
                         (System.nanoTime() - t0) / 1e9, attempt > 1 ? " (start " + attempt + "; the ones before exited)" : "");
             }
             TimeUnit.SECONDS.sleep(3); // an operator's pause before starting it again
         }
         throw new IllegalStateException(name + " did not start within five minutes (see " + logs + ")");
+    }
+
+    private String health(String origin) {
+        return "http://" + host(origin).address() + ":" + OUTPOST_PORT + "/actuator/health";
     }
 
     /** Polls the origin's health until it answers (true) or its process ends (false). */
@@ -450,25 +455,6 @@ public final class GridDriver implements Callable<Integer> {
                 return;
             }
             originSamples.add(new GridReport.Sample(o, now, v, loads));
-        }
-    }
-
-    private void awaitHttp(String url, int seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (true) {
-            try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2))
-                        .build(), HttpResponse.BodyHandlers.discarding());
-                if (r.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not up yet
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(url + " did not answer within " + seconds + " s (see " + logs + ")");
-            }
-            TimeUnit.MILLISECONDS.sleep(300); // polling a process we do not own the event loop of
         }
     }
 
