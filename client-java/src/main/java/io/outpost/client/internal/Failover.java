@@ -35,6 +35,13 @@ import java.util.random.RandomGenerator;
 public final class Failover {
     /** Upper bound on attempts of one call whatever the configuration, so a call always ends. */
     public static final int MAX_ATTEMPTS = 200;
+    /**
+     * The longest request path sent. The service reads at most 32 KB of request head and Squid 8 KB URLs, so a
+     * longer path can never be answered; refusing it before it is sent also keeps the request within the socket
+     * buffers, where {@code HttpURLConnection}, which has no send timeout, could otherwise wait without limit on a
+     * peer that does not read.
+     */
+    public static final int MAX_PATH_CHARS = 64 << 10;
     /** Longest error body kept for the exception message. */
     private static final int MAX_ERROR_BODY = 2048;
 
@@ -118,6 +125,10 @@ public final class Failover {
      * @param keepOpen if true the response is not closed after success (the handler streams from it)
      */
     public <T> T execute(String path, Handler<T> handler, boolean keepOpen) throws OutpostException {
+        if (path.length() > MAX_PATH_CHARS) {
+            throw new OutpostException(Kind.REJECTED, "not sent: the request path is " + path.length()
+                    + " characters long, more than any server or proxy accepts (" + MAX_PATH_CHARS + ")");
+        }
         long start = ticker.read();
         List<OutpostException> failures = new ArrayList<>();
         // the proxies tried, wherever they came from: configured, backup, or a proxy auto-config file's answer
