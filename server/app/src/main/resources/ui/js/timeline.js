@@ -3,9 +3,10 @@
 // range gets a window of it (the most recent IOVs), found with counts, so a folder of millions of IOVs is never
 // read whole. Every request is a canonical, cacheable URL of the native API.
 import { KEY_MAX, get, nodePath, nodes, records, channelSpec } from './api.js';
-import { formatKey, parseKey, urlKey } from './keys.js';
+import { formatKey, keyHint, parseKey, urlKey } from './keys.js';
 import { el, params, setParams, table, ready, run, count, showError, clearError } from './dom.js';
 import { TimelinePlot } from './plot.js';
+import { keyTicks, roundRange } from './axis.js';
 
 const CAP = 20000;
 const TARGET = 5000; // a window of about 5 IOVs per pixel column of the plot in all
@@ -38,7 +39,8 @@ run(async () => {
   document.getElementById('field').replaceChildren(el('option', { value: '' }, '(none)'),
     ...fields.filter(([, type]) => NUMERIC.has(type)).map(([name]) => el('option', { value: name }, name)));
   plot = new TimelinePlot(document.getElementById('plot'), document.getElementById('hover'),
-    k => formatKey(k, folder.keyType), (from, to) => navigate({ from, to }));
+    k => formatKey(k, folder.keyType), (lo, hi) => keyTicks(lo, hi, folder.keyType),
+    (from, to) => navigate({ from, to }));
   document.getElementById('range-form').addEventListener('submit', e => {
     e.preventDefault();
     const form = new FormData(e.target);
@@ -66,6 +68,7 @@ function prefetchCount(path) {
     const p = params();
     if (!p.get('ch') || !(p.has('from') || p.has('to'))) return;
     const spec = channelSpec(channelList(p.get('ch')));
+    // the folder's key type is not known yet: a bare number (a run or a time) is left to draw()
     const from = p.has('from') ? parseKey(p.get('from')) : 0n;
     const to = p.has('to') ? parseKey(p.get('to')) : KEY_MAX;
     get(`/count/${encodeURIComponent(p.get('tag') || 'HEAD')}/${from}/${to}/${spec}${nodePath(path)}`).catch(() => {});
@@ -74,7 +77,8 @@ function prefetchCount(path) {
   }
 }
 
-function navigate({ from, to }) {
+function navigate(range) {
+  const [from, to] = roundRange(range.from, range.to, folder.keyType, KEY_MAX);
   const p = params();
   p.set('from', urlKey(from, folder.keyType));
   p.set('to', urlKey(to, folder.keyType));
@@ -103,11 +107,12 @@ async function draw() {
   const p = params();
   // the request as written, so that a mistake in it can be corrected in the form
   for (const k of ['ch', 'from', 'to']) document.getElementById(k).value = p.get(k) ?? '';
+  for (const k of ['from', 'to']) document.getElementById(k).placeholder = keyHint(folder.keyType);
   const tag = p.get('tag') || 'HEAD';
   const lanes = channelList(p.get('ch') || String(firstChannel));
   const spec = channelSpec(lanes);
-  let from = p.has('from') ? parseKey(p.get('from')) : 0n;
-  let to = p.has('to') ? parseKey(p.get('to')) : KEY_MAX;
+  let from = p.has('from') ? parseKey(p.get('from'), folder.keyType) : 0n;
+  let to = p.has('to') ? parseKey(p.get('to'), folder.keyType) : KEY_MAX;
   if (from > to) throw new Error('the range starts after it ends');
   const fieldName = p.get('field') ?? (document.getElementById('field').options[1]?.value || '');
   document.getElementById('tag').value = tag;
@@ -137,7 +142,7 @@ async function draw() {
   const { answer } = await get(`/browse${range(from, to)}/cs${folderPath}`);
   performance.mark('outpost-rows');
   const field = answer.columns.findIndex((c, i) => i >= 3 && c.name === fieldName);
-  const [lo, hi] = domain(answer.rows, from, to);
+  const [lo, hi] = domain(answer.rows, from, to, folder.keyType);
   const drawn = plot.draw({ rows: answer.rows, columns: answer.columns, lanes, field, lo, hi });
   const canvas = document.getElementById('plot');
   canvas.dataset.iovs = String(drawn);
@@ -175,8 +180,11 @@ function valuesTable(answer) {
   build();
 }
 
-/** The keys to draw: the asked range, narrowed to the data where the range is open (0 or max). */
-function domain(rows, from, to) {
+/**
+ * The keys to draw: the asked range, narrowed to the data where the range is open (0 or max); an open end of a
+ * run-lumi folder ends on a whole run.
+ */
+function domain(rows, from, to, keyType) {
   if (!rows.length) return [from, to];
   let first = rows[0][1];
   let last = 0n;
@@ -190,6 +198,7 @@ function domain(rows, from, to) {
   if (to === KEY_MAX) {
     const pad = (last - lo) / 20n || 1n;
     hi = last + pad < KEY_MAX ? last + pad : KEY_MAX;
+    if (hi < KEY_MAX) hi = roundRange(lo, hi, keyType, KEY_MAX)[1];
   }
   return hi > lo ? [lo, hi] : [lo, lo + 1n];
 }
