@@ -57,7 +57,8 @@ export function runKey(run) {
 /**
  * Reads a key typed or taken from a URL, for a folder or field of the given key type:
  * - run-lumi: a run (`302` = 302/0), RUN/LUMI or RUN:LUMI (`302/17`), `min`, `max`;
- * - time: an ISO date or date-time (UTC unless it names its offset), a decimal key (ns since 1970), `min`, `max`.
+ * - time: an ISO date or date-time (UTC unless it names its offset), a decimal key (ns since 1970), `min`, `max`;
+ * - either: `raw:N`, the stored key N.
  * Without a key type (not known yet) only the forms that mean the same in both are read; a bare number is refused.
  * Throws an Error saying what it expected, in the terms of the key type.
  */
@@ -65,6 +66,9 @@ export function parseKey(text, keyType) {
   const s = String(text).trim();
   if (s === 'max') return KEY_MAX;
   if (s === 'min') return 0n;
+  // the stored number itself, spelt so that it cannot be taken for a run or a time (as the loader reads it)
+  const raw = /^raw:(\d+)$/i.exec(s);
+  if (raw) return checked(BigInt(raw[1]), s);
   const rl = RUN_AND_LUMI.exec(s);
   const iso = rl ? null : ISO.exec(s);
   if (keyType === RUN_LUMI) {
