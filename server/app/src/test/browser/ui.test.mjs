@@ -430,7 +430,7 @@ describe('keys as the fields read them', () => {
     assert.equal(await open('index.html'), 'ready');
     const results = await page.evaluate(async () => {
       const { parseKey, formatKey } = await import('./js/keys.js');
-      const { keyTicks } = await import('./js/axis.js');
+      const { keyTicks, roundRange } = await import('./js/axis.js');
       const tryParse = (text, type) => {
         try {
           return parseKey(text, type).toString();
@@ -456,7 +456,11 @@ describe('keys as the fields read them', () => {
         unknownBare: tryParse('302'),
         unknownRunLumi: tryParse('302/0'),
         manyRuns: labels(300n << 32n, 400n << 32n, 'run-lumi'),
+        oneRunBoundary: labels((1010n << 32n) + 5n, (1011n << 32n) + 7n, 'run-lumi'),
+        fewLumisAcrossBoundary: labels((1010n << 32n) + 4294967291n, (1011n << 32n) + 5n, 'run-lumi'),
         runsAcrossBoundary: labels((300n << 32n) + 2705829396n, (306n << 32n) + 17n, 'run-lumi'),
+        dragged: roundRange((300n << 32n) + 2705829396n, (303n << 32n) + 5n, 'run-lumi', 9223372036854775807n).join(' '),
+        draggedInsideRun: roundRange((300n << 32n) + 5n, (300n << 32n) + 9n, 'run-lumi', 9223372036854775807n).join(' '),
         days: labels(1767225600000000000n, 1767225600000000000n + 6n * 86400000000000n, 'time'),
       };
     });
@@ -477,7 +481,11 @@ describe('keys as the fields read them', () => {
       unknownBare: 'error: "302" could be a run or a time: the key type is not known',
       unknownRunLumi: String(302n << 32n),
       manyRuns: '300 320 340 360 380 400',
+      oneRunBoundary: '1011',
+      fewLumisAcrossBoundary: '1010/4294967292 1010/4294967294 1011/0 1011/2 1011/4',
       runsAcrossBoundary: '301 302 303 304 305 306',
+      dragged: `${300n << 32n} ${304n << 32n}`,
+      draggedInsideRun: `${(300n << 32n) + 5n} ${(300n << 32n) + 9n}`,
       days: ['01', '02', '03', '04', '05', '06', '07'].map(d => `2026-01-${d}T00:00:00Z`).join(' '),
     });
   });

@@ -4,6 +4,7 @@
 import { RUN_LUMI, TIME, formatKey, lumiOf, runKey, runOf } from './keys.js';
 
 const LUMIS_PER_RUN = 1n << 32n;
+const MAX_LUMI_STEP = 1000000n;
 const NS = { s: 1000000000n, min: 60000000000n, h: 3600000000000n, d: 86400000000000n };
 const TIME_STEPS = [NS.s, 2n * NS.s, 5n * NS.s, 10n * NS.s, 15n * NS.s, 30n * NS.s, NS.min, 2n * NS.min, 5n * NS.min,
   10n * NS.min, 15n * NS.min, 30n * NS.min, NS.h, 2n * NS.h, 3n * NS.h, 6n * NS.h, 12n * NS.h, NS.d, 2n * NS.d,
@@ -16,15 +17,18 @@ export function keyTicks(lo, hi, keyType, count = 6) {
   if (hi <= lo) return { title: '', ticks: [{ key: lo, label: formatKey(lo, keyType) }] };
   if (keyType === RUN_LUMI) {
     const runs = runTicks(lo, hi, count);
-    if (runs.length >= 2) return { title: 'run', ticks: runs };
-    return { title: 'run/lumi', ticks: lumiTicks(lo, hi, count) };
+    // Round lumi numbers only where they are numbers people read (a view of up to a few million lumis): the key
+    // space of a run is 2^32 lumis, mostly empty, and 1010/2000000000 says nothing.
+    const lumiStep = roundStep(ceilDiv(hi - lo, count));
+    if (runs.length >= 2 || (runs.length === 1 && lumiStep > MAX_LUMI_STEP)) return { title: 'run', ticks: runs };
+    return { title: 'run/lumi', ticks: lumiTicks(lo, hi, lumiStep) };
   }
   if (keyType === TIME) {
-    const wanted = (hi - lo) / BigInt(count);
+    const wanted = ceilDiv(hi - lo, count);
     const step = TIME_STEPS.find(s => s >= wanted) ?? NS.d * roundStep(wanted / NS.d);
     return { title: 'UTC', ticks: multiples(lo, hi, wanted < NS.s ? roundStep(wanted) : step, k => formatKey(k, TIME)) };
   }
-  return { title: 'key', ticks: multiples(lo, hi, roundStep((hi - lo) / BigInt(count)), k => k.toString()) };
+  return { title: 'key', ticks: multiples(lo, hi, roundStep(ceilDiv(hi - lo, count)), k => k.toString()) };
 }
 
 /** Lumi 0 of every step-th run in [lo, hi], labelled with the run alone. */
@@ -32,7 +36,7 @@ function runTicks(lo, hi, count) {
   const first = runOf(lo) + (lumiOf(lo) === 0n ? 0n : 1n);
   const last = runOf(hi);
   if (last < first) return [];
-  const step = roundStep((last - first + 1n) / BigInt(count));
+  const step = roundStep(ceilDiv(last - first, count));
   const ticks = [];
   for (let run = ((first + step - 1n) / step) * step; run <= last; run += step) {
     ticks.push({ key: runKey(run), label: run.toString() });
@@ -40,9 +44,8 @@ function runTicks(lo, hi, count) {
   return ticks;
 }
 
-/** Round lumi numbers inside each run in view (less than two runs wide), labelled RUN/LUMI. */
-function lumiTicks(lo, hi, count) {
-  const step = roundStep((hi - lo) / BigInt(count));
+/** Multiples of step as lumi numbers inside each run in view (less than two runs wide), labelled RUN/LUMI. */
+function lumiTicks(lo, hi, step) {
   const ticks = [];
   for (let run = runOf(lo); run <= runOf(hi); run++) {
     const base = runKey(run);
@@ -60,6 +63,10 @@ function multiples(lo, hi, step, label) {
   const ticks = [];
   for (let k = ((lo + step - 1n) / step) * step; k <= hi; k += step) ticks.push({ key: k, label: label(k) });
   return ticks;
+}
+
+function ceilDiv(n, count) {
+  return (n + BigInt(count) - 1n) / BigInt(count);
 }
 
 /** The smallest of 1, 2, 5, 10, 20, 50, … that is at least n (and at least 1). */

@@ -32,7 +32,7 @@ export function setUpSnapshotForm(gt, needs, values = {}) {
     input.placeholder = keyHint(keyType);
     input.value = values[name] ?? '';
   }
-  form.querySelector('legend').textContent = `Snapshot at ${keysWanted(needs)}`;
+  form.querySelector('legend').textContent = needs.time || needs.run ? `Snapshot at ${keysWanted(needs)}` : 'Snapshot';
   form.hidden = false;
   form.addEventListener('submit', e => {
     e.preventDefault();

@@ -3,7 +3,7 @@
 // range gets a window of it (the most recent IOVs), found with counts, so a folder of millions of IOVs is never
 // read whole. Every request is a canonical, cacheable URL of the native API.
 import { KEY_MAX, get, nodePath, nodes, records, channelSpec } from './api.js';
-import { formatKey, keyHint, parseKey, urlKey } from './keys.js';
+import { RUN_LUMI, formatKey, keyHint, parseKey, urlKey } from './keys.js';
 import { el, params, setParams, table, ready, run, count, showError, clearError } from './dom.js';
 import { TimelinePlot } from './plot.js';
 import { keyTicks, roundRange } from './axis.js';
@@ -129,6 +129,7 @@ async function draw() {
   const askedTo = to;
   if (total === null || total > CAP) {
     [from, to] = await findWindow(tag, spec, lanes.length, from, to, total, countOf);
+    [from, to] = await wholeRuns(from, to, askedFrom, askedTo, countOf);
     if (from > askedFrom || to < askedTo) {
       p.set('from', urlKey(from, folder.keyType));
       p.set('to', urlKey(to, folder.keyType));
@@ -142,7 +143,8 @@ async function draw() {
   const { answer } = await get(`/browse${range(from, to)}/cs${folderPath}`);
   performance.mark('outpost-rows');
   const field = answer.columns.findIndex((c, i) => i >= 3 && c.name === fieldName);
-  const [lo, hi] = domain(answer.rows, from, to, folder.keyType);
+  // an end the page chose may lie far past the last IOV (the search halves empty ranges): drawn like an open end
+  const [lo, hi] = domain(answer.rows, from, to, folder.keyType, to === KEY_MAX || to < askedTo);
   const drawn = plot.draw({ rows: answer.rows, columns: answer.columns, lanes, field, lo, hi });
   const canvas = document.getElementById('plot');
   canvas.dataset.iovs = String(drawn);
@@ -184,7 +186,7 @@ function valuesTable(answer) {
  * The keys to draw: the asked range, narrowed to the data where the range is open (0 or max); an open end of a
  * run-lumi folder ends on a whole run.
  */
-function domain(rows, from, to, keyType) {
+function domain(rows, from, to, keyType, openEnd) {
   if (!rows.length) return [from, to];
   let first = rows[0][1];
   let last = 0n;
@@ -195,10 +197,10 @@ function domain(rows, from, to, keyType) {
   }
   const lo = from > 0n || first < from ? from : first;
   let hi = to;
-  if (to === KEY_MAX) {
+  if (openEnd) {
     const pad = (last - lo) / 20n || 1n;
-    hi = last + pad < KEY_MAX ? last + pad : KEY_MAX;
-    if (hi < KEY_MAX) hi = roundRange(lo, hi, keyType, KEY_MAX)[1];
+    hi = last + pad < to ? last + pad : to;
+    if (hi < to) hi = roundRange(lo, hi, keyType, to)[1];
   }
   return hi > lo ? [lo, hi] : [lo, lo + 1n];
 }
@@ -253,6 +255,18 @@ async function findWindow(tag, spec, lanes, from, to, total, countOf) {
     else return [mid, end];
   }
   return [hi, end];
+}
+
+/**
+ * A window the page chose in a run-lumi folder, widened to whole runs when that still fits (one more count): the
+ * URL and the summary then read 1016/0 to 1031/0, not the keys the search happened to reach.
+ */
+async function wholeRuns(from, to, askedFrom, askedTo, countOf) {
+  if (folder.keyType !== RUN_LUMI) return [from, to];
+  const [start, end] = roundRange(from, to, RUN_LUMI, KEY_MAX);
+  const wider = [start < askedFrom ? askedFrom : start, end > askedTo ? askedTo : end];
+  if (wider[0] === from && wider[1] === to) return [from, to];
+  return await countOf(wider[0], wider[1]) <= CAP ? wider : [from, to];
 }
 
 function scale(width, factor) {
