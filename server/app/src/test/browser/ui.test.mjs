@@ -238,6 +238,10 @@ const DOC_EXAMPLES = {
     assert.match(await page.locator('#state').textContent(), /^[0-9a-f]{16}$/);
     assert.equal(await page.locator('#resolved tbody tr').count(), 4);
     assert.match(await page.locator('#resolved tbody tr').filter({ hasText: '/DEMO/Calo/Gains' }).textContent(), /GAINS-v2/);
+    // its folders are time and run-lumi folders: the snapshot form asks for both keys
+    assert.equal(await page.locator('#snapshot-form legend').textContent(), 'Snapshot at a time and a run');
+    assert.equal(await page.getByLabel('Time (UTC)').isVisible(), true);
+    assert.equal(await page.getByLabel('Run').isVisible(), true);
   },
   '/ui/timeline.html?f=/DEMO/Calo/Pedestals&tag=HEAD&ch=0-3&from=2026-01-01T02:00:00Z&to=2026-01-01T05:00:00Z&field=mean':
     async () => {
@@ -273,6 +277,7 @@ const DOC_EXAMPLES = {
     assert.equal(await page.locator('#snapshot-r').isVisible(), true);
     assert.equal(await page.locator('#snapshot-r').evaluate(e => e.required && document.activeElement === e), true);
     assert.equal(await page.locator('details.snapshot-folder').count(), 0);
+    assert.doesNotMatch(await page.locator('main').textContent(), /\/v1\/|\{time\},\{runlumi\}|<< ?32/);
   },
 };
 DOC_EXAMPLES['http://localhost:8000/ui/'] = DOC_EXAMPLES['/ui/'];
