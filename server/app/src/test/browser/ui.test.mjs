@@ -371,14 +371,14 @@ describe('keys as the fields read them', () => {
   it('refuses a key of the wrong kind in the page\'s own terms, keeping the form to correct it', async () => {
     const cases = [
       ['snapshot.html?gt=DEMO-GT-2026&t=2026-01-01T05:00:00Z&r=2026-01-01T05:00:00Z',
-        /"2026-01-01T05:00:00Z" is a time, but this key counts runs: write a run \(302\), RUN\/LUMI \(302\/17\) or max/],
+        /"2026-01-01T05:00:00Z" is a time; here keys are runs: write a run \(302\), RUN\/LUMI \(302\/17\) or max/],
       ['snapshot.html?gt=DEMO-GT-2026&t=2026-01-01T05:00:00Z&r=run302',
         /"run302" is not a run: write a run \(302\), RUN\/LUMI \(302\/17\) or max/],
       ['snapshot.html?gt=DEMO-GT-2026&t=2026-01-01T05:00:00Z&r=302/4294967296', /lumi 4294967296 is past the largest lumi/],
-      ['snapshot.html?gt=DEMO-GT-2026&t=302/0&r=302', /"302\/0" is a run and lumi, but this key is a time: write a UTC time/],
-      ['timeline.html?f=/DEMO/Calo/Pedestals&from=301/0', /"301\/0" is a run and lumi, but this key is a time/],
-      ['timeline.html?f=/DEMO/Calo/Gains&from=2026-01-01', /"2026-01-01" is a time, but this key counts runs: write a run \(302\), RUN\/LUMI/],
-      ['diff.html?f=/DEMO/Calo/Gains&a=GAINS-v1&b=GAINS-v2&from=2026-02-30T00:00:00Z', /is a time, but this key counts runs/],
+      ['snapshot.html?gt=DEMO-GT-2026&t=302/0&r=302', /"302\/0" is a run and lumi; here keys are times: write a UTC time/],
+      ['timeline.html?f=/DEMO/Calo/Pedestals&from=301/0', /"301\/0" is a run and lumi; here keys are times/],
+      ['timeline.html?f=/DEMO/Calo/Gains&from=2026-01-01', /"2026-01-01" is a time; here keys are runs: write a run \(302\), RUN\/LUMI/],
+      ['diff.html?f=/DEMO/Calo/Gains&a=GAINS-v1&b=GAINS-v2&from=2026-02-30T00:00:00Z', /is a time; here keys are runs/],
       ['timeline.html?f=/DEMO/Calo/Pedestals&from=2026-02-30T00:00:00Z', /"2026-02-30T00:00:00Z" is not a date and time of the calendar/],
     ];
     for (const [url, message] of cases) {

@@ -74,13 +74,13 @@ export function parseKey(text, keyType) {
   if (keyType === RUN_LUMI) {
     if (NUMBER.test(s)) return runLumi(s, '0', s);
     if (rl) return runLumi(rl[1], rl[2], s);
-    if (iso) throw new Error(`"${s}" is a time, but this key counts runs: ${HOW[RUN_LUMI]}`);
+    if (iso) throw new Error(`"${s}" is a time; here keys are runs: ${HOW[RUN_LUMI]}`);
     throw new Error(`"${s}" is not a run: ${HOW[RUN_LUMI]}`);
   }
   if (keyType === TIME) {
     if (NUMBER.test(s)) return checked(BigInt(s), s);
     if (iso) return time(iso, s);
-    if (rl) throw new Error(`"${s}" is a run and lumi, but this key is a time: ${HOW[TIME]}`);
+    if (rl) throw new Error(`"${s}" is a run and lumi; here keys are times: ${HOW[TIME]}`);
     throw new Error(`"${s}" is not a time: ${HOW[TIME]}`);
   }
   if (rl) return runLumi(rl[1], rl[2], s);
