@@ -1,7 +1,7 @@
 // Differences between two tags of a folder (key ranges where the payloads differ or only one tag has an IOV),
 // or between two global tags (folders added, removed, or resolved to other tags). HEAD is allowed on either side.
 import { KEY_MAX, get, nodePath, nodes, records, channelSpec } from './api.js';
-import { formatKey, parseKey } from './keys.js';
+import { formatKey, keyHint, parseKey } from './keys.js';
 import { el, pageLink, params, table, ready, run, count } from './dom.js';
 
 const CAP = 50000;
@@ -56,12 +56,12 @@ async function tagDiff(p) {
   const b = p.get('b') || 'HEAD';
   const spec = p.get('ch') || 'all';
   if (spec !== 'all' && !/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(spec)) throw new Error(`"${spec}" is not a channel list`);
-  const from = p.has('from') ? parseKey(p.get('from')) : 0n;
-  const to = p.has('to') ? parseKey(p.get('to')) : KEY_MAX;
+  fillForm(path, ['HEAD', ...tags], a, b, p, folder.keyType);
+  const from = p.has('from') ? parseKey(p.get('from'), folder.keyType) : 0n;
+  const to = p.has('to') ? parseKey(p.get('to'), folder.keyType) : KEY_MAX;
   if (from > to) throw new Error('the range starts after it ends');
   const channels = spec === 'all' ? 'all' : canonical(spec);
   document.getElementById('title').textContent = `${path}: ${a} and ${b}`;
-  fillForm(path, ['HEAD', ...tags], a, b, p);
 
   const range = t => `/${encodeURIComponent(t)}/${from}/${to}/${channels}`;
   const [ca, cb] = await Promise.all([a, b].map(async t => Number((await get(`/count${range(t)}${fp}`)).answer.rows[0][0])));
@@ -96,7 +96,7 @@ function canonical(spec) {
   return channelSpec(ids);
 }
 
-function fillForm(path, tags, a, b, p) {
+function fillForm(path, tags, a, b, p, keyType) {
   document.getElementById('diff-form').hidden = false;
   document.getElementById('diff-f').value = path;
   for (const [id, pick] of [['a', a], ['b', b]]) {
@@ -105,6 +105,7 @@ function fillForm(path, tags, a, b, p) {
   document.getElementById('dch').value = p.get('ch') ?? '';
   document.getElementById('dfrom').value = p.get('from') ?? '';
   document.getElementById('dto').value = p.get('to') ?? '';
+  for (const id of ['dfrom', 'dto']) document.getElementById(id).title = keyHint(keyType);
 }
 
 /**

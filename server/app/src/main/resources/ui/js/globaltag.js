@@ -1,6 +1,7 @@
 // A global tag: its lock and description, the tag every folder resolves to, and each folder's generation.
 import { get, records } from './api.js';
 import { el, pageLink, params, table, lockBadge, ready, run } from './dom.js';
+import { keysNeeded, setUpSnapshotForm } from './snapshotform.js';
 
 run(async () => {
   const name = params().get('gt');
@@ -22,7 +23,7 @@ run(async () => {
     folders.map(f => [pageLink('folder.html', { f: f.folder }, f.folder),
       pageLink('timeline.html', { f: f.folder, tag: f.tag }, f.tag), lockBadge(f.lock), f.versioning, f.keyType,
       el('code', {}, f.generation)]), { id: 'resolved' }));
-  document.getElementById('snapshot-gt').value = name;
+  setUpSnapshotForm(name, keysNeeded(folders));
   document.getElementById('compare-ga').value = name;
   const others = [...globalTags.map(g => g.name).filter(n => n !== name), 'HEAD'];
   document.getElementById('compare-gb').replaceChildren(

@@ -14,12 +14,14 @@ export class TimelinePlot {
    * @param canvas    the canvas to draw on (its CSS size decides the drawing size)
    * @param tip       an element shown next to the pointer with the values there
    * @param formatKey key → text
+   * @param axis      (lo, hi) → { title, ticks: [{ key, label }] }: the key axis of a view
    * @param onZoom    called with (from, to) keys after a drag across the plot
    */
-  constructor(canvas, tip, formatKey, onZoom) {
+  constructor(canvas, tip, formatKey, axis, onZoom) {
     this.canvas = canvas;
     this.tip = tip;
     this.formatKey = formatKey;
+    this.axis = axis;
     canvas.addEventListener('mousemove', e => this.hover(e));
     canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
     canvas.addEventListener('mousedown', e => { this.dragFrom = e.offsetX; });
@@ -101,17 +103,26 @@ export class TimelinePlot {
       });
     }
 
-    // Key axis: six labelled ticks.
+    // Key axis: ticks where people read keys (whole runs, round times); labels alternate in two rows where one row
+    // would overlap.
+    const axis = this.axis(lo, hi);
     g.textBaseline = 'top';
-    for (let t = 0; t <= 5; t++) {
-      const k = lo + BigInt(Math.round((span * t) / 5));
-      const xx = LEFT + (plotWidth * t) / 5;
+    g.textAlign = 'right';
+    g.fillStyle = '#222';
+    g.fillText(axis.title, LEFT - 6, plotBottom + 8);
+    const widest = Math.max(0, ...axis.ticks.map(t => g.measureText(t.label).width));
+    const xs = axis.ticks.map(t => x(t.key));
+    const twoRows = xs.some((xx, i) => i > 0 && xx - xs[i - 1] < widest + 8);
+    axis.ticks.forEach(({ key, label }, i) => {
+      const xx = x(key);
       g.fillStyle = '#bbb';
       g.fillRect(xx, plotBottom, 1, 5);
       g.fillStyle = '#222';
-      g.textAlign = t === 0 ? 'left' : t === 5 ? 'right' : 'center';
-      g.fillText(this.formatKey(k), xx, plotBottom + 8 + (t % 2) * 12);
-    }
+      const half = g.measureText(label).width / 2;
+      g.textAlign = 'center';
+      g.fillText(label, Math.min(Math.max(xx, LEFT + half), width - RIGHT - half), plotBottom + 8 + (twoRows ? (i % 2) * 12 : 0));
+    });
+    this.canvas.dataset.ticks = axis.ticks.map(t => t.label).join(' ');
     this.view = { rows, columns, lanes, byChannel, lo, hi, span, plotWidth, laneHeight, lanesBottom };
     return rows.length;
   }

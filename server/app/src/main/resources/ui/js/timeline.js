@@ -3,9 +3,10 @@
 // range gets a window of it (the most recent IOVs), found with counts, so a folder of millions of IOVs is never
 // read whole. Every request is a canonical, cacheable URL of the native API.
 import { KEY_MAX, get, nodePath, nodes, records, channelSpec } from './api.js';
-import { formatKey, parseKey, urlKey } from './keys.js';
+import { RUN_LUMI, formatKey, keyHint, parseKey, urlKey } from './keys.js';
 import { el, params, setParams, table, ready, run, count, showError, clearError } from './dom.js';
 import { TimelinePlot } from './plot.js';
+import { keyTicks, roundRange } from './axis.js';
 
 const CAP = 20000;
 const TARGET = 5000; // a window of about 5 IOVs per pixel column of the plot in all
@@ -38,7 +39,8 @@ run(async () => {
   document.getElementById('field').replaceChildren(el('option', { value: '' }, '(none)'),
     ...fields.filter(([, type]) => NUMERIC.has(type)).map(([name]) => el('option', { value: name }, name)));
   plot = new TimelinePlot(document.getElementById('plot'), document.getElementById('hover'),
-    k => formatKey(k, folder.keyType), (from, to) => navigate({ from, to }));
+    k => formatKey(k, folder.keyType), (lo, hi) => keyTicks(lo, hi, folder.keyType),
+    (from, to) => navigate({ from, to }));
   document.getElementById('range-form').addEventListener('submit', e => {
     e.preventDefault();
     const form = new FormData(e.target);
@@ -66,6 +68,7 @@ function prefetchCount(path) {
     const p = params();
     if (!p.get('ch') || !(p.has('from') || p.has('to'))) return;
     const spec = channelSpec(channelList(p.get('ch')));
+    // the folder's key type is not known yet: a bare number (a run or a time) is left to draw()
     const from = p.has('from') ? parseKey(p.get('from')) : 0n;
     const to = p.has('to') ? parseKey(p.get('to')) : KEY_MAX;
     get(`/count/${encodeURIComponent(p.get('tag') || 'HEAD')}/${from}/${to}/${spec}${nodePath(path)}`).catch(() => {});
@@ -74,7 +77,8 @@ function prefetchCount(path) {
   }
 }
 
-function navigate({ from, to }) {
+function navigate(range) {
+  const [from, to] = roundRange(range.from, range.to, folder.keyType, KEY_MAX);
   const p = params();
   p.set('from', urlKey(from, folder.keyType));
   p.set('to', urlKey(to, folder.keyType));
@@ -103,11 +107,12 @@ async function draw() {
   const p = params();
   // the request as written, so that a mistake in it can be corrected in the form
   for (const k of ['ch', 'from', 'to']) document.getElementById(k).value = p.get(k) ?? '';
+  for (const k of ['from', 'to']) document.getElementById(k).placeholder = keyHint(folder.keyType);
   const tag = p.get('tag') || 'HEAD';
   const lanes = channelList(p.get('ch') || String(firstChannel));
   const spec = channelSpec(lanes);
-  let from = p.has('from') ? parseKey(p.get('from')) : 0n;
-  let to = p.has('to') ? parseKey(p.get('to')) : KEY_MAX;
+  let from = p.has('from') ? parseKey(p.get('from'), folder.keyType) : 0n;
+  let to = p.has('to') ? parseKey(p.get('to'), folder.keyType) : KEY_MAX;
   if (from > to) throw new Error('the range starts after it ends');
   const fieldName = p.get('field') ?? (document.getElementById('field').options[1]?.value || '');
   document.getElementById('tag').value = tag;
@@ -124,6 +129,7 @@ async function draw() {
   const askedTo = to;
   if (total === null || total > CAP) {
     [from, to] = await findWindow(tag, spec, lanes.length, from, to, total, countOf);
+    [from, to] = await wholeRuns(from, to, askedFrom, askedTo, countOf);
     if (from > askedFrom || to < askedTo) {
       p.set('from', urlKey(from, folder.keyType));
       p.set('to', urlKey(to, folder.keyType));
@@ -137,7 +143,8 @@ async function draw() {
   const { answer } = await get(`/browse${range(from, to)}/cs${folderPath}`);
   performance.mark('outpost-rows');
   const field = answer.columns.findIndex((c, i) => i >= 3 && c.name === fieldName);
-  const [lo, hi] = domain(answer.rows, from, to);
+  // an end the page chose may lie far past the last IOV (the search halves empty ranges): drawn like an open end
+  const [lo, hi] = domain(answer.rows, from, to, folder.keyType, to === KEY_MAX || to < askedTo);
   const drawn = plot.draw({ rows: answer.rows, columns: answer.columns, lanes, field, lo, hi });
   const canvas = document.getElementById('plot');
   canvas.dataset.iovs = String(drawn);
@@ -175,8 +182,11 @@ function valuesTable(answer) {
   build();
 }
 
-/** The keys to draw: the asked range, narrowed to the data where the range is open (0 or max). */
-function domain(rows, from, to) {
+/**
+ * The keys to draw: the asked range, narrowed to the data where the range is open (0 or max); an open end of a
+ * run-lumi folder ends on a whole run.
+ */
+function domain(rows, from, to, keyType, openEnd) {
   if (!rows.length) return [from, to];
   let first = rows[0][1];
   let last = 0n;
@@ -187,9 +197,10 @@ function domain(rows, from, to) {
   }
   const lo = from > 0n || first < from ? from : first;
   let hi = to;
-  if (to === KEY_MAX) {
+  if (openEnd) {
     const pad = (last - lo) / 20n || 1n;
-    hi = last + pad < KEY_MAX ? last + pad : KEY_MAX;
+    hi = last + pad < to ? last + pad : to;
+    if (hi < to) hi = roundRange(lo, hi, keyType, to)[1];
   }
   return hi > lo ? [lo, hi] : [lo, lo + 1n];
 }
@@ -244,6 +255,18 @@ async function findWindow(tag, spec, lanes, from, to, total, countOf) {
     else return [mid, end];
   }
   return [hi, end];
+}
+
+/**
+ * A window the page chose in a run-lumi folder, widened to whole runs when that still fits (one more count): the
+ * URL and the summary then read 1016/0 to 1031/0, not the keys the search happened to reach.
+ */
+async function wholeRuns(from, to, askedFrom, askedTo, countOf) {
+  if (folder.keyType !== RUN_LUMI) return [from, to];
+  const [start, end] = roundRange(from, to, RUN_LUMI, KEY_MAX);
+  const wider = [start < askedFrom ? askedFrom : start, end > askedTo ? askedTo : end];
+  if (wider[0] === from && wider[1] === to) return [from, to];
+  return await countOf(wider[0], wider[1]) <= CAP ? wider : [from, to];
 }
 
 function scale(width, factor) {
