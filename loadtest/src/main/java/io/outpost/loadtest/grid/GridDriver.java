@@ -319,6 +319,9 @@ public final class GridDriver implements Callable<Integer> {
                 // the driver reads the origins' meters from the grid's own range; a client host stands for many
                 // worker nodes, so the per-address connection limit does not apply to the grid's hosts
                 "--outpost.management.addresses=198.18.0.0/24", "--outpost.http.unlimited-addresses=198.18.0.0/24",
+                // as a site lists its Squids: the per-client limits then count the jobs behind them, not the Squid
+                "--outpost.trusted-proxies=" + host("regional").address() + "," + host("site1").address() + ","
+                        + host("site2").address(),
                 "--server.tomcat.basedir=" + plan.out.resolve("tmp/" + name + "/tomcat").toAbsolutePath());
         processes.put(name, net.start(h, GridJava.command("256m", plan.out.resolve("tmp/" + name), args),
                 logs.resolve(name + ".log")));

@@ -62,6 +62,14 @@ class GridTest {
             }
             assertThat(rc).as(text).isZero();
             assertThat(out.resolve("report.html")).exists();
+            // the origins trust the Squids' X-Forwarded-For, so the Frontier's per-client limit counts the job hosts
+            // behind them, not the regional Squid as one client
+            for (String origin : new String[] {"origin1", "origin2"}) {
+                try (var lines = Files.lines(out.resolve("logs").resolve(origin + ".log"))) {
+                    assertThat(lines.filter(l -> l.contains("rejecting: client")).count())
+                            .as("Frontier per-client refusals at %s", origin).isZero();
+                }
+            }
         } finally {
             TempDirs.delete(out);
         }
