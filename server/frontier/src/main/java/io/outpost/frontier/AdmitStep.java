@@ -2,6 +2,7 @@ package io.outpost.frontier;
 
 import io.outpost.frontier.cost.ClientConcurrencyLimit;
 import io.outpost.frontier.cost.QueryCostGuard;
+import io.outpost.frontier.cost.UntrustedSquids;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.Semaphore;
@@ -17,6 +18,7 @@ final class AdmitStep implements StepChain.Step<FrontierExchange, Void> {
     private final String contextName;
     private final Semaphore threads;
     private final QueryCostGuard cost;
+    private final UntrustedSquids squids = new UntrustedSquids();
 
     AdmitStep(FrontierContext context, QueryCostGuard cost) {
         this.contextName = context.name();
@@ -35,6 +37,10 @@ final class AdmitStep implements StepChain.Step<FrontierExchange, Void> {
         }
         x.onEnd(threads::release);
         String client = ClientConcurrencyLimit.clientKey(x.request);
+        String untrusted = squids.saw(client, x.request.getHeader("Via") != null);
+        if (untrusted != null) {
+            LOG.warn("{}: {}", contextName, untrusted);
+        }
         if (!cost.tryAcquireClient(client)) {
             // this client's own limit: never cached, as other clients asking the same URL are not refused
             x.response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
