@@ -184,10 +184,26 @@ public final class GridDriver implements Callable<Integer> {
             }
         }
         GridReport report = new GridReport(plan, phases, jobs, List.copyOf(writes), List.copyOf(originSamples),
-                List.copyOf(faultLog), herdForwards(phases.get(0), jobs), cppNote);
+                List.copyOf(faultLog), herdForwards(phases.get(0), jobs), cppNote, clientRefusals());
         String summary = report.write(plan.out);
         System.out.print(summary);
         return report.passed() ? 0 : 1;
+    }
+
+    /** The Frontier per-client refusals each origin logged ("rejecting: client …", AdmitStep), over the whole run. */
+    private Map<String, Long> clientRefusals() throws IOException {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (String origin : List.of("origin1", "origin2")) {
+            Path log = logs.resolve(origin + ".log");
+            long n = 0;
+            if (Files.exists(log)) {
+                try (var lines = Files.lines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                    n = lines.filter(l -> l.contains("rejecting: client")).count();
+                }
+            }
+            out.put(origin, n);
+        }
+        return out;
     }
 
     /**
