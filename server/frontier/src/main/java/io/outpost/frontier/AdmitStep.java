@@ -19,6 +19,8 @@ final class AdmitStep implements StepChain.Step<FrontierExchange, Void> {
     private final Semaphore threads;
     private final QueryCostGuard cost;
     private final UntrustedSquids squids = new UntrustedSquids();
+    /** Set by Tomcat's RemoteIpValve on a request whose peer is a trusted proxy (Globals.REQUEST_FORWARDED_ATTRIBUTE). */
+    private static final String FORWARDED_BY_TRUSTED_PROXY = "org.apache.tomcat.request.forwarded";
 
     AdmitStep(FrontierContext context, QueryCostGuard cost) {
         this.contextName = context.name();
@@ -37,7 +39,10 @@ final class AdmitStep implements StepChain.Step<FrontierExchange, Void> {
         }
         x.onEnd(threads::release);
         String client = ClientConcurrencyLimit.clientKey(x.request);
-        String untrusted = squids.saw(client, x.request.getHeader("Via") != null);
+        // a cache's request (Via) whose peer Tomcat's RemoteIpValve did not trust (it marks the ones it did)
+        boolean untrustedCache = x.request.getHeader("Via") != null
+                && !Boolean.TRUE.equals(x.request.getAttribute(FORWARDED_BY_TRUSTED_PROXY));
+        String untrusted = squids.saw(client, untrustedCache);
         if (untrusted != null) {
             LOG.warn("{}: {}", contextName, untrusted);
         }

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Notices a site's Squid that the service does not trust: when most Frontier requests of a window come from one
- * address and carry {@code Via}, that address is a cache whose {@code X-Forwarded-For} was not believed (a trusted
- * proxy's requests carry the job's address instead), so the per-client limit counts the whole site as one client.
+ * address that is a cache (the request carries {@code Via}) and not a trusted proxy, its {@code X-Forwarded-For} was
+ * not believed, so the per-client limit counts the whole site as one client.
  * Says so once per process; a site then lists its Squids in {@code outpost.trusted-proxies} (docs/operations.md).
  */
 public final class UntrustedSquids {
@@ -22,14 +22,15 @@ public final class UntrustedSquids {
     private final AtomicBoolean warned = new AtomicBoolean();
 
     /**
-     * Counts one Frontier request from {@code address} (after the trusted proxies were resolved); returns the
-     * warning to log when this request ends a window in which one cache sent most requests, once per process.
+     * Counts one Frontier request from {@code address}; {@code untrustedCache} when it came through a cache the
+     * service does not trust. Returns the warning to log when this request ends a window in which one such cache
+     * sent most requests, once per process.
      */
-    public String saw(String address, boolean via) {
+    public String saw(String address, boolean untrustedCache) {
         if (warned.get()) {
             return null;
         }
-        if (via && (viaByAddress.size() < MAX_ADDRESSES || viaByAddress.containsKey(address))) {
+        if (untrustedCache && (viaByAddress.size() < MAX_ADDRESSES || viaByAddress.containsKey(address))) {
             viaByAddress.computeIfAbsent(address, a -> new LongAdder()).increment();
         }
         if (seen.incrementAndGet() % WINDOW != 0) {
