@@ -20,6 +20,10 @@
 #   --parent-proxy HOST:PORT  an upstream Squid (hierarchy); repeatable, first is preferred
 #                                                                                 [SQUID_PARENT_PROXIES]
 #   (with neither --origin nor --parent-proxy Squid goes straight to the --outpost URL)
+#
+# Trust: this Squid sends X-Forwarded-For (forwarded_for on) and Via. The Outpost origins it talks to must list
+# its address in outpost.trusted-proxies (and a parent Squid's origins must list both layers), or they count
+# every job behind it as one client (docs/operations.md, "Client addresses and trusted proxies").
 #   --site-nets "CIDR ..."    client networks admitted                            [SQUID_SITE_NETS, 127.0.0.1/32 ::1]
 #   --cache-mem MB        memory cache                                            [SQUID_CACHE_MEM, 256]
 #   --cache-disk MB       disk cache                                              [SQUID_CACHE_DISK, 10000]
@@ -202,6 +206,7 @@ case "$cmd" in
       sleep 0.1
     done
     echo "run-squid: Squid $(running_pid) listens on ${listen:-*}:$port (state in $dir)"
+    echo "run-squid: it sends X-Forwarded-For: list this host's address in the origins' outpost.trusted-proxies"
     ;;
   stop)
     pid=$(running_pid) || { echo "run-squid: no Squid running with $dir"; exit 0; }

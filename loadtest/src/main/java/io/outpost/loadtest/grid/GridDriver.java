@@ -184,10 +184,26 @@ public final class GridDriver implements Callable<Integer> {
             }
         }
         GridReport report = new GridReport(plan, phases, jobs, List.copyOf(writes), List.copyOf(originSamples),
-                List.copyOf(faultLog), herdForwards(phases.get(0), jobs), cppNote);
+                List.copyOf(faultLog), herdForwards(phases.get(0), jobs), cppNote, clientRefusals());
         String summary = report.write(plan.out);
         System.out.print(summary);
         return report.passed() ? 0 : 1;
+    }
+
+    /** The Frontier per-client refusals each origin logged ("rejecting: client …", AdmitStep), over the whole run. */
+    private Map<String, Long> clientRefusals() throws IOException {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (String origin : List.of("origin1", "origin2")) {
+            Path log = logs.resolve(origin + ".log");
+            long n = 0;
+            if (Files.exists(log)) {
+                try (var lines = Files.lines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                    n = lines.filter(l -> l.contains("rejecting: client")).count();
+                }
+            }
+            out.put(origin, n);
+        }
+        return out;
     }
 
     /**
@@ -309,6 +325,9 @@ public final class GridDriver implements Callable<Integer> {
         return name + " killed";
     }
 
+    /** MaxRequestsPerClient of the origins' Frontier context: a client host runs the jobs of many worker nodes. */
+    static final int COOL_REQUESTS_PER_HOST = 64;
+
     private String startOrigin(String name) {
         GridNetwork.Host h = host(name);
         List<String> args = List.of("grid-origin", "--server.address=" + h.address(), "--server.port=" + OUTPOST_PORT,
@@ -319,6 +338,13 @@ public final class GridDriver implements Callable<Integer> {
                 // the driver reads the origins' meters from the grid's own range; a client host stands for many
                 // worker nodes, so the per-address connection limit does not apply to the grid's hosts
                 "--outpost.management.addresses=198.18.0.0/24", "--outpost.http.unlimited-addresses=198.18.0.0/24",
+                // as a site lists its Squids (docs/operations.md): the per-client limits then count the jobs behind
+                // them, not the Squid
+                "--outpost.trusted-proxies=" + host("regional").address() + "," + host("site1").address() + ","
+                        + host("site2").address(),
+                // a client host's COOL jobs stand for many worker nodes' (8 per node): on a loaded machine they ran
+                // more than 8 Frontier requests at once and were refused as one client
+                "--outpost.frontier.contexts.Outpost.settings[MaxRequestsPerClient]=" + COOL_REQUESTS_PER_HOST,
                 "--server.tomcat.basedir=" + plan.out.resolve("tmp/" + name + "/tomcat").toAbsolutePath());
         processes.put(name, net.start(h, GridJava.command("256m", plan.out.resolve("tmp/" + name), args),
                 logs.resolve(name + ".log")));

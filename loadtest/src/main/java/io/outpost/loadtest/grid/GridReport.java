@@ -89,10 +89,13 @@ final class GridReport {
     private final List<PhaseResult> results = new ArrayList<>();
     private final HerdForwards herd;
     private final String cppNote;
+    /** Frontier per-client refusals (503) in each origin's log: the origins trust the Squids, so none is expected. */
+    private final Map<String, Long> clientRefusals;
 
     GridReport(GridPlan plan, List<Phase> phases, List<JobLine> jobs, List<Write> writes, List<Sample> samples,
-               List<String> faultLog, HerdForwards herd, String cppNote) {
+               List<String> faultLog, HerdForwards herd, String cppNote, Map<String, Long> clientRefusals) {
         this.herd = herd;
+        this.clientRefusals = new java.util.TreeMap<>(clientRefusals);
         this.cppNote = cppNote;
         this.plan = plan;
         this.phases = phases;
@@ -233,7 +236,8 @@ final class GridReport {
      * the 1 s samples also take in the first jobs after the herd, which the regional Squid may send to the other
      * origin: so the bound is per origin.)
      */
-    record HerdLoads(long loads, long maxPerOrigin, int answers, long fromMillis, long toMillis) {
+    record HerdLoads(long loads, long maxPerOrigin, int answers, long fromMillis, long toMillis,
+                     Map<String, Long> perOrigin) {
         boolean withinBound() {
             return loads >= 0 && maxPerOrigin <= answers;
         }
@@ -244,6 +248,7 @@ final class GridReport {
         long herdEnd = jobs.stream().filter(JobLine::herd).mapToLong(JobLine::end).max().orElse(herdStart);
         long loads = 0;
         long maxPerOrigin = 0;
+        Map<String, Long> perOrigin = new java.util.LinkedHashMap<>();
         long from = herdStart;
         long to = herdEnd;
         for (String o : List.of("origin1", "origin2")) {
@@ -260,12 +265,13 @@ final class GridReport {
                 }
             }
             if (before == null || after == null) {
-                return new HerdLoads(-1, -1, 0, herdStart, herdEnd); // an origin was not sampled around the herd
+                return new HerdLoads(-1, -1, 0, herdStart, herdEnd, Map.of()); // an origin was not sampled
             }
             // the loads are a difference of counters not updated together: between two samples it can step back
             long delta = Math.max(0, after.loads() - before.loads());
             loads += delta;
             maxPerOrigin = Math.max(maxPerOrigin, delta);
+            perOrigin.put(o, delta);
             from = Math.min(from, before.millis());
             to = Math.max(to, after.millis());
         }
@@ -273,7 +279,7 @@ final class GridReport {
         long t0 = to;
         int answers = plan.folders + (int) writes.stream()
                 .filter(w -> w.committedMillis() >= f0 && w.committedMillis() <= t0).count();
-        return new HerdLoads(loads, maxPerOrigin, answers, from, to);
+        return new HerdLoads(loads, maxPerOrigin, answers, from, to, perOrigin);
     }
 
     long failedJobs() {
@@ -291,9 +297,17 @@ final class GridReport {
                 && herd.maxPerUrlFromASite() <= 1;
     }
 
+    int phaseCount() {
+        return results.size();
+    }
+
+    long clientRefusals() {
+        return clientRefusals.values().stream().mapToLong(Long::longValue).sum();
+    }
+
     boolean passed() {
         return !jobs.isEmpty() && failedJobs() == 0 && mismatches() == 0 && herdWithinBound()
-                && herdLoads().withinBound();
+                && herdLoads().withinBound() && clientRefusals() == 0;
     }
 
     /** Writes summary.txt and report.html to {@code out}; returns the summary. */
@@ -334,9 +348,11 @@ final class GridReport {
                 herd.maxPerUrlFromASite(), herdWithinBound() ? "PASS" : "FAIL"));
         HerdLoads hl = herdLoads();
         s.append(String.format(Locale.ROOT, "herd database loads: %d in %.1f s around the herd, at most %d by one "
-                        + "origin, for %d answers that could be asked then (target <= one per answer per origin) -> %s%n",
-                hl.loads(), (hl.toMillis() - hl.fromMillis()) / 1000.0, hl.maxPerOrigin(), hl.answers(),
+                        + "origin %s, for %d answers that could be asked then (target <= one per answer per origin) -> %s%n",
+                hl.loads(), (hl.toMillis() - hl.fromMillis()) / 1000.0, hl.maxPerOrigin(), hl.perOrigin(), hl.answers(),
                 hl.withinBound() ? "PASS" : "FAIL"));
+        s.append(String.format(Locale.ROOT, "per-client refusals: %d %s (target 0: the origins trust the Squids) -> %s%n",
+                clientRefusals(), clientRefusals, clientRefusals() == 0 ? "PASS" : "FAIL"));
         s.append(String.format(Locale.ROOT, "staleness: max %.1f s (bound state max-age + poll = %d s) -> %s%s%n",
                 maxStale, bound, maxStale <= bound ? "PASS" : "FAIL", replicaStale < 0 ? ""
                         : String.format(Locale.ROOT, "; writes committed while the replica did not replay: seen "
@@ -347,8 +363,48 @@ final class GridReport {
             s.append("fault ").append(f).append('\n');
         }
         Files.writeString(out.resolve("summary.txt"), s);
+        Files.writeString(out.resolve("summary.json"), json(hl, maxStale, bound));
         Files.writeString(out.resolve("report.html"), html(s.toString()));
         return s.toString();
+    }
+
+    /** The summary's figures for machines: the targets, each with its value and verdict, and the phases. */
+    private String json(HerdLoads hl, double maxStale, int staleBound) {
+        var root = new java.util.LinkedHashMap<String, Object>();
+        root.put("passed", passed());
+        root.put("jobs", jobs.size());
+        root.put("failedJobs", failedJobs());
+        root.put("mismatches", mismatches());
+        root.put("writes", writes.size());
+        root.put("coolJobs", jobs.stream().filter(JobLine::cool).count());
+        root.put("cppJobs", jobs.stream().filter(JobLine::cpp).count());
+        root.put("perClientRefusals", clientRefusals());
+        root.put("perClientRefusalsByOrigin", clientRefusals);
+        root.put("herd", Map.of("jobs", jobs.stream().filter(JobLine::herd).count(), "distinctUrls",
+                herd.distinctUrls(), "toOrigins", herd.toOrigins(), "maxPerUrlFromASite", herd.maxPerUrlFromASite(),
+                "passed", herdWithinBound()));
+        root.put("herdDatabaseLoads", Map.of("loads", hl.loads(), "maxPerOrigin", hl.maxPerOrigin(),
+                "perOrigin", hl.perOrigin(), "answers", hl.answers(), "windowMillis", hl.toMillis() - hl.fromMillis(),
+                "passed", hl.withinBound()));
+        root.put("staleness", Map.of("maxSeconds", maxStale, "boundSeconds", staleBound, "passed",
+                maxStale <= staleBound));
+        List<Map<String, Object>> ph = new ArrayList<>();
+        for (PhaseResult r : results) {
+            var m = new java.util.LinkedHashMap<String, Object>();
+            m.put("phase", r.phase().name());
+            m.put("jobs", r.jobs());
+            m.put("failed", r.failed());
+            m.put("meanMillis", r.meanMillis());
+            m.put("originRequests", r.originRequests());
+            m.put("writes", r.writes());
+            m.put("maxStalenessSeconds", r.maxStalenessSeconds());
+            m.put("mismatches", r.mismatches());
+            ph.add(m);
+        }
+        root.put("phases", ph);
+        root.put("faults", faultLog);
+        return tools.jackson.databind.json.JsonMapper.builder().build().writerWithDefaultPrettyPrinter()
+                .writeValueAsString(root) + "\n";
     }
 
     /** The summary and one dot per job (start time → job time; failed jobs red), phases shaded. */

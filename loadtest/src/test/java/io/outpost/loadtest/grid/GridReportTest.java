@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.server.pin.GenerationToken;
 import io.outpost.testkit.TempDirs;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,10 +52,12 @@ class GridReportTest {
                 new GridReport.Sample("origin2", 1_002_000L, 0, 0));
         GridReport r = new GridReport(plan("--phase-seconds", "10", "--faults", "origin", "--out", "unused",
                 "--folders", "1"), phases, jobs, List.of(w), samples, List.of(),
-                new GridReport.HerdForwards(1, 1, 1), "C++ client jobs: on the last 1 client host(s)");
+                new GridReport.HerdForwards(1, 1, 1), "C++ client jobs: on the last 1 client host(s)",
+                java.util.Map.of("origin1", 0L, "origin2", 0L));
         assertThat(r.failedJobs()).isEqualTo(2);
         assertThat(r.mismatches()).isEqualTo(3);
-        assertThat(r.herdLoads()).isEqualTo(new GridReport.HerdLoads(3, 3, 1, 999_000L, 1_002_000L));
+        assertThat(r.herdLoads()).isEqualTo(new GridReport.HerdLoads(3, 3, 1, 999_000L, 1_002_000L,
+                java.util.Map.of("origin1", 3L, "origin2", 0L)));
         assertThat(r.herdLoads().withinBound()).isFalse();
         assertThat(r.herdWithinBound()).isTrue();
         assertThat(r.passed()).isFalse();
@@ -66,7 +69,7 @@ class GridReportTest {
                     .contains("COOL at-time jobs (through Frontier): 2, 1 failed")
                     .contains("C++ client jobs: on the last 1 client host(s): 2 jobs, 0 failed")
                     .contains("first failure of a cool job: Frontier_payload_error")
-                    .contains("herd database loads: 3 in 3.0 s around the herd, at most 3 by one origin, for 1 answers");
+                    .contains("herd database loads: 3 in 3.0 s around the herd, at most 3 by one origin {origin1=3, origin2=0}, for 1 answers");
             assertThat(out.resolve("report.html")).exists();
         } finally {
             TempDirs.delete(out);
@@ -87,11 +90,22 @@ class GridReportTest {
         List<GridReport.Sample> samples = List.of(new GridReport.Sample("origin1", 999_000L, 0, 0),
                 new GridReport.Sample("origin1", 1_002_000L, 0, 0));
         GridReport r = new GridReport(plan, phases, jobs, writes, samples, List.of(),
-                new GridReport.HerdForwards(1, 1, 1), "C++ client jobs: none");
+                new GridReport.HerdForwards(1, 1, 1), "C++ client jobs: none",
+                java.util.Map.of("origin1", 2L, "origin2", 0L));
         Path out = TempDirs.create("outpost-grid-report");
         try {
-            assertThat(r.write(out)).contains("staleness: max 2.0 s (bound state max-age + poll = 15 s) -> PASS; writes"
+            String summary = r.write(out);
+            assertThat(summary).contains("staleness: max 2.0 s (bound state max-age + poll = 15 s) -> PASS; writes"
                     + " committed while the replica did not replay: seen after at most 40.0 s");
+            // refusals by the per-client limit fail the run: the origins trust their Squids
+            assertThat(summary).contains("per-client refusals: 2 {origin1=2, origin2=0}").contains("-> FAIL");
+            assertThat(r.passed()).isFalse();
+            var json = tools.jackson.databind.json.JsonMapper.builder().build()
+                    .readTree(Files.readString(out.resolve("summary.json")));
+            assertThat(json.get("perClientRefusals").asLong()).isEqualTo(2);
+            assertThat(json.get("perClientRefusalsByOrigin").get("origin1").asLong()).isEqualTo(2);
+            assertThat(json.get("passed").asBoolean()).isFalse();
+            assertThat(json.get("phases").size()).isEqualTo(r.phaseCount());
         } finally {
             TempDirs.delete(out);
         }

@@ -62,6 +62,19 @@ class GridTest {
             }
             assertThat(rc).as(text).isZero();
             assertThat(out.resolve("report.html")).exists();
+            // the origins trust the Squids as docs/operations.md tells a site: the Frontier's per-client limit counts
+            // the job hosts behind them, not the regional Squid as one client
+            assertThat(text).as(text).containsPattern("per-client refusals: 0 .* -> PASS");
+            for (String origin : new String[] {"origin1", "origin2"}) {
+                assertThat(Files.readString(out.resolve("logs").resolve(origin + ".log"),
+                        java.nio.charset.StandardCharsets.ISO_8859_1))
+                        .as("%s saw its Squids as trusted (no warning about an untrusted cache)", origin)
+                        .doesNotContain("which is not in outpost.trusted-proxies");
+            }
+            var json = tools.jackson.databind.json.JsonMapper.builder().build()
+                    .readTree(Files.readString(out.resolve("summary.json")));
+            assertThat(json.get("perClientRefusals").asLong()).as(text).isZero();
+            assertThat(json.get("passed").asBoolean()).as(text).isTrue();
         } finally {
             TempDirs.delete(out);
         }

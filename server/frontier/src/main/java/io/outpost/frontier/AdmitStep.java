@@ -2,6 +2,7 @@ package io.outpost.frontier;
 
 import io.outpost.frontier.cost.ClientConcurrencyLimit;
 import io.outpost.frontier.cost.QueryCostGuard;
+import io.outpost.frontier.cost.UntrustedSquids;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.Semaphore;
@@ -17,6 +18,9 @@ final class AdmitStep implements StepChain.Step<FrontierExchange, Void> {
     private final String contextName;
     private final Semaphore threads;
     private final QueryCostGuard cost;
+    private final UntrustedSquids squids = new UntrustedSquids();
+    /** Set by Tomcat's RemoteIpValve on a request whose peer is a trusted proxy (Globals.REQUEST_FORWARDED_ATTRIBUTE). */
+    private static final String FORWARDED_BY_TRUSTED_PROXY = "org.apache.tomcat.request.forwarded";
 
     AdmitStep(FrontierContext context, QueryCostGuard cost) {
         this.contextName = context.name();
@@ -35,6 +39,13 @@ final class AdmitStep implements StepChain.Step<FrontierExchange, Void> {
         }
         x.onEnd(threads::release);
         String client = ClientConcurrencyLimit.clientKey(x.request);
+        // a cache's request (Via) whose peer Tomcat's RemoteIpValve did not trust (it marks the ones it did)
+        boolean untrustedCache = x.request.getHeader("Via") != null
+                && !Boolean.TRUE.equals(x.request.getAttribute(FORWARDED_BY_TRUSTED_PROXY));
+        String untrusted = squids.saw(client, untrustedCache);
+        if (untrusted != null) {
+            LOG.warn("{}: {}", contextName, untrusted);
+        }
         if (!cost.tryAcquireClient(client)) {
             // this client's own limit: never cached, as other clients asking the same URL are not refused
             x.response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
