@@ -170,15 +170,16 @@ func filepathBase(source string) string { return filepath.Base(source) }
 
 // The validator itself: a field the API does not have, or a value of the wrong type, must fail.
 func TestStrictDecodingRefusesUnknownFieldsAndWrongTypes(t *testing.T) {
-	for what, doc := range map[string]string{
-		"unknown field": "apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {ports: [{port: 80, prot: TCP}]}\n",
-		"wrong type":    "apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {ports: [{port: eighty}]}\n",
-		"unknown kind":  "apiVersion: v1\nkind: Servce\nmetadata: {name: x}\n",
-		"bad name":      "apiVersion: v1\nkind: Service\nmetadata: {name: X_y}\n",
-		"duplicate key": "apiVersion: v1\nkind: Service\nmetadata: {name: x, name: y}\n",
+	for _, c := range []struct{ what, doc, says string }{
+		{"unknown field", "apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {ports: [{port: 80, prot: TCP}]}\n", "unknown field"},
+		{"wrong type", "apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {ports: [{port: eighty}]}\n", "int32"},
+		{"unknown kind", "apiVersion: v1\nkind: Servce\nmetadata: {name: x}\n", "Servce"},
+		{"bad name", "apiVersion: v1\nkind: Service\nmetadata: {name: X_y}\n", "RFC 1123"},
+		{"duplicate key", "apiVersion: v1\nkind: Service\nmetadata: {name: x, name: z}\n", "already set"},
 	} {
-		if _, err := Decode([]byte(doc)); err == nil {
-			t.Errorf("%s: decoded without an error", what)
+		_, err := Decode([]byte(c.doc))
+		if err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: decoding gave %v, want an error saying %q", c.what, err, c.says)
 		}
 	}
 	if _, err := Decode([]byte("apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {ports: [{port: 80}]}\n")); err != nil {
