@@ -12,6 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 HELM_VERSION=v3.22.0
+# the Kubernetes version rendered for: that of the k8s.io/api types the validator decodes into (go.mod); helm
+# built by `go install` would otherwise assume 1.20, below the chart's kubeVersion
+export KUBE_VERSION=1.37.0
 go=$(command -v go || true)
 [ -z "$go" ] && [ -x /usr/local/go/bin/go ] && go=/usr/local/go/bin/go
 [ -n "$go" ] || { echo "deploy/helm: Go 1.26 or newer is needed (not on PATH, not in /usr/local/go/bin)" >&2; exit 1; }
@@ -30,8 +33,8 @@ export HELM_CACHE_HOME=$helm_home/cache HELM_CONFIG_HOME=$helm_home/config HELM_
 echo "=== deploy/helm: helm lint and helm template (default and production values)"
 for values in "" outpost/values-production.yaml; do
   args=(); [ -n "$values" ] && args=(--values "$values")
-  "$helm" lint --strict outpost "${args[@]}" >"$helm_home/lint.log" 2>&1 || { cat "$helm_home/lint.log"; exit 1; }
-  "$helm" template outpost outpost --namespace conditions "${args[@]}" >/dev/null
+  "$helm" lint --strict --kube-version "$KUBE_VERSION" outpost "${args[@]}" >"$helm_home/lint.log" 2>&1 || { cat "$helm_home/lint.log"; exit 1; }
+  "$helm" template outpost outpost --namespace conditions --kube-version "$KUBE_VERSION" "${args[@]}" >/dev/null
   echo "chart lints and renders with ${values:-the default values}"
 done
 

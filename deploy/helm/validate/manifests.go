@@ -50,6 +50,9 @@ func Render(valuesFiles []string, sets ...string) ([]byte, error) {
 		helm = "helm"
 	}
 	args := []string{"template", "outpost", ChartDir, "--namespace", "conditions"}
+	if v := os.Getenv("KUBE_VERSION"); v != "" {
+		args = append(args, "--kube-version", v)
+	}
 	for _, f := range valuesFiles {
 		args = append(args, "--values", f)
 	}
