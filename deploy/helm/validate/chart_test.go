@@ -13,6 +13,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -153,7 +154,7 @@ func TestEveryManifestDecodesStrictlyIntoItsType(t *testing.T) {
 		for _, o := range objects {
 			kinds[strings.TrimPrefix(strings.Split(filepathBase(o.Source), ".")[0], "")]++
 		}
-		want := []string{"configmap", "deployment", "service", "pdb", "hpa", "squid-configmap",
+		want := []string{"configmap", "deployment", "service", "pdb", "hpa", "networkpolicy", "squid-configmap",
 			"squid-statefulset", "squid-service"}
 		if name == "production" {
 			want = append(want, "servicemonitor")
@@ -559,4 +560,37 @@ func TestServiceMonitorScrapesTheManagementPort(t *testing.T) {
 	if len(Find[*monitoringv1.ServiceMonitor](rendered(t, nil))) != 0 {
 		t.Error("a ServiceMonitor by default: it needs the Prometheus Operator's CRDs")
 	}
+}
+
+// Only the Squid reaches the origins' service port, so no other pod in the trusted network sends them an
+// X-Forwarded-For; the management port stays open to the probes and Prometheus.
+func TestOnlyTheSquidReachesTheOriginsServicePort(t *testing.T) {
+	forEachValueSet(t, func(t *testing.T, name string, objects []Object) {
+		d, _ := origins(t, objects)
+		s, _ := squid(t, objects)
+		np := one(t, Find[*networkingv1.NetworkPolicy](objects), "NetworkPolicy")
+		if !selects(t, &np.Spec.PodSelector, d.Spec.Template.Labels) {
+			t.Fatal("the NetworkPolicy does not apply to the origins")
+		}
+		http, management := 0, 0
+		for _, rule := range np.Spec.Ingress {
+			for _, port := range rule.Ports {
+				switch port.Port.String() {
+				case "http":
+					http++
+					if len(rule.From) != 1 || rule.From[0].PodSelector == nil || rule.From[0].NamespaceSelector != nil ||
+						!selects(t, rule.From[0].PodSelector, s.Spec.Template.Labels) {
+						t.Errorf("the service port admits %+v, want the Squid's pods only", rule.From)
+					}
+				case "management":
+					management++
+				default:
+					t.Errorf("the NetworkPolicy opens port %s", port.Port.String())
+				}
+			}
+		}
+		if http != 1 || management != 1 {
+			t.Errorf("rules for the service port: %d, the management port: %d; want one each", http, management)
+		}
+	})
 }
