@@ -594,3 +594,26 @@ func TestOnlyTheSquidReachesTheOriginsServicePort(t *testing.T) {
 		}
 	})
 }
+
+// Without the chart's Squid (a site whose Squids run elsewhere): no Squid objects, the origins trust only
+// trustedProxies.extra, and their service port stays reachable.
+func TestWithoutTheChartsSquid(t *testing.T) {
+	objects := rendered(t, nil, "squid.enabled=false", "trustedProxies.extra={192.0.2.10}")
+	if n := len(Find[*appsv1.StatefulSet](objects)); n != 0 {
+		t.Errorf("%d StatefulSets rendered with squid.enabled=false", n)
+	}
+	_, c := origins(t, objects)
+	if got := envValue(t, c, "OUTPOST_TRUSTED_PROXIES"); got != "192.0.2.10" {
+		t.Errorf("outpost.trusted-proxies %q, want the extra proxy alone", got)
+	}
+	np := one(t, Find[*networkingv1.NetworkPolicy](objects), "NetworkPolicy")
+	open := false
+	for _, rule := range np.Spec.Ingress {
+		for _, port := range rule.Ports {
+			open = open || (port.Port.String() == "http" && len(rule.From) == 0)
+		}
+	}
+	if !open {
+		t.Error("without the chart's Squid nothing may reach the origins' service port")
+	}
+}
