@@ -1,5 +1,7 @@
 package io.outpost.server.cache;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.server.config.OutpostProperties;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.SysTime;
@@ -38,9 +40,13 @@ public class Catalog implements AutoCloseable {
     /** Called when a refresh sees a change, before the new state is published (e.g. a snapshot's coverage reload). */
     private final List<Runnable> changeListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    public Catalog(IovStore store, OutpostProperties props) {
+    public Catalog(IovStore store, OutpostProperties props, MeterRegistry registry) {
         this.store = store;
         refresh();
+        // how old the service's view of the database is: poll-interval while polls succeed, growing while they fail
+        Gauge.builder("outpost.catalog.age", this, c -> (System.nanoTime() - c.lastRefreshNanos) / 1e9)
+                .baseUnit("seconds").description("time since the folder generations were last read from the database")
+                .register(registry);
         poller = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "outpost-catalog-poller");
             t.setDaemon(true);
