@@ -10,6 +10,7 @@ import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadSpec;
+import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
@@ -88,6 +89,13 @@ class ExactNamesTest {
                     .isEqualTo(StoreException.Kind.INVALID_ARGUMENT);
             assertThat(outcome(() -> new GlobalTags(store).create("GT2", "", Map.of("/det/f", "T1 "))))
                     .isEqualTo(StoreException.Kind.TAG_NOT_FOUND);
+            assertThat(outcome(() -> store.setTagLock("T1 ", TagLock.LOCKED))).isEqualTo(StoreException.Kind.TAG_NOT_FOUND);
+            assertThat(outcome(() -> store.setTagLock(f, "T1 ", TagLock.LOCKED)))
+                    .isEqualTo(StoreException.Kind.INVALID_ARGUMENT);
+            assertThat(outcome(() -> new GlobalTags(store).lock("GT ", TagLock.LOCKED)))
+                    .isEqualTo(StoreException.Kind.TAG_NOT_FOUND);
+            assertThat(outcome(() -> store.deleteTag(f, "T1 "))).isEqualTo(StoreException.Kind.INVALID_ARGUMENT);
+            assertThat(outcome(() -> store.createTagRelation("D1 ", "T1"))).isEqualTo(StoreException.Kind.INVALID_ARGUMENT);
             assertThat(outcome(() -> store.createFolder("/det/f ", Versioning.SINGLE_VERSION, KeyType.TIME,
                     PayloadSpec.parse("v:Int32"), "", false))).isEqualTo(StoreException.Kind.INVALID_ARGUMENT);
             assertThat(outcome(() -> store.createFolderSet("/det ", "", false))).isEqualTo(StoreException.Kind.INVALID_ARGUMENT);
