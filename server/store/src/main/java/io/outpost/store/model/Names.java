@@ -72,7 +72,7 @@ public final class Names {
             throw StoreException.badArgument(kind + " must not be empty");
         }
         if (name.length() > MAX_LENGTH) {
-            throw StoreException.badArgument(kind + " '" + name.substring(0, 40) + "…' is " + name.length()
+            throw StoreException.badArgument(kind + " '" + printable(name.substring(0, 40)) + "…' is " + name.length()
                     + " characters long; at most " + MAX_LENGTH + " are allowed");
         }
         int first = name.codePointAt(0);
