@@ -22,6 +22,8 @@ TEST(ChannelSelection, ParsesAnySpellingToTheCanonicalOne) {
     EXPECT_EQ("1-4,7,9-12", ChannelSelection::parse("9-12,7,1-4").canonical());
     EXPECT_EQ("1-4", ChannelSelection::parse("1-3,4").canonical());
     EXPECT_EQ("name:A%2FB", ChannelSelection::parse("name:A/B").canonical());
+    // a channel name is passed on exactly as written: "ch0 " is not ch0
+    EXPECT_EQ("name:ch0%20", ChannelSelection::parse("name:ch0 ").canonical());
     EXPECT_EQ("name:A%2FB", ChannelSelection::parse("name:A%2fB").canonical());
     EXPECT_THROW(ChannelSelection::parse("4-1"), std::invalid_argument);
     EXPECT_THROW(ChannelSelection::parse("x"), std::invalid_argument);

@@ -83,6 +83,8 @@ def test_channel_selections_are_canonical() -> None:
     assert Channels.parse("5-5").canonical() == "5"
     assert Channels.named("a b/é").canonical() == "name:a%20b%2F%C3%A9"
     assert Channels.parse("name:a%20b").name == "a b"
+    # a channel name is passed on exactly as written: 'ch0 ' is not ch0
+    assert Channels.parse("name:ch0 ").canonical() == "name:ch0%20"
     for bad in ("5-2", "x", "1-2-3", "", "-1"):
         with pytest.raises(InvalidArgument):
             Channels.parse(bad)

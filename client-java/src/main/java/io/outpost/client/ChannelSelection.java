@@ -59,15 +59,16 @@ public final class ChannelSelection {
 
     /**
      * Parses the spellings a user types: {@code all}, {@code 3}, {@code 1-10}, {@code 1-4,7,9-12} (any order, any
-     * overlaps), or {@code name:X} (X as typed, not encoded).
+     * overlaps), or {@code name:X} (X as typed, not encoded: a channel name is exactly what follows "name:", white
+     * space included, so "name:ch0 " never selects ch0).
      */
     public static ChannelSelection parse(String text) {
+        if (text.stripLeading().startsWith("name:")) {
+            return named(text.stripLeading().substring(5));
+        }
         String s = text.strip();
         if (s.equalsIgnoreCase("all") || s.equals("*")) {
             return ALL;
-        }
-        if (s.startsWith("name:")) {
-            return named(s.substring(5));
         }
         List<long[]> rs = new ArrayList<>();
         for (String part : s.split(",")) {

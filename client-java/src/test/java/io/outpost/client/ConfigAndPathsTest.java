@@ -86,6 +86,9 @@ class ConfigAndPathsTest {
         assertThat(ChannelSelection.parse("1-3,4").pathSegment()).isEqualTo("1-4");
         assertThat(ChannelSelection.parse("5-5").pathSegment()).isEqualTo("5");
         assertThat(ChannelSelection.named("Tile A/é~").pathSegment()).isEqualTo("name:Tile%20A%2F%C3%A9~");
+        // a channel name is passed on exactly as written: 'ch0 ' is not ch0
+        assertThat(ChannelSelection.parse("name:ch0 ").pathSegment()).isEqualTo("name:ch0%20");
+        assertThat(ChannelSelection.parse(" name: ch0").pathSegment()).isEqualTo("name:%20ch0");
         assertThat(Paths.browse("GAINS-v1", 0, Keys.MAX, ChannelSelection.all(), Order.SINCE_DESC_CHANNEL, "/D/G"))
                 .isEqualTo("/v1/bin/browse/GAINS-v1/0/9223372036854775807/all/sdc/D/G");
         assertThat(Paths.count("HEAD", 1, 2, ChannelSelection.channel(3), "/D")).isEqualTo("/v1/bin/count/HEAD/1/2/3/D");

@@ -36,7 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * stores, back-insertions, truncation of open-ended IOVs, user tags (also locked and partially locked), standard
  * tags of the HEAD now and as of a past date (refused when there is nothing to tag), deleted tags, locks on the
  * right and the wrong node, tag relations that create missing tags, resolution through a folderset, and counts
- * and browses that agree on an unknown channel name.
+ * and browses that agree on an unknown channel name. Names (padded, case, look-alike and normal-form spellings) have
+ * their own randomized test, {@link RandomizedNameSpellingsTest}.
  */
 class RandomizedSemanticsTest {
     private static final long MAXK = ValidityKey.MAX;

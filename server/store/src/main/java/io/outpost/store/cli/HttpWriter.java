@@ -2,6 +2,7 @@ package io.outpost.store.cli;
 
 import io.outpost.store.StoreException;
 import io.outpost.store.model.KeyType;
+import io.outpost.store.model.Names;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.TagLock;
@@ -62,6 +63,7 @@ final class HttpWriter implements ConditionsWriter {
 
     @Override
     public void createFolderSet(String path, String description, boolean parents) {
+        Names.checkPath(path); // the service says the same, but a path with a space would not make a URL
         ObjectNode b = JSON.createObjectNode().put("description", description).put("parents", parents);
         send("POST", "/write/v1/foldersets" + path, "application/json", bytes(b));
     }
@@ -69,6 +71,7 @@ final class HttpWriter implements ConditionsWriter {
     @Override
     public String createFolder(String path, Versioning versioning, KeyType keys, PayloadSpec payload, String description,
                                boolean parents) {
+        Names.checkPath(path);
         ObjectNode b = JSON.createObjectNode().put("versioning", versioning.shortName()).put("keyType", keys.label())
                 .put("payload", payload.toString()).put("description", description).put("parents", parents);
         send("POST", "/write/v1/folders" + path, "application/json", bytes(b));

@@ -20,6 +20,14 @@ public abstract class Dialect {
     public abstract String typeOf(StorageType type);
 
     /**
+     * The column type of a name (a path, tag or channel name): compared exactly, byte for byte, as every name is
+     * (docs/schema.md, "Names"). The plain string type wherever that already compares exactly.
+     */
+    public String nameType(int length) {
+        return stringType(length);
+    }
+
+    /**
      * The generic browse query of COOL: every IOV of the layer overlapping the closed range [t1, t2], with a
      * per-channel lower bound {@code COALESCE(MAX(since ≤ t1), t1)} so its cost follows the rows returned, not
      * their position in the table.

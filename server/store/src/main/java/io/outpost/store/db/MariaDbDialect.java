@@ -3,7 +3,8 @@ package io.outpost.store.db;
 import io.outpost.store.model.StorageType;
 
 /**
- * MariaDB (and MySQL 8, which speaks the same SQL here): InnoDB tables in utf8mb4 with binary collation, signed
+ * MariaDB (and MySQL 8, which speaks the same SQL here): InnoDB tables in utf8mb4 with binary collation (the name
+ * columns NO PAD, see {@link #nameType}), signed
  * BIGINT keys (the model keeps every key within 0 … 2^63-1, and signed columns spare MariaDB's unsigned-overflow
  * errors in arithmetic), COOL's unsigned payload types as UNSIGNED columns. Batched inserts go out as one
  * COM_STMT_BULK_EXECUTE per batch (Connector/J's default), so the SQL text is constant per batch.
@@ -20,6 +21,13 @@ import io.outpost.store.model.StorageType;
  * only the rows it returns.
  */
 public final class MariaDbDialect extends Dialect {
+    /** MariaDB's binary collation without trailing-space padding: 'ch0' and 'ch0 ' are two names. */
+    public static final String MARIADB_NAME_COLLATION = "utf8mb4_nopad_bin";
+    /** MySQL 8's: its utf8mb4_bin pads like MariaDB's, utf8mb4_0900_bin does not. */
+    public static final String MYSQL_NAME_COLLATION = "utf8mb4_0900_bin";
+
+    /** The name collation of the server, known once {@link #checkServer} has read its version. */
+    private volatile String nameCollation = MARIADB_NAME_COLLATION;
 
     @Override
     public String name() {
@@ -39,6 +47,20 @@ public final class MariaDbDialect extends Dialect {
     @Override
     public String stringType(int length) {
         return "VARCHAR(" + length + ")";
+    }
+
+    /**
+     * A name column compares exactly: the tables' utf8mb4_bin is PAD SPACE, which takes 'ch0 ' for 'ch0' (in
+     * Outpost's statements and in Frontier statements sent straight to the database alike).
+     */
+    @Override
+    public String nameType(int length) {
+        return "VARCHAR(" + length + ") CHARACTER SET utf8mb4 COLLATE " + nameCollation;
+    }
+
+    /** The NO PAD binary collation of a server reporting this version string (MariaDB's or MySQL 8's). */
+    public static String nameCollationOf(String reportedVersion) {
+        return reportedVersion.contains("MariaDB") ? MARIADB_NAME_COLLATION : MYSQL_NAME_COLLATION;
     }
 
     @Override
@@ -203,10 +225,12 @@ public final class MariaDbDialect extends Dialect {
      */
     @Override
     public void checkServer(java.sql.Connection c) throws java.sql.SQLException {
-        String unsupported = unsupportedVersion(c.getMetaData().getDatabaseProductVersion());
+        String version = c.getMetaData().getDatabaseProductVersion();
+        String unsupported = unsupportedVersion(version);
         if (unsupported != null) {
             throw new DatabaseUnusableException(unsupported, null);
         }
+        nameCollation = nameCollationOf(version);
     }
 
     /** Why a server of this version string cannot be used, or null if it can. */

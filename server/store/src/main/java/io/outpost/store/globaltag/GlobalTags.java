@@ -4,6 +4,7 @@ import io.outpost.store.Failures;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.db.SysTime;
+import io.outpost.store.model.Names;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagKind;
@@ -113,6 +114,7 @@ public final class GlobalTags {
      * listed read their HEAD. Folderset tags on the way are named by {@link IntermediateTagNames}. All or nothing.
      */
     public GlobalTag create(String name, String description, Map<String, String> choices) {
+        Names.checkTagName(Names.Kind.GLOBAL_TAG, name);
         if (choices.isEmpty()) {
             throw StoreException.badArgument("a global tag needs at least one folder=tag choice");
         }

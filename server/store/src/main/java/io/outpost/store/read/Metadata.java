@@ -3,6 +3,7 @@ package io.outpost.store.read;
 import io.outpost.store.StoreException;
 import io.outpost.store.model.Channel;
 import io.outpost.store.model.KeyType;
+import io.outpost.store.model.Names;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.Tag;
@@ -42,6 +43,9 @@ public final class Metadata {
 
     /** The node at {@code path}, or null. */
     public Node findNode(Connection c, String path) throws SQLException {
+        if (!Names.couldBeStored(path)) {
+            return null;
+        }
         try (PreparedStatement ps = c.prepareStatement("SELECT " + NODE_COLS + " FROM " + prefix
                 + "NODES WHERE NODE_FULLPATH = ?")) {
             ps.setString(1, path);
@@ -109,6 +113,9 @@ public final class Metadata {
     }
 
     public Channel findChannel(Connection c, Node folder, String name) throws SQLException {
+        if (!Names.couldBeStored(name)) {
+            return null;
+        }
         try (PreparedStatement ps = c.prepareStatement("SELECT CHANNEL_ID, CHANNEL_NAME, DESCRIPTION FROM "
                 + folder.channelTable() + " WHERE CHANNEL_NAME = ?")) {
             ps.setString(1, name);
@@ -136,6 +143,9 @@ public final class Metadata {
 
     /** The tag with this name (tag names are unique database-wide), or null. */
     public Tag findTag(Connection c, String name) throws SQLException {
+        if (!Names.couldBeStored(name)) {
+            return null;
+        }
         try (PreparedStatement ps = c.prepareStatement("SELECT " + TAG_COLS + " FROM " + prefix
                 + "TAGS WHERE TAG_NAME = ?")) {
             ps.setString(1, name);

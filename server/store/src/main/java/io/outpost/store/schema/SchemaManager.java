@@ -2,6 +2,7 @@ package io.outpost.store.schema;
 
 import io.outpost.store.db.Database;
 import io.outpost.store.db.Dialect;
+import io.outpost.store.db.MariaDbDialect;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadField;
 import java.sql.Connection;
@@ -12,10 +13,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationVersion;
+import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
  * Creates and upgrades the schema. The database-wide tables come from versioned Flyway migrations (one folder
- * of SQL per dialect, table prefix as a placeholder); each folder's own tables are created here when the folder
+ * of SQL per dialect, table prefix as a placeholder, and a few Java migrations that change every folder's tables);
+ * each folder's own tables are created here when the folder
  * is created, because their columns follow the folder's payload specification.
  */
 public final class SchemaManager {
@@ -27,16 +31,28 @@ public final class SchemaManager {
 
     /** Applies pending migrations; safe to call on every start. Returns the number applied. */
     public int migrate() {
+        return migrateTo(MigrationVersion.LATEST);
+    }
+
+    /** Applies the migrations up to {@code target} only (tests make a database as an older release left it). */
+    int migrateTo(MigrationVersion target) {
         Flyway flyway = Flyway.configure()
                 // Own connections, not the writer pool, so the migration never competes with pooled writers;
                 // Flyway holds one connection for its history table while migrating on another.
                 .dataSource(db.config().jdbcUrl(), db.config().user(), db.config().password())
                 .locations("classpath:db/migration/" + db.dialect().name())
+                .javaMigrations(javaMigrations(db.dialect()))
                 .placeholders(Map.of("prefix", db.prefix()))
                 .table(db.prefix() + "SCHEMA_HISTORY")
                 .baselineOnMigrate(false)
+                .target(target)
                 .load();
         return flyway.migrate().migrationsExecuted;
+    }
+
+    /** The migrations that are code, not SQL: they depend on what the database holds (one table per folder). */
+    private static JavaMigration[] javaMigrations(Dialect d) {
+        return d instanceof MariaDbDialect ? new JavaMigration[] {new ExactNameCollation()} : new JavaMigration[0];
     }
 
     /** The DDL of one folder's tables, in execution order. */
@@ -54,7 +70,7 @@ public final class SchemaManager {
         ddl.add("CREATE TABLE " + folder.iovSeqTable() + " (SEQUENCE_NAME " + s255 + " NOT NULL PRIMARY KEY, "
                 + "CURRENT_VALUE " + big + " NOT NULL, LASTMOD_DATE " + s255 + ")" + d.tableOptions());
         ddl.add("CREATE TABLE " + folder.channelTable() + " (CHANNEL_ID " + big + " NOT NULL PRIMARY KEY, "
-                + "LAST_OBJECT_ID " + big + " NOT NULL, HAS_NEW_DATA " + integer + " NOT NULL, CHANNEL_NAME " + s255
+                + "LAST_OBJECT_ID " + big + " NOT NULL, HAS_NEW_DATA " + integer + " NOT NULL, CHANNEL_NAME " + d.nameType(255)
                 + ", DESCRIPTION " + s255 + ", CONSTRAINT " + folder.channelTable() + "_NAME_UK UNIQUE (CHANNEL_NAME))"
                 + d.tableOptions());
         StringBuilder t = new StringBuilder("CREATE TABLE " + iovs + " (OBJECT_ID " + pkType(d) + " NOT NULL PRIMARY KEY, "

@@ -4,6 +4,7 @@ import io.outpost.store.StoreException;
 import io.outpost.store.db.Database;
 import io.outpost.store.model.Channel;
 import io.outpost.store.model.KeyType;
+import io.outpost.store.model.Names;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.Versioning;
@@ -12,12 +13,9 @@ import io.outpost.store.schema.SchemaManager;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.regex.Pattern;
 
 /** Creates foldersets, folders (with their tables) and channels. */
 public final class NodeWriter {
-    private static final Pattern PATH = Pattern.compile("(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,63})+");
-
     private final Database db;
     private final Metadata meta;
     private final SchemaManager schema;
@@ -28,11 +26,9 @@ public final class NodeWriter {
         this.schema = schema;
     }
 
+    /** A new folder's or folderset's path, by the one rule for names ({@link Names}). */
     public static void checkPath(String path) {
-        if (path == null || !PATH.matcher(path).matches() || path.length() > 255) {
-            throw StoreException.badArgument("node path '" + path + "' must look like /A/B/C: segments of letters,"
-                    + " digits, '_', '.', '-' starting with a letter, digit or '_'");
-        }
+        Names.checkPath(path);
     }
 
     /** The parent folderset of {@code path}, created (with its own parents) when asked to. */
@@ -139,8 +135,8 @@ public final class NodeWriter {
         if (id < 0 || id > Channel.MAX_ID) {
             throw StoreException.badArgument("channel id " + id + " must be between 0 and " + Channel.MAX_ID);
         }
-        if (name != null && (name.isEmpty() || name.length() > 255)) {
-            throw StoreException.badArgument("channel name must be 1 to 255 characters");
+        if (name != null) {
+            Names.checkChannelName(name);
         }
         if (meta.findChannel(c, folder, id) != null) {
             throw new StoreException(StoreException.Kind.ALREADY_EXISTS, "channel " + id + " already exists in '"

@@ -2,6 +2,7 @@ package io.outpost.store.write;
 
 import io.outpost.store.StoreException;
 import io.outpost.store.db.Database;
+import io.outpost.store.model.Names;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagKind;
@@ -11,7 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.regex.Pattern;
 
 /**
  * Tags: standard tags as snapshots of the HEAD (now, or as of a date) copied into IOV2TAG inside the database;
@@ -19,8 +19,6 @@ import java.util.regex.Pattern;
  * parent folderset (COOL's HVS).
  */
 public final class TagWriter {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}");
-
     private final Database db;
     private final Metadata meta;
 
@@ -34,10 +32,7 @@ public final class TagWriter {
             throw new StoreException(StoreException.Kind.RESERVED_HEAD_TAG, "'" + name + "' is the reserved HEAD:"
                     + " it is defined in every folder and cannot be created, deleted or related");
         }
-        if (name == null || !NAME.matcher(name).matches()) {
-            throw StoreException.badArgument("tag name '" + name + "' must be letters, digits, '_', '.', '-'"
-                    + " (HEAD is reserved)");
-        }
+        Names.checkTagName(Names.Kind.TAG, name);
     }
 
     Tag createTag(Connection c, Node node, String name, String description, TagKind kind, String now)
