@@ -346,6 +346,12 @@ public final class IovStore implements AutoCloseable {
 
     /** Sets the lock status of a tag found by its name alone (it belongs to one node). */
     public Tag setTagLock(String tag, TagLock lock) {
+        Tag t = tag(tag);
+        if (t != null && t.nodeId() == node("/").id()) {
+            // a global tag: locking freezes it, unlocking lifts the freeze (GlobalTags.lock)
+            new io.outpost.store.globaltag.GlobalTags(this).lock(tag, lock, "write API");
+            return tag(tag);
+        }
         return write(c -> tagWriter.setLock(c, tag, lock));
     }
 
