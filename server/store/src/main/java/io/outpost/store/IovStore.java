@@ -239,6 +239,19 @@ public final class IovStore implements AutoCloseable {
         return new ReadResult(rows, resolved.tag(), selected);
     }
 
+    /**
+     * Around key {@code t} in the layer {@code tag} reads: the latest until at or before t and the earliest since
+     * after t ({@link IovReader#neighbours}), inside the caller's read transaction.
+     */
+    public long[] neighbours(Connection c, Node folder, String tag, long t) throws SQLException {
+        return reader.neighbours(c, folder, tags.forRead(c, folder, tag).layer(), t);
+    }
+
+    /** {@link #neighbours(Connection, Node, String, long)} in a read transaction of its own. */
+    public long[] neighbours(Node folder, String tag, long t) {
+        return read(c -> neighbours(c, folder, tag, t));
+    }
+
     /** Like {@link #browse} with an already resolved layer (one less lookup on hot paths). */
     public long browse(BrowseSpec spec, IovReader.IovConsumer out) {
         SnapshotCoverage cov = coverage;

@@ -56,6 +56,25 @@ public final class FrozenFolders {
         }
     }
 
+    /**
+     * When the frozen global tags holding {@code folderTag} for the folder {@code nodeId} were locked (COOL time
+     * strings): while one of them stays locked, the tag's rows cannot change.
+     */
+    public java.util.List<String> lockTimes(Connection c, long nodeId, String folderTag) throws SQLException {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT LOCKED_AT FROM " + table
+                + " WHERE NODE_ID = ? AND FOLDER_TAG = ?")) {
+            ps.setLong(1, nodeId);
+            ps.setString(2, folderTag);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+
     void add(Connection c, String globalTag, Member m) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table
                 + " (GLOBAL_TAG, NODE_ID, FOLDER_PATH, FOLDER_TAG, LOCKED_AT) VALUES (?, ?, ?, ?, ?)")) {

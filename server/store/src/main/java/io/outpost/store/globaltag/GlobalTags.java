@@ -111,6 +111,14 @@ public final class GlobalTags {
         return out;
     }
 
+    /** The folders {@code name} was frozen with (by node id, in path order); empty when it is not frozen. */
+    public Map<Long, FrozenFolders.Member> frozenFolders(String name) {
+        return store.read(c -> {
+            requireGlobalTag(c, name);
+            return frozenFolders.members(c, name);
+        });
+    }
+
     /**
      * When {@code name} was frozen by locking it (a COOL time string), or null if it is not frozen: never locked, or
      * unlocked since.
