@@ -33,7 +33,7 @@ final class HeldAnswers {
                     + folder.path() + "'");
         }
         boolean immutable = tag != null && tag.lock() == TagLock.LOCKED;
-        String label = QueryService.tagLabel(q);
+        String label = QueryService.tagLabel(q, folder);
         if (q.op() == Op.COUNT) {
             e.begin(AnswerKind.COUNT, folder.path(), label, 0, 0, COUNT_COLUMNS);
             e.row(new Object[] {held.count(q.t1(), q.t2(), q.channels())});

@@ -165,13 +165,13 @@ public class QueryService implements AutoCloseable {
         TableEncoder e = encoder(q);
         if (q.op() == Op.COUNT) {
             IovStore.ReadResult r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), null, false);
-            e.begin(AnswerKind.COUNT, folder.path(), tagLabel(q), 0, 0, COUNT_COLUMNS);
+            e.begin(AnswerKind.COUNT, folder.path(), tagLabel(q, folder), 0, 0, COUNT_COLUMNS);
             e.row(new Object[] {r.rows()});
             return done(e, 0, 0, false, locked(r), generation);
         }
         List<Column> columns = iovColumns(folder);
         boolean[] openEnded = {false};
-        e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q), 0, 0, columns);
+        e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q, folder), 0, 0, columns);
         PipelinedEncoder pipe = new PipelinedEncoder(e, encoders);
         IovStore.ReadResult r;
         try {
@@ -247,7 +247,7 @@ public class QueryService implements AutoCloseable {
         channelCounts.put(countKey, selected);
         long[] hint = validity(q.t1(), rows, selected, neighbours);
         TableEncoder e = encoder(q);
-        e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q), hint[0], hint[1], iovColumns(folder));
+        e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q, folder), hint[0], hint[1], iovColumns(folder));
         boolean openEnded = false;
         for (Iov iov : rows) {
             openEnded |= iov.isOpenEnded();
@@ -260,8 +260,12 @@ public class QueryService implements AutoCloseable {
         return r.tag() != null && r.tag().lock() == TagLock.LOCKED;
     }
 
-    static String tagLabel(Query q) {
-        return TagResolver.isHead(q.tag()) ? "HEAD" : q.tag();
+    /**
+     * The tag an answer names: the asked tag, or HEAD — also for a single-version folder read through a global tag,
+     * which has no tags and is read at its HEAD, so the answer says what it holds.
+     */
+    static String tagLabel(Query q, Node folder) {
+        return TagResolver.isHead(q.tag()) || !folder.isMultiVersion() ? "HEAD" : q.tag();
     }
 
     /**

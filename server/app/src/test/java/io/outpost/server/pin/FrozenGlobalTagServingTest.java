@@ -99,6 +99,11 @@ class FrozenGlobalTagServingTest {
             JsonNode whole = json(svc.get("/v1/json/snapshot/" + GT + "/150"));
             assertThat(reads(whole)).containsEntry("/SV/S", "single-version HEAD").containsEntry("/DET/A", "tag")
                     .containsEntry("/DET/B", "tag");
+            // a single-version folder read with the global tag (as `find --tag GT` does) reads what the snapshot
+            // reads, and its answer says it is the HEAD
+            JsonNode sv = json(svc.get(at("/SV/S", 150)));
+            assertThat(sv.get("tag").asString()).isEqualTo("HEAD");
+            assertThat(sv.get("rows").get(0).get(3).asInt()).isEqualTo(2);
 
             List<String> done = new ArrayList<>();
             for (int step = 0; step < 12; step++) {
