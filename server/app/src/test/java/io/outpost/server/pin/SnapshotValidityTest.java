@@ -12,13 +12,17 @@ import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
+import io.outpost.testkit.MariaDbServer;
+import io.outpost.testkit.PostgresServer;
 import io.outpost.testkit.TempDirs;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -32,12 +36,31 @@ class SnapshotValidityTest {
     private static final PayloadSpec SPEC = PayloadSpec.parse("v:Int32");
     private static final long MINUTE = 60_000_000_000L;
 
+    /** Held rows on SQLite; the database's own neighbour reads on every backend. */
+    static Stream<Arguments> backends() {
+        return Stream.of(Arguments.of("sqlite", true), Arguments.of("sqlite", false),
+                Arguments.of("postgresql", false), Arguments.of("mariadb", false));
+    }
+
+    private static RunningService start(String backend, boolean heldRows) {
+        String[] args = {"--outpost.demo-data=false", "--outpost.rows.enabled=" + heldRows,
+            "--outpost.snapshot.min-valid-time=1m", "--outpost.database.user=" + switch (backend) {
+                case "postgresql" -> "postgres";
+                case "mariadb" -> "root";
+                default -> "";
+            }};
+        return RunningService.start(switch (backend) {
+            case "postgresql" -> PostgresServer.shared().createDatabase("snapshot_validity");
+            case "mariadb" -> MariaDbServer.shared().createDatabase("snapshot_validity");
+            default -> "jdbc:sqlite:" + TempDirs.create("outpost-validity").resolve("v.db");
+        }, args);
+    }
+
     @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void aChannelInAGapBoundsTheValidityByItsGapAndShortValiditiesWarn(boolean heldRows) throws Exception {
-        try (RunningService svc = RunningService.start("jdbc:sqlite:" + TempDirs.create("outpost-validity")
-                .resolve("v.db"), "--outpost.demo-data=false", "--outpost.rows.enabled=" + heldRows,
-                "--outpost.snapshot.min-valid-time=1m")) {
+    @MethodSource("backends")
+    void aChannelInAGapBoundsTheValidityByItsGapAndShortValiditiesWarn(String backend, boolean heldRows)
+            throws Exception {
+        try (RunningService svc = start(backend, heldRows)) {
             IovStore store = svc.bean(IovStore.class);
             // channel 0 covers everything from 0 in two IOVs; channel 1 has [10, 20) min, a gap, then [30, ∞) min
             Node gappy = store.createFolder("/V/Gappy", Versioning.MULTI_VERSION, KeyType.TIME, SPEC, "", true);
