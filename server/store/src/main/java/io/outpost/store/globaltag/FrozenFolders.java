@@ -41,6 +41,30 @@ public final class FrozenFolders {
     }
 
     /**
+     * Why the folder {@code nodeId} is not read in {@code globalTag}: null when it is (the global tag is not frozen, or
+     * was frozen with the folder), else when the global tag was locked. Two primary-key reads, whatever its size.
+     */
+    public String lockedWithout(Connection c, String globalTag, long nodeId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + table
+                + " WHERE GLOBAL_TAG = ? AND NODE_ID = ?")) {
+            ps.setString(1, globalTag);
+            ps.setLong(2, nodeId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    return null;
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT LOCKED_AT FROM " + table + " WHERE GLOBAL_TAG = ?")) {
+            ps.setMaxRows(1);
+            ps.setString(1, globalTag);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    /**
      * A frozen global tag other than {@code except} (null: any) that holds {@code folderTag} as one of its folders'
      * tags, or null.
      */

@@ -140,11 +140,10 @@ public final class TagResolver {
 
     /** Why {@code folder} is not read in the frozen global tag {@code tagName}, or null if it is (or no such tag). */
     private String notFrozenWith(Connection c, Node folder, String tagName) throws SQLException {
-        var members = frozen.members(c, tagName);
-        if (members.isEmpty() || members.containsKey(folder.id())) {
+        String lockedAt = frozen.lockedWithout(c, tagName, folder.id());
+        if (lockedAt == null) {
             return null;
         }
-        String lockedAt = members.values().iterator().next().lockedAt();
         return "'" + folder.path() + "' is not part of the global tag '" + tagName + "': the global tag was locked at "
                 + lockedAt + " and serves the folders it served then";
     }
