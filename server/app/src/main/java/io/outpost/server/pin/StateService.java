@@ -77,6 +77,12 @@ public class StateService {
             folders.add(new State.FolderState(node, c.tagName(), lock, stamp, token, frozen));
             digest.append(node.path()).append(' ').append(c.tagName()).append(' ').append(token).append('\n');
         }
+        if (folders.isEmpty() && !subtree.equals("/") && !resolution.frozen().isEmpty()) {
+            // only folders created after the lock lie there: refused as a folder the global tag has no tag for
+            throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "'" + subtree + "' is not part of the global"
+                    + " tag '" + tag + "': the global tag was locked at " + resolution.frozen().values().iterator()
+                    .next().lockedAt() + " and serves the folders it served then");
+        }
         return new State(tag, subtree, List.copyOf(folders), hash(digest.toString()));
     }
 

@@ -122,6 +122,9 @@ class FrozenGlobalTagServingTest {
             HttpResponse<byte[]> later = svc.get(at("/NEW/F0", 50));
             assertThat(later.statusCode()).isEqualTo(404);
             assertThat(new String(later.body(), StandardCharsets.UTF_8)).contains("not part of the global tag");
+            HttpResponse<byte[]> laterSnapshot = svc.get("/v1/json/snapshot/" + GT + "/50/NEW");
+            assertThat(laterSnapshot.statusCode()).isEqualTo(404);
+            assertThat(new String(laterSnapshot.body(), StandardCharsets.UTF_8)).contains("not part of the global tag");
         }
     }
 
