@@ -2,7 +2,6 @@ package io.outpost.store.write;
 
 import io.outpost.store.StoreException;
 import io.outpost.store.db.Database;
-import io.outpost.store.globaltag.FrozenFolders;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagKind;
@@ -176,7 +175,7 @@ public final class TagWriter {
 
     private Tag setLock(Connection c, Tag t, TagLock lock) throws SQLException {
         if (lock != TagLock.LOCKED) {
-            String holder = new FrozenFolders(db.prefix()).frozenHolderOf(c, t.name(), null);
+            String holder = new io.outpost.store.globaltag.FrozenFolders(db.prefix()).frozenHolderOf(c, t.name(), null);
             if (holder != null) {
                 throw new StoreException(StoreException.Kind.TAG_LOCKED, "tag '" + t.name() + "' is part of the locked"
                         + " global tag '" + holder + "': unlock the global tag itself (outpost-loader globaltag lock "
