@@ -239,6 +239,19 @@ public final class IovStore implements AutoCloseable {
         return new ReadResult(rows, resolved.tag(), selected);
     }
 
+    /**
+     * Around key {@code t} in the layer {@code tag} reads: the latest until at or before t and the earliest since
+     * after t ({@link IovReader#neighbours}), inside the caller's read transaction.
+     */
+    public long[] neighbours(Connection c, Node folder, String tag, long t) throws SQLException {
+        return reader.neighbours(c, folder, tags.forRead(c, folder, tag).layer(), t);
+    }
+
+    /** {@link #neighbours(Connection, Node, String, long)} in a read transaction of its own. */
+    public long[] neighbours(Node folder, String tag, long t) {
+        return read(c -> neighbours(c, folder, tag, t));
+    }
+
     /** Like {@link #browse} with an already resolved layer (one less lookup on hot paths). */
     public long browse(BrowseSpec spec, IovReader.IovConsumer out) {
         SnapshotCoverage cov = coverage;
@@ -346,6 +359,12 @@ public final class IovStore implements AutoCloseable {
 
     /** Sets the lock status of a tag found by its name alone (it belongs to one node). */
     public Tag setTagLock(String tag, TagLock lock) {
+        Tag t = tag(tag);
+        if (t != null && t.nodeId() == node("/").id()) {
+            // a global tag: locking freezes it, unlocking lifts the freeze (GlobalTags.lock)
+            new io.outpost.store.globaltag.GlobalTags(this).lock(tag, lock, "write API");
+            return tag(tag);
+        }
         return write(c -> tagWriter.setLock(c, tag, lock));
     }
 

@@ -85,8 +85,16 @@ public final class JsonEncoder implements TableEncoder {
 
     @Override
     public byte[] finish() {
+        return finish(java.util.Map.of());
+    }
+
+    /** Ends the document with {@code notes} as string properties after the row count (e.g. a snapshot's warning). */
+    public byte[] finish(java.util.Map<String, String> notes) {
         gen.writeEndArray();
         gen.writeNumberProperty("rowCount", rows);
+        for (java.util.Map.Entry<String, String> n : notes.entrySet()) {
+            gen.writeStringProperty(n.getKey(), n.getValue());
+        }
         gen.writeEndObject();
         gen.close();
         return buffer.toByteArray();

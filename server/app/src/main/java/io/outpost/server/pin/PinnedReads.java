@@ -32,16 +32,18 @@ public class PinnedReads {
     private final Catalog catalog;
     private final AnswerCache cache;
     private final QueryService service;
+    private final FrozenReads frozen;
     private final String immutable;
     private final long maxWaitMillis;
     private volatile long lastForcedRefresh;
 
-    public PinnedReads(IovStore store, Catalog catalog, AnswerCache cache, QueryService service,
+    public PinnedReads(IovStore store, Catalog catalog, AnswerCache cache, QueryService service, FrozenReads frozen,
                        SnapshotProperties snapshot, OutpostProperties props) {
         this.store = store;
         this.catalog = catalog;
         this.cache = cache;
         this.service = service;
+        this.frozen = frozen;
         this.immutable = "public, max-age=" + snapshot.pinnedMaxAge().toSeconds() + ", immutable";
         this.maxWaitMillis = props.database().connectionTimeout().plus(props.database().statementTimeout()).toMillis();
     }
@@ -85,6 +87,11 @@ public class PinnedReads {
     public Answer read(Query q, GenerationToken asked) {
         Catalog.Entry e = entry(q.path());
         GenerationToken current = GenerationToken.ofStamp(e.generation());
+        if (asked.compareTo(current) != 0 && frozen.holds(e.node(), q.tag(), asked)) {
+            Catalog.Entry entry = e;
+            return cache.get(pinnedPath(q, asked), asked.toString(), () -> computeFrozen(q, entry, asked),
+                    maxWaitMillis);
+        }
         if (asked.compareTo(current) > 0) {
             forceRefresh();
             e = entry(q.path());
@@ -111,8 +118,27 @@ public class PinnedReads {
         return pinned(q, token, a);
     }
 
-    /** One at-time read of a batch: the query and the catalog entry whose generation its answer is pinned to. */
-    public record AtRead(Query query, Catalog.Entry entry) {
+    /**
+     * A read through a folder tag held by a frozen global tag, pinned to the lock ({@link FrozenReads}): the tag is
+     * checked to be held, locked, before and after the read, as a folder's stamp is for other pinned reads.
+     */
+    private Answer computeFrozen(Query q, Catalog.Entry e, GenerationToken lock) {
+        Node n = e.node();
+        Answer a = service.load(q, n, e.generation());
+        if (!frozen.holds(n, q.tag(), lock)) {
+            throw gone(n, store.modificationStamp(n), lock);
+        }
+        return pinned(q, lock, a);
+    }
+
+    /**
+     * One at-time read of a batch: the query and the catalog entry whose generation its answer is pinned to, or,
+     * for a folder read through a frozen global tag, the lock's generation {@code frozen} (else null).
+     */
+    public record AtRead(Query query, Catalog.Entry entry, GenerationToken frozen) {
+        public AtRead(Query query, Catalog.Entry entry) {
+            this(query, entry, null);
+        }
     }
 
     /** A folder of a batch whose stored stamp is not the generation its read is pinned to. */
@@ -134,15 +160,21 @@ public class PinnedReads {
             List<AtRead> group = reads.subList(from, Math.min(reads.size(), from + Metadata.STAMPS_PER_QUERY));
             List<Node> folders = group.stream().map(r -> r.entry().node()).toList();
             Answer[] answers = new Answer[group.size()];
+            String[] readAt = new String[group.size()];
             List<List<Runnable>> keepAfterCheck = new ArrayList<>();
             Map<String, String> after = store.read(c -> {
                 Map<String, String> before = store.modificationStamps(c, folders);
                 for (int i = 0; i < group.size(); i++) {
                     AtRead r = group.get(i);
+                    Node folder = r.entry().node();
                     List<Runnable> keep = new ArrayList<>();
                     keepAfterCheck.add(keep);
-                    if (r.entry().generation().equals(before.get(r.entry().node().path()))) {
-                        answers[i] = service.loadAt(c, r.query(), r.entry().node(), r.entry().generation(), keep);
+                    readAt[i] = before.get(folder.path());
+                    // a frozen read holds whatever the folder's stamp: its tag is checked in this transaction
+                    boolean readable = r.frozen() != null ? frozen.holds(c, folder, r.query().tag(), r.frozen())
+                            : r.entry().generation().equals(readAt[i]);
+                    if (readable) {
+                        answers[i] = service.loadAt(c, r.query(), folder, readAt[i], keep);
                     }
                 }
                 return store.modificationStamps(c, folders);
@@ -150,7 +182,12 @@ public class PinnedReads {
             for (int i = 0; i < group.size(); i++) {
                 AtRead r = group.get(i);
                 String now = after.get(r.entry().node().path());
-                if (answers[i] != null && r.entry().generation().equals(now)) {
+                if (answers[i] != null && r.frozen() != null) {
+                    if (java.util.Objects.equals(readAt[i], now)) {
+                        keepAfterCheck.get(i).forEach(Runnable::run);
+                    }
+                    done.accept(pinned(r.query(), r.frozen(), answers[i]), from + i);
+                } else if (answers[i] != null && r.entry().generation().equals(now)) {
                     keepAfterCheck.get(i).forEach(Runnable::run); // held rows built on the way: of their stamp
                     done.accept(pinned(r.query(), GenerationToken.ofStamp(r.entry().generation()), answers[i]), from + i);
                 } else if (moved == null) {

@@ -62,17 +62,21 @@ public class SnapshotService {
             new Column("tag", ColumnType.STRING255), new Column("generation", ColumnType.STRING255),
             new Column("rows", ColumnType.UINT63), new Column("url", ColumnType.STRING4K),
             new Column("answer", ColumnType.BLOB16M), new Column("keyType", ColumnType.STRING255),
-            new Column("validSince", ColumnType.UINT63), new Column("validUntil", ColumnType.UINT63));
+            new Column("validSince", ColumnType.UINT63), new Column("validUntil", ColumnType.UINT63),
+            new Column("reads", ColumnType.STRING255));
 
     private final PinnedReads pinned;
+    private final SnapshotValidity validity;
     private final long inlineMax;
     private final Codec codec;
     private final int level;
     /** Per folder, tag, generation and format: the validity intervals of at-time answers seen (start → end). */
     private final Cache<String, NavigableMap<Long, Long>> intervals = Caffeine.newBuilder().maximumSize(50_000).build();
 
-    public SnapshotService(PinnedReads pinned, SnapshotProperties props, OutpostProperties outpost) {
+    public SnapshotService(PinnedReads pinned, SnapshotValidity validity, SnapshotProperties props,
+                           OutpostProperties outpost) {
         this.pinned = pinned;
+        this.validity = validity;
         this.inlineMax = props.inlineMaxBytes().toBytes();
         this.codec = Codec.parse(outpost.cache().codec());
         this.level = outpost.cache().compressionLevel();
@@ -141,7 +145,7 @@ public class SnapshotService {
             } else {
                 missing.add(i);
                 reads.add(new PinnedReads.AtRead(at(format, f, t),
-                        new Catalog.Entry(f.folder(), f.stamp(), java.time.Instant.EPOCH)));
+                        new Catalog.Entry(f.folder(), f.stamp(), java.time.Instant.EPOCH), f.frozen() ? f.token() : null));
             }
         }
         pinned.computeAll(reads, (computed, j) -> {
@@ -194,9 +198,12 @@ public class SnapshotService {
             Object body = !inline ? null : bin ? p.answer.body() : new JsonEncoder.Nested(p.answer.body());
             e.row(new Object[] {p.folder.folder().path(), p.folder.tag(), p.folder.token().toString(), p.answer.rows(),
                 inline ? null : p.url, body, p.folder.folder().keyType().label(), p.answer.validSince(),
-                p.answer.validUntil()});
+                p.answer.validUntil(), p.folder.reads()});
         }
-        byte[] body = e.finish();
+        String warning = validity.warning(state, parts.stream().map(p -> new SnapshotValidity.FolderValidity(
+                p.folder.folder(), p.answer.validSince(), p.answer.validUntil())).toList());
+        byte[] body = e instanceof JsonEncoder json && warning != null ? json.finish(Map.of("warning", warning))
+                : e.finish();
         Answer a = new Answer(body, e.contentType(), e.rows(), since, until, false, true, state.hash(), null);
         String cc = pinned.immutableCacheControl();
         return a.withHeaders(new Answer.Headers(state.subtree(), PinnedReads.etag(key), 0, "", cc, cc,

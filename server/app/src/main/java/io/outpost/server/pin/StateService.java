@@ -6,8 +6,10 @@ import io.outpost.server.cache.Catalog;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.globaltag.FolderChoice;
+import io.outpost.store.globaltag.FrozenFolders;
 import io.outpost.store.globaltag.GlobalTags;
 import io.outpost.store.model.Node;
+import io.outpost.store.model.TagLock;
 import io.outpost.store.read.TagResolver;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -15,6 +17,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import org.springframework.stereotype.Component;
 
 /**
@@ -27,7 +30,11 @@ public class StateService {
     private final IovStore store;
     private final GlobalTags globalTags;
     private final Catalog catalog;
-    private final Cache<String, List<FolderChoice>> resolutions = Caffeine.newBuilder().maximumSize(1_000).build();
+    private final Cache<String, Resolution> resolutions = Caffeine.newBuilder().maximumSize(1_000).build();
+
+    /** What a tag resolves to, and the folders it was frozen with (empty: not frozen). */
+    private record Resolution(List<FolderChoice> choices, Map<Long, FrozenFolders.Member> frozen) {
+    }
 
     public StateService(IovStore store, Catalog catalog) {
         this.store = store;
@@ -47,7 +54,8 @@ public class StateService {
                 throw new StoreException(StoreException.Kind.FOLDER_NOT_FOUND, "no folder or folderset '" + subtree + "'");
             }
         }
-        List<FolderChoice> choices = choices(tag);
+        Resolution resolution = resolution(tag);
+        List<FolderChoice> choices = resolution.choices();
         List<State.FolderState> folders = new ArrayList<>();
         StringBuilder digest = new StringBuilder(tag).append('\n').append(subtree).append('\n');
         for (FolderChoice c : choices) {
@@ -61,17 +69,27 @@ public class StateService {
             }
             String stamp = e == null ? "0@none" : e.generation();
             Node node = e == null ? c.folder() : e.node();
-            GenerationToken token = GenerationToken.ofStamp(stamp);
+            FrozenFolders.Member member = resolution.frozen().get(node.id());
+            boolean frozen = member != null && !c.isHead() && c.tag().lock() == TagLock.LOCKED
+                    && c.tagName().equals(member.folderTag());
+            GenerationToken token = frozen ? FrozenReads.token(member.lockedAt()) : GenerationToken.ofStamp(stamp);
             String lock = c.isHead() ? "" : c.tag().lock().name().toLowerCase(java.util.Locale.ROOT);
-            folders.add(new State.FolderState(node, c.tagName(), lock, stamp, token));
+            folders.add(new State.FolderState(node, c.tagName(), lock, stamp, token, frozen));
             digest.append(node.path()).append(' ').append(c.tagName()).append(' ').append(token).append('\n');
+        }
+        if (folders.isEmpty() && !subtree.equals("/") && !resolution.frozen().isEmpty()) {
+            // only folders created after the lock lie there: refused as a folder the global tag has no tag for
+            throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "'" + subtree + "' is not part of the global"
+                    + " tag '" + tag + "': the global tag was locked at " + resolution.frozen().values().iterator()
+                    .next().lockedAt() + " and serves the folders it served then");
         }
         return new State(tag, subtree, List.copyOf(folders), hash(digest.toString()));
     }
 
-    private List<FolderChoice> choices(String tag) {
+    private Resolution resolution(String tag) {
         String key = tag + " " + catalog.catalogGeneration();
-        return resolutions.get(key, k -> TagResolver.isHead(tag) ? headChoices() : globalTags.resolve(tag));
+        return resolutions.get(key, k -> TagResolver.isHead(tag) ? new Resolution(headChoices(), Map.of())
+                : new Resolution(globalTags.resolve(tag), globalTags.frozenFolders(tag)));
     }
 
     private List<FolderChoice> headChoices() {

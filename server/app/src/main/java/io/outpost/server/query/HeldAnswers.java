@@ -33,7 +33,7 @@ final class HeldAnswers {
                     + folder.path() + "'");
         }
         boolean immutable = tag != null && tag.lock() == TagLock.LOCKED;
-        String label = QueryService.tagLabel(q);
+        String label = QueryService.tagLabel(q, folder);
         if (q.op() == Op.COUNT) {
             e.begin(AnswerKind.COUNT, folder.path(), label, 0, 0, COUNT_COLUMNS);
             e.row(new Object[] {held.count(q.t1(), q.t2(), q.channels())});
@@ -65,7 +65,10 @@ final class HeldAnswers {
         return finish(e, validSince, validUntil, openEnded[0], immutable, generation);
     }
 
-    /** As QueryService.validity: [max since, min until) if every selected channel has a row at t, else [t, t+1). */
+    /**
+     * As QueryService.validity: [max since, min until) of the rows at t, narrowed by the gaps the channels without a
+     * row at t are in ({@link HeldRows#neighbours}).
+     */
     private static long[] validity(long t, HeldRows held, Query q) {
         long[] since = {0};
         long[] until = {ValidityKey.MAX};
@@ -75,8 +78,10 @@ final class HeldAnswers {
             since[0] = Math.max(since[0], held.since(r));
             until[0] = Math.min(until[0], held.until(r));
         });
-        if (n[0] == 0 || n[0] != held.selectedChannels(q.channels())) {
-            return new long[] {t, t == ValidityKey.MAX ? t : t + 1};
+        if (n[0] != held.selectedChannels(q.channels())) {
+            long[] gap = held.neighbours(t, q.channels());
+            since[0] = Math.max(since[0], gap[0]);
+            until[0] = Math.min(until[0], gap[1]);
         }
         return new long[] {since[0], until[0]};
     }

@@ -159,18 +159,19 @@ public class QueryService implements AutoCloseable {
         }
         if (q.op() == Op.AT) {
             return at(q, folder, generation,
-                    (out, count) -> store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), out, count));
+                    (out, count) -> store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), out, count),
+                    t -> store.neighbours(folder, q.tag(), t));
         }
         TableEncoder e = encoder(q);
         if (q.op() == Op.COUNT) {
             IovStore.ReadResult r = store.read(folder, q.tag(), q.t1(), q.t2(), q.channels(), null, false);
-            e.begin(AnswerKind.COUNT, folder.path(), tagLabel(q), 0, 0, COUNT_COLUMNS);
+            e.begin(AnswerKind.COUNT, folder.path(), tagLabel(q, folder), 0, 0, COUNT_COLUMNS);
             e.row(new Object[] {r.rows()});
             return done(e, 0, 0, false, locked(r), generation);
         }
         List<Column> columns = iovColumns(folder);
         boolean[] openEnded = {false};
-        e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q), 0, 0, columns);
+        e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q, folder), 0, 0, columns);
         PipelinedEncoder pipe = new PipelinedEncoder(e, encoders);
         IovStore.ReadResult r;
         try {
@@ -218,6 +219,12 @@ public class QueryService implements AutoCloseable {
                     } catch (SQLException e) {
                         throw Failures.translate(e);
                     }
+                }, t -> {
+                    try {
+                        return store.neighbours(c, f, q.tag(), t);
+                    } catch (SQLException e) {
+                        throw Failures.translate(e);
+                    }
                 });
             } catch (SQLException e) {
                 throw Failures.translate(e);
@@ -225,7 +232,12 @@ public class QueryService implements AutoCloseable {
         });
     }
 
-    private Answer at(Query q, Node folder, String generation, AtRead read) {
+    /** The latest until at or before a key and the earliest since after it, in the read's layer. */
+    private interface Neighbours {
+        long[] around(long t);
+    }
+
+    private Answer at(Query q, Node folder, String generation, AtRead read, Neighbours neighbours) {
         // At most one row per channel: held until the validity range, which goes in the header, is known.
         List<Iov> rows = new ArrayList<>();
         String countKey = folder.path() + " " + generation + " " + ChannelSpelling.format(q.channels());
@@ -233,9 +245,9 @@ public class QueryService implements AutoCloseable {
         IovStore.ReadResult r = read.read(rows::add, known == null);
         long selected = known != null ? known : r.selectedChannels();
         channelCounts.put(countKey, selected);
-        long[] hint = validity(q.t1(), rows, selected);
+        long[] hint = validity(q.t1(), rows, selected, neighbours);
         TableEncoder e = encoder(q);
-        e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q), hint[0], hint[1], iovColumns(folder));
+        e.begin(AnswerKind.IOVS, folder.path(), tagLabel(q, folder), hint[0], hint[1], iovColumns(folder));
         boolean openEnded = false;
         for (Iov iov : rows) {
             openEnded |= iov.isOpenEnded();
@@ -248,23 +260,30 @@ public class QueryService implements AutoCloseable {
         return r.tag() != null && r.tag().lock() == TagLock.LOCKED;
     }
 
-    static String tagLabel(Query q) {
-        return TagResolver.isHead(q.tag()) ? "HEAD" : q.tag();
+    /**
+     * The tag an answer names: the asked tag, or HEAD — also for a single-version folder read through a global tag,
+     * which has no tags and is read at its HEAD, so the answer says what it holds.
+     */
+    static String tagLabel(Query q, Node folder) {
+        return TagResolver.isHead(q.tag()) || !folder.isMultiVersion() ? "HEAD" : q.tag();
     }
 
     /**
-     * The keys for which this at-time answer stays the same: [max since, min until) when every selected channel
-     * has a row; otherwise only t itself (a channel in a gap could gain a row at any later key).
+     * The keys for which this at-time answer stays the same at its generation: [max since, min until) of the rows
+     * at t, narrowed, when some selected channel has no row at t, by the gap that channel is in (the latest until
+     * at or before t, the earliest since after it). A channel in a gap does not make the answer valid at t alone.
      */
-    private static long[] validity(long t, List<Iov> rows, long selectedChannels) {
-        if (rows.isEmpty() || rows.size() != selectedChannels) {
-            return new long[] {t, t == ValidityKey.MAX ? t : t + 1};
-        }
+    private static long[] validity(long t, List<Iov> rows, long selectedChannels, Neighbours neighbours) {
         long since = 0;
         long until = ValidityKey.MAX;
         for (Iov iov : rows) {
             since = Math.max(since, iov.since());
             until = Math.min(until, iov.until());
+        }
+        if (rows.size() != selectedChannels) {
+            long[] gap = neighbours.around(t);
+            since = Math.max(since, gap[0]);
+            until = Math.min(until, gap[1]);
         }
         return new long[] {since, until};
     }

@@ -143,6 +143,26 @@ public final class HeldRows {
         return n;
     }
 
+    /**
+     * Around key {@code t} in the selected channels: the latest until at or before t and the earliest since after t
+     * (0 and the largest key where there is none). Together with the rows valid at t they bound the keys for which
+     * an at-time answer stays the same: a channel without a row at t is in a gap, and the gap is its validity.
+     */
+    public long[] neighbours(long t, ChannelSelection sel) {
+        long[] out = {0, io.outpost.store.model.ValidityKey.MAX};
+        forEachChannel(sel, ci -> {
+            int lo = firstOverlapping(ci, t);
+            int hi = endOverlapping(ci, t);
+            if (lo > firstRow[ci]) {
+                out[0] = Math.max(out[0], until[lo - 1]);
+            }
+            if (hi < firstRow[ci + 1]) {
+                out[1] = Math.min(out[1], since[hi]);
+            }
+        });
+        return out;
+    }
+
     /** Number of rows overlapping the closed range [t1, t2] in the selected channels. */
     public long count(long t1, long t2, ChannelSelection sel) {
         long[] n = {0};

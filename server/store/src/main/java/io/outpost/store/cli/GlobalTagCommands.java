@@ -85,8 +85,12 @@ final class GlobalTagCommands {
 
         @Override
         void run(IovStore store) {
-            new GlobalTags(store).lock(name, TagLock.parse(status));
-            System.out.println(name + " and every tag it reaches are now " + status);
+            GlobalTags gts = new GlobalTags(store);
+            gts.lock(name, TagLock.parse(status), "outpost-loader (" + System.getProperty("user.name") + ")");
+            String frozenAt = gts.frozenAt(name);
+            System.out.println(name + " and every tag it reaches are now " + status + (frozenAt == null ? ""
+                    : "; it serves the " + gts.frozenFolders(name).size() + " folders it served at " + frozenAt
+                    + ", with the HEADs it read as of then"));
         }
     }
 

@@ -32,6 +32,8 @@ public final class GlobalTags {
     private final IovStore store;
     private final Metadata meta;
     private final TagWriter tagWriter;
+    private final FrozenFolders frozenFolders;
+    private final LockAudit audit;
     private final Clock clock;
 
     public GlobalTags(IovStore store) {
@@ -42,6 +44,8 @@ public final class GlobalTags {
         this.store = store;
         this.meta = new Metadata(store.database().prefix());
         this.tagWriter = new TagWriter(store.database(), meta);
+        this.frozenFolders = new FrozenFolders(store.database().prefix());
+        this.audit = new LockAudit(store.database().prefix());
         this.clock = clock;
     }
 
@@ -75,6 +79,8 @@ public final class GlobalTags {
     }
 
     private List<FolderChoice> resolve(Connection c, Tag globalTag, String subtree) throws SQLException {
+        // A frozen global tag serves the folders it was locked with, no folder created since.
+        Map<Long, FrozenFolders.Member> frozen = frozenFolders.members(c, globalTag.name());
         // Nodes come in path order, so a folderset's tag is known before its children are looked at. The relations
         // below one folderset's tag are read together: one query per folderset the global tag reaches, not one per
         // node (a state of 10,000 folders is resolved again whenever the catalog changes).
@@ -97,12 +103,33 @@ public final class GlobalTags {
             if (own != null) {
                 tagOfNode.put(n.id(), own);
             }
-            if (n.isFolder() && within(n.path(), subtree)) {
+            boolean member = frozen.isEmpty() || frozen.containsKey(n.id());
+            if (n.isFolder() && member && within(n.path(), subtree)) {
                 Tag t = own == null || !n.isMultiVersion() ? null : own.tag();
                 out.add(new FolderChoice(n, t != null && t.kind() != TagKind.FOLDERSET ? t : null));
             }
         }
         return out;
+    }
+
+    /** The folders {@code name} was frozen with (by node id, in path order); empty when it is not frozen. */
+    public Map<Long, FrozenFolders.Member> frozenFolders(String name) {
+        return store.read(c -> {
+            requireGlobalTag(c, name);
+            return frozenFolders.members(c, name);
+        });
+    }
+
+    /**
+     * When {@code name} was frozen by locking it (a COOL time string), or null if it is not frozen: never locked, or
+     * unlocked since.
+     */
+    public String frozenAt(String name) {
+        return store.read(c -> {
+            requireGlobalTag(c, name);
+            return frozenFolders.members(c, name).values().stream().map(FrozenFolders.Member::lockedAt).findFirst()
+                    .orElse(null);
+        });
     }
 
     static boolean within(String path, String subtree) {
@@ -182,21 +209,156 @@ public final class GlobalTags {
         }
     }
 
+    /** {@link #lock(String, TagLock, String)} recorded as done by {@code database}: a direct database connection. */
+    public GlobalTag lock(String name, TagLock lock) {
+        return lock(name, lock, "database");
+    }
+
     /**
      * Sets the lock status of the global tag and of every tag it reaches (folderset and folder tags), in one
-     * transaction. A locked global tag's reads can never change.
+     * transaction, recorded in the write audit as done by {@code subject}.
+     *
+     * <p>Locking freezes what the global tag serves now: every multi-version folder it reads at its HEAD gets a tag
+     * of that HEAD ({@link IntermediateTagNames#forFolder}), related into the global tag and locked with the rest;
+     * the folders it serves, with their tags, are recorded, so folders created later are not part of it. A
+     * single-version folder has no tags: it stays read at its HEAD. Locking a frozen global tag again changes
+     * nothing. Unlocking (or a partial lock) lifts the freeze and unlocks the tags no other frozen global tag holds.
      */
-    public GlobalTag lock(String name, TagLock lock) {
+    public GlobalTag lock(String name, TagLock lock, String subject) {
         return store.write(c -> {
             Tag gt = requireGlobalTag(c, name);
-            List<String> reached = new ArrayList<>();
-            collect(c, gt, reached);
-            for (String t : reached) {
-                tagWriter.setLock(c, t, lock);
+            Map<Long, FrozenFolders.Member> frozen = frozenFolders.members(c, name);
+            String now = SysTime.now(clock);
+            if (lock == TagLock.LOCKED && !frozen.isEmpty() && gt.lock() == TagLock.LOCKED) {
+                return new GlobalTag(gt.name(), gt.description(), gt.lock(), gt.insertionTime());
             }
+            String outcome;
+            int folders;
+            if (lock == TagLock.LOCKED) {
+                Freeze f = freeze(c, gt, now);
+                folders = f.folders();
+                outcome = "locked and frozen: " + f.folders() + " folders, " + f.headsTagged()
+                        + " read at HEAD now read through a tag of their HEAD as of " + now + ", " + f.singleVersion()
+                        + " single-version read at HEAD";
+            } else {
+                folders = frozenFolders.remove(c, name);
+                List<String> reached = new ArrayList<>();
+                collect(c, gt, reached);
+                List<String> keptLocked = new ArrayList<>();
+                for (String t : reached) {
+                    String holder = frozenFolders.frozenHolderOf(c, t, name);
+                    if (holder != null) {
+                        keptLocked.add(t + " (held by " + holder + ")");
+                    } else {
+                        tagWriter.setLock(c, t, lock);
+                    }
+                }
+                outcome = (lock == TagLock.UNLOCKED ? "unlocked" : "partially locked") + "; freeze of " + folders
+                        + " folders lifted" + (keptLocked.isEmpty() ? "" : "; still locked: " + String.join(", ",
+                        keptLocked));
+            }
+            String operation = switch (lock) {
+                case LOCKED -> "globaltag-lock";
+                case UNLOCKED -> "globaltag-unlock";
+                case PARTIALLY_LOCKED -> "globaltag-partial-lock";
+            };
+            audit.record(c, clock, subject, operation, name, folders, outcome);
             Tag after = requireGlobalTag(c, name);
             return new GlobalTag(after.name(), after.description(), after.lock(), after.insertionTime());
         });
+    }
+
+    private record Freeze(int folders, int headsTagged, int singleVersion) {
+    }
+
+    /** Tags the HEADs the global tag reads, locks every tag it reaches and records its folders. */
+    private Freeze freeze(Connection c, Tag gt, String now) throws SQLException {
+        frozenFolders.remove(c, gt.name());
+        Set<String> reached = new HashSet<>();
+        collectInto(c, gt, reached);
+        // a global tag locked before freezing existed has locked folderset tags, which refuse new relations; they
+        // are locked again below, in this same transaction
+        for (String t : reached) {
+            Tag tag = meta.findTag(c, t);
+            if (tag.kind() == TagKind.FOLDERSET && tag.lock() != TagLock.UNLOCKED) {
+                tagWriter.setLock(c, t, TagLock.UNLOCKED);
+            }
+        }
+        gt = requireGlobalTag(c, gt.name());
+        int heads = 0;
+        for (FolderChoice choice : resolve(c, gt, null)) {
+            Node folder = choice.folder();
+            if (choice.isHead() && folder.isMultiVersion()) {
+                String headTag = IntermediateTagNames.forFolder(gt.name(), folder.path());
+                if (meta.findTag(c, headTag) != null) {
+                    throw new StoreException(StoreException.Kind.ALREADY_EXISTS, "cannot lock '" + gt.name()
+                            + "': it reads '" + folder.path() + "' at its HEAD, and '" + headTag + "', the tag"
+                            + " that would keep that HEAD, already exists outside the global tag");
+                }
+                if (headHasIovs(c, folder)) {
+                    tagWriter.tagCurrentHead(c, folder, headTag, "the HEAD of " + folder.path() + " as of " + now
+                            + ", when " + gt.name() + " was locked", now);
+                }
+                linkFolderTag(c, gt.name(), folder, headTag, reached, now);
+                heads++;
+            }
+        }
+        List<String> all = new ArrayList<>();
+        collect(c, gt, all);
+        for (String t : all) {
+            tagWriter.setLock(c, t, TagLock.LOCKED);
+        }
+        int sv = 0;
+        List<FolderChoice> served = resolve(c, requireGlobalTag(c, gt.name()), null);
+        for (FolderChoice choice : served) {
+            boolean single = !choice.folder().isMultiVersion();
+            sv += single ? 1 : 0;
+            frozenFolders.add(c, gt.name(), new FrozenFolders.Member(choice.folder().id(), choice.folder().path(),
+                    single ? null : choice.tagName(), now));
+        }
+        return new Freeze(served.size(), heads, sv);
+    }
+
+    private boolean headHasIovs(Connection c, Node folder) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + folder.iovTable()
+                + " WHERE USER_TAG_ID = 0 AND NEW_HEAD_ID = 0")) {
+            ps.setMaxRows(1);
+            try (var rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /**
+     * Relates {@code folderTag} (created empty if the HEAD had nothing to tag) into the global tag, creating the
+     * folderset tags it lacks on the way up; folderset tags it already has ({@code reached}) are used as they are.
+     */
+    private void linkFolderTag(Connection c, String globalTag, Node folder, String folderTag, Set<String> reached,
+                               String now) throws SQLException {
+        Node child = folder;
+        String childTag = folderTag;
+        while (true) {
+            Node parent = meta.findNode(c, child.parentId());
+            String parentName = IntermediateTagNames.forFolderset(globalTag, parent.path());
+            Tag parentTag = meta.findTag(c, parentName);
+            if (parentTag != null && !reached.contains(parentName)) {
+                throw new StoreException(StoreException.Kind.ALREADY_EXISTS, "tag '" + parentName + "', the name this"
+                        + " global tag needs for '" + parent.path() + "', is already used by another tag");
+            }
+            tagWriter.createRelation(c, child, parentName, childTag, now);
+            if (parentTag != null || parent.parentId() == null) {
+                return; // a folderset tag of the global tag is already linked upwards; the root has no parent
+            }
+            reached.add(parentName);
+            child = parent;
+            childTag = parentName;
+        }
+    }
+
+    private void collectInto(Connection c, Tag tag, Set<String> out) throws SQLException {
+        List<String> l = new ArrayList<>();
+        collect(c, tag, l);
+        out.addAll(l);
     }
 
     private void collect(Connection c, Tag tag, List<String> out) throws SQLException {

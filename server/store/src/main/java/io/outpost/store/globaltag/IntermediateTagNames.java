@@ -13,6 +13,14 @@ public final class IntermediateTagNames {
     private IntermediateTagNames() {
     }
 
+    /**
+     * The tag that keeps a folder's HEAD when a global tag reading it at its HEAD is locked: named like a folderset
+     * tag, {@code GT.A.B.c} for the folder {@code /A/B/c} (a folder and a folderset never share a path).
+     */
+    public static String forFolder(String globalTag, String folderPath) {
+        return forFolderset(globalTag, folderPath);
+    }
+
     public static String forFolderset(String globalTag, String foldersetPath) {
         if (foldersetPath.equals("/")) {
             return globalTag;

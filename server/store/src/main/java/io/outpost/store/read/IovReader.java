@@ -10,6 +10,7 @@ import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.Iov;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadSpec;
+import io.outpost.store.model.ValidityKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -83,6 +84,37 @@ public final class IovReader {
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
+            }
+        }
+    }
+
+    /**
+     * Around key {@code t} in the layer, over all channels: the latest until at or before t and the earliest since
+     * after t (0 and the largest key where there is none). An at-time answer stays the same between the two, as far
+     * as the channels without a row at t are concerned: each is in a gap, and the gap is its validity. Counting every
+     * channel, not only a selection's, can only narrow the interval.
+     */
+    public long[] neighbours(Connection c, Node folder, Layer layer, long t) throws SQLException {
+        String table = layer.kind() == Layer.Kind.STANDARD_TAG ? folder.iov2TagTable() : folder.iovTable();
+        String filter = switch (layer.kind()) {
+            case SINGLE_VERSION -> "";
+            case USER_TAG -> " AND USER_TAG_ID = " + layer.id() + " AND NEW_HEAD_ID = 0";
+            case STANDARD_TAG -> " AND TAG_ID = " + layer.id();
+        };
+        long before = aggregate(c, "SELECT MAX(IOV_UNTIL) FROM " + table + " WHERE IOV_UNTIL <= ?" + filter, t, 0);
+        long after = aggregate(c, "SELECT MIN(IOV_SINCE) FROM " + table + " WHERE IOV_SINCE > ?" + filter, t,
+                ValidityKey.MAX);
+        return new long[] {before, after};
+    }
+
+    private long aggregate(Connection c, String sql, long t, long none) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setQueryTimeout(timeoutSeconds);
+            ps.setLong(1, t);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long v = rs.getLong(1);
+                return rs.wasNull() ? none : v;
             }
         }
     }

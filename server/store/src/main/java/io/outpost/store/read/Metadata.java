@@ -27,6 +27,11 @@ public final class Metadata {
         this.prefix = prefix;
     }
 
+    /** The table prefix of this store. */
+    public String prefix() {
+        return prefix;
+    }
+
     private static final String NODE_COLS = "NODE_ID, NODE_PARENTID, NODE_NAME, NODE_FULLPATH, NODE_DESCRIPTION, "
             + "NODE_ISLEAF, FOLDER_VERSIONING, FOLDER_KEYTYPE, FOLDER_PAYLOADSPEC, FOLDER_IOVTABLENAME, LASTMOD_DATE";
 

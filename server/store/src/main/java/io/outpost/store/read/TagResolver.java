@@ -2,6 +2,7 @@ package io.outpost.store.read;
 
 import io.outpost.store.StoreException;
 import io.outpost.store.db.Layer;
+import io.outpost.store.globaltag.FrozenFolders;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagKind;
@@ -17,8 +18,11 @@ import java.util.Deque;
 public final class TagResolver {
     private final Metadata meta;
 
+    private final FrozenFolders frozen;
+
     public TagResolver(Metadata meta) {
         this.meta = meta;
+        this.frozen = new FrozenFolders(meta.prefix());
     }
 
     public static boolean isHead(String tag) {
@@ -87,7 +91,7 @@ public final class TagResolver {
     /** {@link #layer} and the tag it resolved, for reads that need both (one resolution, not two). */
     public ReadLayer forRead(Connection c, Node folder, String tagName) throws SQLException {
         if (!folder.isMultiVersion()) {
-            if (!isHead(tagName)) {
+            if (!isHead(tagName) && !servedByGlobalTag(c, folder, tagName)) {
                 throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "'" + folder.path() + "' is a"
                         + " single-version folder: it has no tags, so tag '" + tagName + "' cannot be read from it");
             }
@@ -102,7 +106,8 @@ public final class TagResolver {
         } catch (StoreException e) {
             if (e.kind() == StoreException.Kind.NODE_RELATION_NOT_FOUND
                     || e.kind() == StoreException.Kind.TAG_RELATION_NOT_FOUND) {
-                throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, e.getMessage(), e);
+                String why = notFrozenWith(c, folder, tagName);
+                throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, why != null ? why : e.getMessage(), e);
             }
             throw e;
         }
@@ -112,6 +117,35 @@ public final class TagResolver {
             case FOLDERSET -> throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, "tag '" + tagName
                     + "' is a folderset tag");
         }, t);
+    }
+
+    /**
+     * Whether a read of the single-version {@code folder} in {@code tagName} is a read of the folder's HEAD: the tag
+     * is a global tag (single-version folders have no tags, and every global tag reads them at their HEAD) and, if
+     * the global tag is frozen, the folder is one of its folders. A frozen global tag refuses a folder created after
+     * it was locked, as COOL refuses a tag without a relation to the folder.
+     */
+    private boolean servedByGlobalTag(Connection c, Node folder, String tagName) throws SQLException {
+        Tag tag = meta.findTag(c, tagName);
+        Node root = meta.findNode(c, "/");
+        if (tag == null || root == null || tag.nodeId() != root.id()) {
+            return false;
+        }
+        String why = notFrozenWith(c, folder, tagName);
+        if (why != null) {
+            throw new StoreException(StoreException.Kind.TAG_NOT_FOUND, why);
+        }
+        return true;
+    }
+
+    /** Why {@code folder} is not read in the frozen global tag {@code tagName}, or null if it is (or no such tag). */
+    private String notFrozenWith(Connection c, Node folder, String tagName) throws SQLException {
+        String lockedAt = frozen.lockedWithout(c, tagName, folder.id());
+        if (lockedAt == null) {
+            return null;
+        }
+        return "'" + folder.path() + "' is not part of the global tag '" + tagName + "': the global tag was locked at "
+                + lockedAt + " and serves the folders it served then";
     }
 
     static boolean readable(TagKind k) {

@@ -169,6 +169,14 @@ public final class TagWriter {
     }
 
     private Tag setLock(Connection c, Tag t, TagLock lock) throws SQLException {
+        if (lock != TagLock.LOCKED) {
+            String holder = new io.outpost.store.globaltag.FrozenFolders(db.prefix()).frozenHolderOf(c, t.name(), null);
+            if (holder != null) {
+                throw new StoreException(StoreException.Kind.TAG_LOCKED, "tag '" + t.name() + "' is part of the locked"
+                        + " global tag '" + holder + "': unlock the global tag itself (outpost-loader globaltag lock "
+                        + holder + " --status unlocked) to change it");
+            }
+        }
         // the folder's writer lock before the tag row, in the order stores and deleteTag take them
         touchNode(c, t.nodeId());
         try (PreparedStatement ps = c.prepareStatement("UPDATE " + db.prefix()
