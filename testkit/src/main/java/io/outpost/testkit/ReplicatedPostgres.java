@@ -1,26 +1,20 @@
 package io.outpost.testkit;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 /**
  * Two real PostgreSQL servers: a primary and a streaming-replication hot standby of it, from the binaries on
- * Maven Central. Those binaries ship initdb, pg_ctl and postgres but not pg_basebackup, so the standby is made
- * the way pg_basebackup does it, with PostgreSQL's own low-level backup API: a physical replication slot,
- * {@code pg_backup_start}, a copy of the data directory, {@code pg_backup_stop} (whose label becomes the copy's
- * backup_label), then {@code standby.signal} and {@code primary_conninfo}. Under root both run as {@code nobody}.
+ * Maven Central; the standby is made as pg_basebackup makes one ({@link PostgresInstallation#makeStandby}). Under
+ * root both run as {@code nobody}.
  * {@link #close()} stops both and deletes their folder; so does JVM exit if the test did not close it, and a
  * folder left by a killed JVM is removed by the next start (see {@link PostgresInstallation}).
  */
@@ -55,30 +49,8 @@ public final class ReplicatedPostgres implements ReplicatedDatabase {
     }
 
     private void makeReplica(Path primary, Path replica) throws IOException, InterruptedException, SQLException {
-        try (Connection c = DriverManager.getConnection(primaryUrl("postgres"), "postgres", "");
-             Statement st = c.createStatement()) {
-            st.execute("SELECT pg_create_physical_replication_slot('outpost_replica', true)");
-            st.execute("SELECT pg_backup_start('outpost-replica', true)");
-            PostgresInstallation.runAsServerUser(List.of("cp", "-a", primary.toString(), replica.toString()));
-            String label;
-            try (ResultSet rs = st.executeQuery("SELECT labelfile FROM pg_backup_stop(true)")) {
-                rs.next();
-                label = rs.getString(1);
-            }
-            for (String f : List.of("postmaster.pid", "postmaster.opts")) {
-                Files.deleteIfExists(replica.resolve(f));
-            }
-            try (Stream<Path> slots = Files.list(replica.resolve("pg_replslot"))) {
-                for (Path slot : slots.toList()) {
-                    TempDirs.delete(slot);
-                }
-            }
-            Files.writeString(replica.resolve("backup_label"), label);
-            Files.writeString(replica.resolve("standby.signal"), "");
-            Files.writeString(replica.resolve("postgresql.auto.conf"), "primary_conninfo = 'host=127.0.0.1 port="
-                    + primaryPort + " user=postgres application_name=outpost_replica'\n"
-                    + "primary_slot_name = 'outpost_replica'\nhot_standby = on\n", StandardOpenOption.APPEND);
-            pg.handToServerUser(replica);
+        try (Connection c = DriverManager.getConnection(primaryUrl("postgres"), "postgres", "")) {
+            pg.makeStandby(c, primary, replica, "outpost_replica", "127.0.0.1", primaryPort);
         }
     }
 

@@ -4,6 +4,7 @@ import io.outpost.client.ClientConfig;
 import io.outpost.client.Endpoint;
 import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.loadtest.SnapshotModel;
+import io.outpost.testkit.FrontierDecoder;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
 import java.net.http.HttpClient;
@@ -103,13 +104,13 @@ final class GridCoolJob {
         for (int round = 0; round <= cfg.retries(); round++) {
             for (Route r : routes) {
                 try {
-                    HttpResponse<String> resp = r.http().send(HttpRequest.newBuilder(r.server().resolve(path))
+                    HttpResponse<byte[]> resp = r.http().send(HttpRequest.newBuilder(r.server().resolve(path))
                             .timeout(timeout).header("X-Frontier-Id", "outpost-grid cool-job").build(),
-                            HttpResponse.BodyHandlers.ofString());
+                            HttpResponse.BodyHandlers.ofByteArray());
                     if (resp.statusCode() != 200) {
                         throw new IllegalStateException("HTTP " + resp.statusCode());
                     }
-                    List<List<String>> rows = FrontierRows.parse(resp.body());
+                    List<List<String>> rows = rows(resp.body());
                     requests.incrementAndGet();
                     return rows;
                 } catch (java.io.IOException | IllegalStateException e) {
@@ -119,5 +120,22 @@ final class GridCoolJob {
             TimeUnit.MILLISECONDS.sleep(cfg.backoffBase().toMillis()); // the client's backoff between rounds
         }
         throw last;
+    }
+
+    /**
+     * The data rows of a one-payload answer, read with the test kit's Frontier decoder; a payload error or a broken
+     * answer is an exception naming it, so that the job tries its next server as the client would.
+     */
+    private static List<List<String>> rows(byte[] body) {
+        FrontierDecoder.Payload payload;
+        try {
+            payload = FrontierDecoder.decode(body).only();
+        } catch (AssertionError e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        if (payload.error()) {
+            throw new IllegalStateException("Frontier payload error: " + payload.message());
+        }
+        return payload.data();
     }
 }

@@ -1,25 +1,22 @@
 package io.outpost.loadtest.grid;
 
 import io.outpost.testkit.PostgresInstallation;
-import io.outpost.testkit.TempDirs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A PostgreSQL primary and its streaming replica on two grid hosts, from the test kit's embedded binaries, each
- * server a child process in its host's namespace (so a fault can kill it). The replica is an online backup of the
- * primary (as {@code ReplicatedPostgres} makes it) that follows it through a replication slot.
+ * server a child process in its host's namespace (so a fault can kill it). The replica is made as the test kit
+ * makes its own ({@link PostgresInstallation#makeStandby}) and follows the primary through a replication slot.
  */
 final class GridPostgres implements AutoCloseable {
     static final int PORT = 5432;
@@ -86,29 +83,8 @@ final class GridPostgres implements AutoCloseable {
     }
 
     private void makeReplica() throws IOException, InterruptedException, SQLException {
-        try (Connection c = connect(url(primaryHost, "postgres")); Statement st = c.createStatement()) {
-            st.execute("SELECT pg_create_physical_replication_slot('grid_replica', true)");
-            st.execute("SELECT pg_backup_start('grid-replica', true)");
-            PostgresInstallation.runAsServerUser(List.of("cp", "-a", primary.toString(), replica.toString()));
-            String label;
-            try (ResultSet rs = st.executeQuery("SELECT labelfile FROM pg_backup_stop(true)")) {
-                rs.next();
-                label = rs.getString(1);
-            }
-            for (String f : List.of("postmaster.pid", "postmaster.opts")) {
-                Files.deleteIfExists(replica.resolve(f));
-            }
-            try (Stream<Path> slots = Files.list(replica.resolve("pg_replslot"))) {
-                for (Path slot : slots.toList()) {
-                    TempDirs.delete(slot);
-                }
-            }
-            Files.writeString(replica.resolve("backup_label"), label);
-            Files.writeString(replica.resolve("standby.signal"), "");
-            Files.writeString(replica.resolve("postgresql.auto.conf"), "primary_conninfo = 'host="
-                    + primaryHost.address() + " port=" + PORT + " user=postgres application_name=grid_replica'\n"
-                    + "primary_slot_name = 'grid_replica'\n", StandardOpenOption.APPEND);
-            pg.handToServerUser(replica);
+        try (Connection c = connect(url(primaryHost, "postgres"))) {
+            pg.makeStandby(c, primary, replica, "grid_replica", primaryHost.address(), PORT);
         }
     }
 

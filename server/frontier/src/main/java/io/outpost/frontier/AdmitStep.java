@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * takes is given back when the request ends.
  */
 final class AdmitStep implements StepChain.Step<FrontierExchange, Void> {
-    private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
+    private static final Logger LOG = LoggerFactory.getLogger(AdmitStep.class);
     private final String contextName;
     private final Semaphore threads;
     private final QueryCostGuard cost;

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * (answers served from memory are not costed). An estimate read by the prelude is used as it is.
  */
 final class CostStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
-    private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
+    private static final Logger LOG = LoggerFactory.getLogger(CostStep.class);
     private final QueryCostGuard cost;
     private final PayloadEnds ends;
     private final String contextName;

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * while it starts) and streaming its column header and rows into the encoder, then ending the transaction.
  */
 final class DatabaseReads {
-    private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
+    private static final Logger LOG = LoggerFactory.getLogger(DatabaseReads.class);
 
     /** The rows a query gave, and the tables' stamp read in its snapshot (null if a table has no sequence row). */
     record StampedRows(int rows, String stamp) {

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * with a global error; a payload whose SQL is refused carries its error to its turn.
  */
 final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
-    private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ParseStep.class);
     private final FrontierContext context;
     private final StatementChecks checks;
     private final TableTimes times;

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * with its quality element.
  */
 final class PublishStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
-    private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
+    private static final Logger LOG = LoggerFactory.getLogger(PublishStep.class);
     private final PayloadEnds ends;
     private final int timeoutSeconds;
 

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * a 503 while nothing has been sent yet.
  */
 final class TransactionStep implements StepChain.Step<FrontierExchange, Void> {
-    private static final Logger LOG = LoggerFactory.getLogger(FrontierServlet.class);
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionStep.class);
     private final String contextName;
     private final StepChain<PayloadWork, PayloadOutcome> payloadSteps;
 

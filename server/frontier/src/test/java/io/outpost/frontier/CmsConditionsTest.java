@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.store.db.Database;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.FrontierDecoder;
 import io.outpost.testkit.RawHttp;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
@@ -78,8 +79,8 @@ class CmsConditionsTest {
             + CmsSchema.H2 + "' \n";
 
     static FrontierDecoder.Payload ask(Fixture f, String context, String sql) throws Exception {
-        String target = FrontierDecoder.path(context, "BLOBzip5", Map.of(), sql);
-        try (RawHttp r = RawHttp.send(f.server().port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+        String target = FrontierRequests.path(context, "BLOBzip5", Map.of(), sql);
+        try (RawHttp r = RawHttp.send(f.server().port(), target, "HTTP/1.0", FrontierRequests.clientHeaders())) {
             assertThat(r.status).isEqualTo(200);
             return FrontierDecoder.decode(r.body()).only();
         }

@@ -11,6 +11,7 @@ import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.FrontierDecoder;
 import io.outpost.testkit.RawHttp;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,11 +49,11 @@ class CompressedAnswersEndToEndTest {
             FrontierServlet servlet = new FrontierServlet(
                     new FrontierContext("Outpost", store.database(), FrontierConfig.defaults("Outpost")), 0);
             try (TestServer server = new TestServer(servlet)) {
-                String target = FrontierDecoder.path("Outpost", "BLOBzip5", Map.of(), sql);
+                String target = FrontierRequests.path("Outpost", "BLOBzip5", Map.of(), sql);
                 // "": igzip where it loads; "jdk": java.util.zip
                 for (String way : List.of("", "jdk")) {
                     System.setProperty(AnswerDeflate.PROPERTY, way);
-                    try (RawHttp h = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+                    try (RawHttp h = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierRequests.clientHeaders())) {
                         assertThat(h.status).isEqualTo(200);
                         FrontierDecoder.Payload p = FrontierDecoder.decode(h.body()).only(); // checks MD5, zlib, sizes
                         assertThat(p.error()).as(way).isFalse();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.store.db.Database;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.FrontierDecoder;
 import java.util.Arrays;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;

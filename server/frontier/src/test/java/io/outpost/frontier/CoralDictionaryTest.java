@@ -11,6 +11,7 @@ import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.FrontierDecoder;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;

@@ -11,6 +11,7 @@ import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.FrontierDecoder;
 import io.outpost.testkit.SquidProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -209,11 +210,11 @@ class CoralReadsTest {
             for (String sql : session) {
                 FrontierDecoder.Payload direct = ask(b, sql);
                 String url = "http://127.0.0.1:" + f.http().server().port()
-                        + FrontierDecoder.path("Outpost", "BLOBzip5", Map.of(), sql + "\n");
+                        + FrontierRequests.path("Outpost", "BLOBzip5", Map.of(), sql + "\n");
                 byte[] first = null;
                 for (int i = 0; i < 2; i++) {
                     HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
-                    req.header("X-Frontier-Id", FrontierDecoder.clientHeaders().get("X-Frontier-Id"));
+                    req.header("X-Frontier-Id", FrontierRequests.clientHeaders().get("X-Frontier-Id"));
                     HttpResponse<byte[]> r = client.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
                     assertThat(r.statusCode()).isEqualTo(200);
                     FrontierDecoder.Payload viaSquid = FrontierDecoder.decode(r.body()).only();

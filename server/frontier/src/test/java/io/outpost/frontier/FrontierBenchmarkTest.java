@@ -12,6 +12,7 @@ import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.FrontierDecoder;
 import io.outpost.testkit.PostgresServer;
 import io.outpost.testkit.RawHttp;
 import java.sql.Connection;
@@ -65,12 +66,12 @@ class FrontierBenchmarkTest {
             FrontierServlet servlet = new FrontierServlet(new FrontierContext("Outpost", store.database(), config), 0);
             FrontierServlet kept = new FrontierServlet(new FrontierContext("Kept", store.database(), config));
             try (TestServer server = new TestServer(servlet, kept)) {
-                String target = FrontierDecoder.path("Outpost", "BLOBzip5", java.util.Map.of(), sql);
-                String keptTarget = FrontierDecoder.path("Kept", "BLOBzip5", java.util.Map.of(), sql);
+                String target = FrontierRequests.path("Outpost", "BLOBzip5", java.util.Map.of(), sql);
+                String keptTarget = FrontierRequests.path("Kept", "BLOBzip5", java.util.Map.of(), sql);
                 Fetch viaFrontier = http(server.port(), target, CHANNELS);
                 // the same computed answer compressed by java.util.zip instead of igzip (AnswerDeflate)
                 Fetch viaZlib = withJdkDeflate(viaFrontier);
-                String plainTarget = FrontierDecoder.path("Outpost", "BLOB", java.util.Map.of(), sql);
+                String plainTarget = FrontierRequests.path("Outpost", "BLOB", java.util.Map.of(), sql);
                 Fetch viaPlain = http(server.port(), plainTarget, CHANNELS);
                 Fetch viaKept = http(server.port(), keptTarget, CHANNELS);
                 // jobs asking at different times inside the IOV: a distinct query each fetch, the same rows (the
@@ -78,7 +79,7 @@ class FrontierBenchmarkTest {
                 java.util.concurrent.atomic.AtomicLong time = new java.util.concurrent.atomic.AtomicLong(1000);
                 java.util.function.LongFunction<String> at = t -> "SELECT CHANNEL_ID, IOV_SINCE, IOV_UNTIL, S FROM "
                         + f.iovTable() + " WHERE IOV_SINCE <= " + t + " AND IOV_UNTIL > " + t + " ORDER BY CHANNEL_ID";
-                Fetch viaReused = () -> http(server.port(), FrontierDecoder.path("Kept", "BLOBzip5", java.util.Map.of(),
+                Fetch viaReused = () -> http(server.port(), FrontierRequests.path("Kept", "BLOBzip5", java.util.Map.of(),
                         at.apply(time.incrementAndGet())), CHANNELS).call();
                 Fetch viaJdbcDistinct = () -> jdbc(store, at.apply(time.incrementAndGet()), 500).call();
                 Fetch viaJdbc = jdbc(store, sql, 500);
@@ -86,14 +87,14 @@ class FrontierBenchmarkTest {
                 Fetch viaJdbcBatched = jdbc(store, sql, FetchSizing.size(95));
                 // correctness of what is being timed
                 int answerBytes;
-                try (RawHttp h = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+                try (RawHttp h = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierRequests.clientHeaders())) {
                     byte[] body = h.body();
                     answerBytes = body.length;
                     checkAnswer(h.status, body, CHANNELS);
                 }
                 try (RawHttp.Persistent one = new RawHttp.Persistent(server.port())) {
                     for (int i = 0; i < 3; i++) {
-                        one.get(keptTarget, FrontierDecoder.clientHeaders());
+                        one.get(keptTarget, FrontierRequests.clientHeaders());
                     }
                     assertThat(one.opened()).as("kept answers keep the client's connection open").isEqualTo(1);
                 }
@@ -197,7 +198,7 @@ class FrontierBenchmarkTest {
     private static Fetch http(int port, String target, long records) {
         return () -> {
             RawHttp.Persistent c = connection(port);
-            byte[] body = c.get(target, FrontierDecoder.clientHeaders());
+            byte[] body = c.get(target, FrontierRequests.clientHeaders());
             int status = c.status();
             return () -> checkAnswer(status, body, records);
         };

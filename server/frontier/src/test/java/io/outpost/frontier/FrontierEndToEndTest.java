@@ -12,6 +12,7 @@ import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.FrontierDecoder;
 import io.outpost.testkit.RawHttp;
 import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
@@ -74,11 +75,11 @@ class FrontierEndToEndTest {
     }
 
     private static Map<String, String> headers() {
-        return FrontierDecoder.clientHeaders();
+        return FrontierRequests.clientHeaders();
     }
 
     private static String path(String ctx, String enc, String... sql) {
-        return FrontierDecoder.path(ctx, enc, Map.of(), sql);
+        return FrontierRequests.path(ctx, enc, Map.of(), sql);
     }
 
     private static FrontierDecoder.Response get(Fixture f, String target, Map<String, String> h, RawHttp[] keep) throws Exception {
@@ -155,7 +156,7 @@ class FrontierEndToEndTest {
         assertThat(p.message()).startsWith("Outpost While querying [" + f.iovs() + "]: ");
         assertThat(p.md5()).hasSize(32);
         // empty result with ttl=forever is an error
-        p = get(f, FrontierDecoder.path("Outpost", "BLOBzip5", Map.of("ttl", "forever"),
+        p = get(f, FrontierRequests.path("Outpost", "BLOBzip5", Map.of("ttl", "forever"),
                 "select CHANNEL_ID from " + f.iovs() + " where CHANNEL_ID = 99"), headers(), null).only();
         assertThat(p.message()).isEqualTo("Outpost Empty result from query not allowed");
         // bad zip level: payload error without md5
@@ -186,13 +187,13 @@ class FrontierEndToEndTest {
         Fixture f = fixture(b);
         String q = "select CHANNEL_ID, IOV_SINCE from " + f.iovs();
         Map<String, String> noStale = Map.of("X-Frontier-Id", "test");
-        try (RawHttp r = RawHttp.send(f.server().port(), FrontierDecoder.path("Outpost", "BLOB", Map.of("ttl", "short"), q), "HTTP/1.0", noStale)) {
+        try (RawHttp r = RawHttp.send(f.server().port(), FrontierRequests.path("Outpost", "BLOB", Map.of("ttl", "short"), q), "HTTP/1.0", noStale)) {
             assertThat(r.header("Cache-Control")).isEqualTo("max-age=0");
         }
-        try (RawHttp r = RawHttp.send(f.server().port(), FrontierDecoder.path("Outpost", "BLOB", Map.of("ttl", "forever"), q), "HTTP/1.0", noStale)) {
+        try (RawHttp r = RawHttp.send(f.server().port(), FrontierRequests.path("Outpost", "BLOB", Map.of("ttl", "forever"), q), "HTTP/1.0", noStale)) {
             assertThat(r.header("Cache-Control")).isEqualTo("max-age=31536000");
         }
-        try (RawHttp r = RawHttp.send(f.server().port(), FrontierDecoder.path("Short", "BLOB", Map.of("ttl", "short"), q), "HTTP/1.0", noStale)) {
+        try (RawHttp r = RawHttp.send(f.server().port(), FrontierRequests.path("Short", "BLOB", Map.of("ttl", "short"), q), "HTTP/1.0", noStale)) {
             assertThat(r.header("Cache-Control")).isEqualTo("max-age=60");
         }
         String lm;

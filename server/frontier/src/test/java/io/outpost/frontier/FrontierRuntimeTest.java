@@ -40,7 +40,7 @@ class FrontierRuntimeTest {
                 for (String context : new String[] {"Own", "Given"}) {
                     // a request without a query: answered by the servlet (so Tomcat has initialised it)
                     try (RawHttp r = RawHttp.send(server.port(), "/" + context + "/Frontier/", "HTTP/1.0",
-                            FrontierDecoder.clientHeaders())) {
+                            FrontierRequests.clientHeaders())) {
                         assertThat(r.status).isEqualTo(200);
                         assertThat(new String(r.body(), StandardCharsets.US_ASCII)).contains("global_error");
                     }

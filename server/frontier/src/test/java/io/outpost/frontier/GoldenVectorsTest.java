@@ -3,10 +3,11 @@ package io.outpost.frontier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.outpost.frontier.protocol.FrontierCommand;
-import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.frontier.encode.AnswerDeflate;
 import io.outpost.frontier.encode.BlobEncoder;
+import io.outpost.frontier.protocol.FrontierCommand;
+import io.outpost.frontier.protocol.P1Codec;
+import io.outpost.testkit.FrontierDecoder;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -12,6 +12,7 @@ import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.FrontierDecoder;
 import io.outpost.testkit.RawHttp;
 import java.sql.Connection;
 import java.time.Duration;
@@ -79,8 +80,8 @@ class QueryCostEndToEndTest {
     }
 
     private static FrontierDecoder.Payload query(Fixture f, String ctx, String sql) throws Exception {
-        try (RawHttp r = RawHttp.send(f.server().port(), FrontierDecoder.path(ctx, "BLOB", Map.of(), sql), "HTTP/1.0",
-                FrontierDecoder.clientHeaders())) {
+        try (RawHttp r = RawHttp.send(f.server().port(), FrontierRequests.path(ctx, "BLOB", Map.of(), sql), "HTTP/1.0",
+                FrontierRequests.clientHeaders())) {
             assertThat(r.status).isEqualTo(200);
             FrontierDecoder.Payload p = FrontierDecoder.decode(r.body()).only();
             if (p.error()) {
@@ -137,8 +138,8 @@ class QueryCostEndToEndTest {
     void oneClientCannotRunMoreThanItsLimitOthersCan(Backends b) throws Exception {
         Fixture f = fixture(b);
         String sql = "SELECT a.X FROM " + f.folder().iovTable() + " a WHERE a.CHANNEL_ID = 1 AND a.IOV_SINCE = 10";
-        String target = FrontierDecoder.path("PerClient", "BLOB", Map.of(), sql);
-        Map<String, String> clientA = FrontierDecoder.clientHeaders();
+        String target = FrontierRequests.path("PerClient", "BLOB", Map.of(), sql);
+        Map<String, String> clientA = FrontierRequests.clientHeaders();
         // the same client under another name and with a forwarded address of its own choosing: still client A
         Map<String, String> clientAInDisguise = new LinkedHashMap<>(clientA);
         clientAInDisguise.put("X-Frontier-Id", "client 2.10.2 9999 other(1) other");

@@ -10,6 +10,7 @@ import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.FrontierDecoder;
 import io.outpost.testkit.RawHttp;
 import java.util.List;
 import java.util.Map;
@@ -41,11 +42,11 @@ class RepeatedQueryBytesTest {
             FrontierServlet servlet = new FrontierServlet(new FrontierContext("Outpost", store.database()), 0);
             try (TestServer server = new TestServer(servlet)) {
                 for (String encoding : new String[] {"BLOB", "BLOBzip5"}) {
-                    String target = FrontierDecoder.path("Outpost", encoding, Map.of(), sql);
+                    String target = FrontierRequests.path("Outpost", encoding, Map.of(), sql);
                     byte[] first = null;
                     List<List<String>> firstRows = null;
                     for (int i = 0; i < TIMES; i++) {
-                        try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+                        try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierRequests.clientHeaders())) {
                             assertThat(r.status).isEqualTo(200);
                             byte[] body = r.body();
                             FrontierDecoder.Payload p = FrontierDecoder.decode(body).only();

@@ -10,11 +10,12 @@ import io.outpost.store.db.Layer;
 import io.outpost.store.db.OracleDialect;
 import io.outpost.store.db.Sql;
 import io.outpost.store.export.SnapshotExporter;
-import io.outpost.store.export.SnapshotTestSupport;
 import io.outpost.store.export.SnapshotTestSupport.Backend;
+import io.outpost.store.export.SnapshotTestSupport;
 import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.Node;
 import io.outpost.store.read.IovReader;
+import io.outpost.testkit.FrontierDecoder;
 import io.outpost.testkit.RawHttp;
 import io.outpost.testkit.TempDirs;
 import java.nio.file.Path;
@@ -149,8 +150,8 @@ class SnapshotFrontierCoverageTest {
         }
 
         private FrontierDecoder.Payload get(String context, String sql, RawHttp[] keep) throws Exception {
-            String target = FrontierDecoder.path(context, "BLOBzip5", Map.of(), sql);
-            try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+            String target = FrontierRequests.path(context, "BLOBzip5", Map.of(), sql);
+            try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierRequests.clientHeaders())) {
                 if (keep != null) {
                     keep[0] = r;
                 }

@@ -7,10 +7,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.outpost.server.config.OutpostProperties;
+import io.outpost.store.flight.SingleFlight;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 
@@ -22,6 +20,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class AnswerCache {
     private final AsyncCache<String, Answer> cache;
+    private final SingleFlight<String, Answer> flights;
     private final Counter loads;
     private final Counter hits;
     private final Counter joins;
@@ -32,6 +31,7 @@ public class AnswerCache {
                 .weigher(AnswerCache::heapBytes)
                 .recordStats()
                 .buildAsync();
+        this.flights = new SingleFlight<>(cache.asMap());
         CaffeineCacheMetrics.monitor(registry, cache, "answers");
         Gauge.builder("outpost.cache.bytes", cache, c -> c.synchronous().policy().eviction()
                 .map(e -> e.weightedSize().orElse(0L)).orElse(0L)).description("bytes of answers held").register(registry);
@@ -84,23 +84,20 @@ public class AnswerCache {
             }
         }
         for (int attempt = 0; attempt < 2; attempt++) {
-            CompletableFuture<Answer> mine = new CompletableFuture<>();
-            CompletableFuture<Answer> existing = cache.asMap().putIfAbsent(key, mine);
-            if (existing == null) {
-                return load(key, mine, loader);
+            SingleFlight.Turn<String, Answer> turn = flights.turn(key);
+            if (turn.leads()) {
+                return load(turn, loader);
             }
-            boolean wasDone = existing.isDone();
-            Answer a = await(existing, maxWaitMillis);
+            Answer a = await(turn, maxWaitMillis);
             if (a.generation().equals(generation)) {
-                if (wasDone) {
+                if (turn.wasDone()) {
                     hits.increment();
                 }
                 return a;
             }
-            cache.asMap().remove(key, existing);
+            turn.forget();
         }
-        CompletableFuture<Answer> mine = new CompletableFuture<>();
-        return load(key, mine, loader);
+        return loadWithoutStoring(loader);
     }
 
     /** Computes an answer that is not kept (the request said no-store); counted as a load. */
@@ -109,36 +106,31 @@ public class AnswerCache {
         return loader.get();
     }
 
-    private Answer load(String key, CompletableFuture<Answer> mine, Supplier<Answer> loader) {
+    private Answer load(SingleFlight.Turn<String, Answer> turn, Supplier<Answer> loader) {
         loads.increment();
         try {
             Answer a = loader.get();
-            mine.complete(a);
+            turn.land(a);
             return a;
         } catch (RuntimeException | Error e) {
-            cache.asMap().remove(key, mine);
-            mine.completeExceptionally(e);
+            turn.fail(e);
             throw e;
         }
     }
 
-    private Answer await(CompletableFuture<Answer> f, long maxWaitMillis) {
-        if (!f.isDone()) {
+    private Answer await(SingleFlight.Turn<String, Answer> turn, long maxWaitMillis) {
+        if (!turn.wasDone()) {
             joins.increment();
         }
-        try {
-            return f.get(maxWaitMillis, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new WaitTimeout("an identical query has been running for over " + maxWaitMillis + " ms");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new WaitTimeout("interrupted while waiting for an identical query");
-        }
+        return switch (turn.await(maxWaitMillis)) {
+            case SingleFlight.Waited.Done<Answer> done -> done.value();
+            case SingleFlight.Waited.Failed<Answer> failed -> throw failed.cause() instanceof RuntimeException r
+                    ? r : new IllegalStateException(failed.cause());
+            case SingleFlight.Waited.TimedOut<Answer> t ->
+                    throw new WaitTimeout("an identical query has been running for over " + maxWaitMillis + " ms");
+            case SingleFlight.Waited.Interrupted<Answer> i ->
+                    throw new WaitTimeout("interrupted while waiting for an identical query");
+        };
     }
 
     /** The cached answer if present and complete (for 304 decisions), else null. */

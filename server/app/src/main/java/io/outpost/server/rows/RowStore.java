@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.Layer;
+import io.outpost.store.flight.SingleFlight;
 import io.outpost.store.model.Channel;
 import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.Node;
@@ -21,9 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -64,6 +62,7 @@ public class RowStore {
     private final long maxWaitMillis;
     private final long tooBigRetryNanos;
     private final AsyncCache<Key, Built> cache;
+    private final SingleFlight<Key, Built> flights;
     /** Layers too big to hold; small (one entry per such folder layer) and never evicted by held rows. */
     private final Map<Key, TooBigVerdict> tooBigLayers = new ConcurrentHashMap<>();
     private final Counter builds;
@@ -89,6 +88,7 @@ public class RowStore {
                 .maximumWeight(budget)
                 .weigher((Key k, Built b) -> (int) Math.min(Integer.MAX_VALUE, 256 + (b.rows == null ? 0 : b.rows.bytes())))
                 .buildAsync();
+        this.flights = new SingleFlight<>(cache.asMap());
         Gauge.builder("outpost.rows.bytes", cache, c -> c.synchronous().policy().eviction()
                 .map(e -> e.weightedSize().orElse(0L)).orElse(0L)).description("bytes of IOV rows held").register(registry);
         this.builds = Counter.builder("outpost.rows.builds")
@@ -122,16 +122,15 @@ public class RowStore {
         }
         Built previous = null;
         for (int attempt = 0; attempt < 2; attempt++) {
-            CompletableFuture<Built> mine = new CompletableFuture<>();
-            CompletableFuture<Built> existing = cache.asMap().putIfAbsent(key, mine);
-            if (existing == null) {
+            SingleFlight.Turn<Key, Built> turn = flights.turn(key);
+            if (turn.leads()) {
                 try {
-                    return usable(build(key, folder, mine, previous), state);
+                    return usable(build(key, folder, turn, previous), state);
                 } catch (RuntimeException e) {
                     return null; // the database read reports the failure to the caller
                 }
             }
-            Built b = await(existing);
+            Built b = turn.awaitOrNull(maxWaitMillis);
             if (b == null) {
                 return null;
             }
@@ -139,7 +138,7 @@ public class RowStore {
                 return usable(b, state);
             }
             previous = b; // an older stamp: refresh from it (or a newer one: rebuild at the current one)
-            cache.asMap().remove(key, existing);
+            turn.forget();
         }
         return null;
     }
@@ -192,13 +191,13 @@ public class RowStore {
                 || !tooBigLayers.replace(key, verdict, new TooBigVerdict(System.nanoTime() + tooBigRetryNanos))) {
             return;
         }
-        CompletableFuture<Built> mine = new CompletableFuture<>();
-        if (cache.asMap().putIfAbsent(key, mine) != null) {
+        SingleFlight.Turn<Key, Built> turn = flights.claim(key);
+        if (turn == null) {
             return; // a build is already under way
         }
         lastRecheck = CompletableFuture.runAsync(() -> {
             try {
-                Built b = build(key, folder, mine, null);
+                Built b = build(key, folder, turn, null);
                 if (b != null && b.rows != null) {
                     tooBigLayers.remove(key);
                 }
@@ -254,7 +253,7 @@ public class RowStore {
         return b.rows;
     }
 
-    private Built build(Key key, Node folder, CompletableFuture<Built> mine, Built previous) {
+    private Built build(Key key, Node folder, SingleFlight.Turn<Key, Built> turn, Built previous) {
         builds.increment();
         try {
             Built b = store.read(c -> {
@@ -281,27 +280,14 @@ public class RowStore {
                 return new Built(before, rows);
             });
             if (b == null) {
-                cache.asMap().remove(key, mine);
-                mine.complete(null);
+                turn.drop(null);
                 return null;
             }
-            mine.complete(b);
+            turn.land(b);
             return b;
         } catch (RuntimeException | Error e) {
-            cache.asMap().remove(key, mine);
-            mine.complete(null); // waiters read from the database and see the error themselves
+            turn.drop(null); // waiters read from the database and see the error themselves
             throw e;
-        }
-    }
-
-    private Built await(CompletableFuture<Built> f) {
-        try {
-            return f.get(maxWaitMillis, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
         }
     }
 

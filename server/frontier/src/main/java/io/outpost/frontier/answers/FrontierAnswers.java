@@ -3,6 +3,7 @@ package io.outpost.frontier.answers;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.outpost.frontier.encode.EncodedRecords;
+import io.outpost.store.flight.SingleFlight;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,9 +13,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,23 +35,22 @@ public final class FrontierAnswers {
     public record Encoded(String stamp, byte[] body, String md5, int rows, long fullSize) {
     }
 
-    /** What a request is to do: serve {@code ready}, or compute (and, if {@code mine} is set, publish it). */
+    /** What a request is to do: serve {@code ready}, or compute (and, if it leads a flight, publish it). */
     public static final class Flight {
-        private final Key key;
         private final String stamp;
         private final Encoded ready;
-        private final CompletableFuture<Encoded> mine;
+        /** The flight this request leads for the identical requests that wait for it; null when it leads none. */
+        private final SingleFlight.Turn<Key, Encoded> leading;
 
-        private Flight(Key key, String stamp, Encoded ready, CompletableFuture<Encoded> mine) {
-            this.key = key;
+        private Flight(String stamp, Encoded ready, SingleFlight.Turn<Key, Encoded> leading) {
             this.stamp = stamp;
             this.ready = ready;
-            this.mine = mine;
+            this.leading = leading;
         }
 
         /** This claimed flight once its stamp has been read with its query ({@link #claim}). */
         public Flight at(String stamp) {
-            return new Flight(key, stamp, null, mine);
+            return new Flight(stamp, null, leading);
         }
 
         /** The stamp the answer is read at (null while a claimed flight's stamp is not yet known). */
@@ -68,7 +65,7 @@ public final class FrontierAnswers {
 
         /** True if this request computes the answer for the identical requests that wait for it. */
         public boolean publishes() {
-            return mine != null;
+            return leading != null;
         }
     }
 
@@ -76,6 +73,7 @@ public final class FrontierAnswers {
 
     private final Pattern dataTable;
     private final Cache<Key, CompletableFuture<Encoded>> cache;
+    private final SingleFlight<Key, Encoded> flights;
     /** Compressed answers by record content (half the budget again), or null when nothing is kept. */
     private final EncodedRecords byContent;
     private final long maxEntryBytes;
@@ -96,6 +94,7 @@ public final class FrontierAnswers {
                     return 256 + k.sql().length() * 2 + (e == null ? 0 : e.body().length);
                 })
                 .build();
+        this.flights = new SingleFlight<>(cache.asMap());
     }
 
     /** The sequence tables whose stamps cover {@code tables}, or null when the query cannot be kept. */
@@ -139,32 +138,27 @@ public final class FrontierAnswers {
      */
     public Flight begin(Key key, String stamp, long maxWaitMillis) {
         for (int attempt = 0; attempt < 3; attempt++) {
-            CompletableFuture<Encoded> existing = cache.asMap().get(key);
-            if (existing == null) {
-                CompletableFuture<Encoded> mine = new CompletableFuture<>();
-                if (cache.asMap().putIfAbsent(key, mine) == null) {
-                    loads.incrementAndGet();
-                    return new Flight(key, stamp, null, mine);
-                }
-                continue;
+            SingleFlight.Turn<Key, Encoded> turn = flights.turn(key);
+            if (turn.leads()) {
+                loads.incrementAndGet();
+                return new Flight(stamp, null, turn);
             }
-            boolean wasDone = existing.isDone();
-            if (!wasDone) {
+            if (!turn.wasDone()) {
                 joins.incrementAndGet();
             }
-            Encoded e = await(existing, maxWaitMillis);
+            Encoded e = turn.awaitOrNull(maxWaitMillis);
             if (e == null) {
                 loads.incrementAndGet();
-                return new Flight(key, stamp, null, null); // the first request failed or gave up: compute alone
+                return new Flight(stamp, null, null); // the first request failed or gave up: compute alone
             }
             if (e.stamp().equals(stamp)) {
                 hits.incrementAndGet();
-                return new Flight(key, stamp, e, null);
+                return new Flight(stamp, e, null);
             }
-            cache.asMap().remove(key, existing); // another stamp: the data changed since
+            turn.forget(); // another stamp: the data changed since
         }
         loads.incrementAndGet();
-        return new Flight(key, stamp, null, null);
+        return new Flight(stamp, null, null);
     }
 
     /**
@@ -174,16 +168,13 @@ public final class FrontierAnswers {
      * with any flight.
      */
     public Flight claim(Key key) {
-        if (cache.asMap().containsKey(key)) {
-            return null;
-        }
-        CompletableFuture<Encoded> mine = new CompletableFuture<>();
-        if (cache.asMap().putIfAbsent(key, mine) != null) {
+        SingleFlight.Turn<Key, Encoded> turn = flights.claim(key);
+        if (turn == null) {
             return null;
         }
         loads.incrementAndGet();
         claims.incrementAndGet();
-        return new Flight(key, null, null, mine);
+        return new Flight(null, null, turn);
     }
 
     /** The answer kept for {@code key} at whatever stamp it was read, or null; for when no stamp can be read. */
@@ -194,27 +185,15 @@ public final class FrontierAnswers {
 
     /** Publishes the computed answer (null: failed, too big, or the data changed while it was read). */
     public void finish(Flight f, Encoded e) {
-        if (f.mine == null) {
+        if (f.leading == null) {
             return;
         }
         if (e == null || f.stamp == null || !e.stamp().equals(f.stamp)) {
-            cache.asMap().remove(f.key, f.mine);
-            f.mine.complete(null);
+            f.leading.drop(null);
             return;
         }
-        f.mine.complete(e);
-        cache.asMap().replace(f.key, f.mine, f.mine); // re-weigh now that the size is known
-    }
-
-    private static Encoded await(CompletableFuture<Encoded> f, long maxWaitMillis) {
-        try {
-            return f.get(maxWaitMillis, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
+        f.leading.land(e);
+        f.leading.reput(); // re-weigh now that the size is known
     }
 
     /** The largest answer kept (an eighth of the budget). */

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.frontier.FrontierConfig;
 import io.outpost.frontier.FrontierContext;
-import io.outpost.frontier.FrontierDecoder;
+import io.outpost.frontier.FrontierRequests;
 import io.outpost.frontier.FrontierServlet;
 import io.outpost.frontier.TestServer;
 import io.outpost.frontier.cost.SteadyShapes;
@@ -18,6 +18,7 @@ import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
+import io.outpost.testkit.FrontierDecoder;
 import io.outpost.testkit.RawHttp;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -53,8 +54,8 @@ class FrontierAnswersTest {
 
     /** As a client at {@code from}: the servlet limits the requests per client address (MaxRequestsPerClient). */
     private static byte[] fetch(TestServer server, String ctx, String sql, String freshkey, String from) throws Exception {
-        String target = FrontierDecoder.path(ctx, "BLOBzip5", freshkey == null ? Map.of() : Map.of("freshkey", freshkey), sql);
-        try (RawHttp r = RawHttp.sendFrom(from, server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+        String target = FrontierRequests.path(ctx, "BLOBzip5", freshkey == null ? Map.of() : Map.of("freshkey", freshkey), sql);
+        try (RawHttp r = RawHttp.sendFrom(from, server.port(), target, "HTTP/1.0", FrontierRequests.clientHeaders())) {
             assertThat(r.status).isEqualTo(200);
             return r.body();
         }
@@ -184,8 +185,8 @@ class FrontierAnswersTest {
             FrontierServlet cached = new FrontierServlet(new FrontierContext("Cached", store.database()));
             try (TestServer server = new TestServer(cached)) {
                 for (String encoding : List.of("BLOB", "BLOBzip5")) {
-                    String target = FrontierDecoder.path("Cached", encoding, Map.of(), bound);
-                    try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierDecoder.clientHeaders())) {
+                    String target = FrontierRequests.path("Cached", encoding, Map.of(), bound);
+                    try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.0", FrontierRequests.clientHeaders())) {
                         assertThat(rows(r.body())).as(encoding).containsExactly(List.of("3", "value-3"),
                                 List.of("4", "value-4"), List.of("5", "value-5"));
                     }
@@ -209,9 +210,9 @@ class FrontierAnswersTest {
             FrontierConfig small = FrontierConfig.fromProperties("Small", Map.of("ResponseBufferBytes", "4096"));
             FrontierServlet cached = new FrontierServlet(new FrontierContext("Small", store.database(), small));
             try (TestServer server = new TestServer(cached)) {
-                String target = FrontierDecoder.path("Small", "BLOBzip5", Map.of(), sql(f));
+                String target = FrontierRequests.path("Small", "BLOBzip5", Map.of(), sql(f));
                 byte[] first;
-                try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.1", FrontierDecoder.clientHeaders())) {
+                try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.1", FrontierRequests.clientHeaders())) {
                     first = r.body();
                     assertThat(r.header("Content-Length")).as("computed whole").isEqualTo(String.valueOf(first.length));
                     assertThat(r.header("Connection")).isNull();
@@ -224,7 +225,7 @@ class FrontierAnswersTest {
                     enc.write(Base64.getMimeDecoder().decode(data));
                 }
                 assertThat(data).isEqualTo(streamed.toString(StandardCharsets.US_ASCII));
-                try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.1", FrontierDecoder.clientHeaders())) {
+                try (RawHttp r = RawHttp.send(server.port(), target, "HTTP/1.1", FrontierRequests.clientHeaders())) {
                     assertThat(r.header("Content-Length")).isEqualTo(String.valueOf(first.length));
                     assertThat(r.header("Connection")).isNull();
                     assertThat(r.body()).isEqualTo(first);
@@ -248,9 +249,9 @@ class FrontierAnswersTest {
             System.setProperty(AnswerDeflate.PROPERTY, way);
             try (TestServer server = new TestServer(fresh);
                  RawHttp.Persistent connection = new RawHttp.Persistent(server.port())) {
-                String target = FrontierDecoder.path("Small", encoding, Map.of(), sql(f));
-                byte[] first = connection.get(target, FrontierDecoder.clientHeaders());
-                byte[] second = connection.get(target, FrontierDecoder.clientHeaders());
+                String target = FrontierRequests.path("Small", encoding, Map.of(), sql(f));
+                byte[] first = connection.get(target, FrontierRequests.clientHeaders());
+                byte[] second = connection.get(target, FrontierRequests.clientHeaders());
                 assertThat(first.length).isGreaterThan(4096);
                 assertThat(connection.opened()).as("both on one connection: each answer had its length").isEqualTo(1);
                 FrontierDecoder.Payload p = FrontierDecoder.decode(first).only();

@@ -1,6 +1,5 @@
-package io.outpost.frontier;
+package io.outpost.testkit;
 
-import io.outpost.frontier.protocol.P1Codec;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -11,9 +10,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.Inflater;
@@ -21,13 +18,13 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.xml.sax.InputSource;
 
 /**
- * Test-side decoder of a Frontier response that enforces every rule of docs/shared frontier-protocol.md §2:
- * exact envelope text, attribute order, keepalives only at the start of data, 76-column base64 without a final
- * newline, md5 over the decoded (compressed) bytes, zlib format, full_size, record structure and record count.
- * Throws AssertionError naming the broken rule.
+ * Decoder of a Frontier response that enforces every rule of docs/shared frontier-protocol.md §2: exact envelope
+ * text, attribute order, keepalives only at the start of data, 76-column base64 without a final newline, md5 over
+ * the decoded (compressed) bytes, zlib format, full_size, record structure and record count. Throws AssertionError
+ * naming the broken rule. The Frontier module's tests and the load grid's COOL jobs read answers with it.
  */
 public final class FrontierDecoder {
-    static final String HEAD = "<?xml version=\"1.0\" encoding=\"US-ASCII\"?>\n"
+    private static final String HEAD = "<?xml version=\"1.0\" encoding=\"US-ASCII\"?>\n"
             + "<!DOCTYPE frontier SYSTEM \"http://frontier.fnal.gov/frontier.dtd\">\n"
             + "<frontier version=\"3.42\" xmlversion=\"1.0\">\n";
     private static final Pattern PAYLOAD = Pattern.compile(
@@ -238,26 +235,5 @@ public final class FrontierDecoder {
         if (!ok) {
             throw new AssertionError("Frontier rule broken: " + rule);
         }
-    }
-
-    /** Builds the request path exactly as frontier_client does. */
-    public static String path(String context, String encoding, Map<String, String> extra, String... sqls) {
-        StringBuilder b = new StringBuilder("/" + context + "/Frontier/");
-        for (int i = 0; i < sqls.length; i++) {
-            if (i > 0) {
-                b.append('&');
-            }
-            b.append("type=frontier_request:1:DEFAULT&encoding=").append(encoding).append("&p1=")
-                    .append(P1Codec.encode(sqls[i]));
-            extra.forEach((k, v) -> b.append('&').append(k).append('=').append(v));
-        }
-        return b.toString();
-    }
-
-    public static Map<String, String> clientHeaders() {
-        Map<String, String> h = new LinkedHashMap<>();
-        h.put("X-Frontier-Id", "client 2.10.2 7288 root(0) root");
-        h.put("Cache-Control", "max-stale=1");
-        return h;
     }
 }
