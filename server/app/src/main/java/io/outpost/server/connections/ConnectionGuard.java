@@ -38,8 +38,8 @@ import org.apache.tomcat.util.net.SocketWrapperBase;
  * reclaim idle connections when short of them. Below that share nothing changes (a Squid's persistent connections
  * keep Tomcat's keep-alive timeout).</li>
  * <li>busy connections closed after their answer when busy: a connection that keeps sending cheap requests is never
- * idle, so once the open connections reach that share the oldest of them (not from trusted proxies or unlimited
- * addresses) are answered once more with {@code Connection: close} ({@link KeepAliveValve}), enough to bring the
+ * idle, so once the open connections reach that share the oldest of those used more than once (not from trusted
+ * proxies or unlimited addresses) are answered once more with {@code Connection: close} ({@link KeepAliveValve}), enough to bring the
  * open connections back below the share; the client reconnects behind those already waiting.</li>
  * <li>IPv6 clients counted by prefix: a host holds a whole /64, so the per-address limit counts addresses sharing
  * their first {@code ipv6PrefixLength} bits as one.</li>
@@ -182,6 +182,8 @@ public final class ConnectionGuard implements AutoCloseable {
         private final long since = System.nanoTime();
         /** Its next answer closes it ({@code Connection: close}). */
         private volatile boolean closeAfterAnswer;
+        /** How often the processor started on its bytes: twice or more, it is a kept-alive connection in use. */
+        private volatile int served;
 
         private Activity(long idleSince) {
             this.idleSince = idleSince;
@@ -197,6 +199,7 @@ public final class ConnectionGuard implements AutoCloseable {
         }
         Activity a = guard.activity.computeIfAbsent(socket, s -> new Activity(SERVING));
         a.idleSince = SERVING;
+        a.served++; // (one processor at a time per connection)
         SERVED.set(a);
         return a;
     }
@@ -289,8 +292,9 @@ public final class ConnectionGuard implements AutoCloseable {
     }
 
     /**
-     * Marks the oldest connections from limited addresses to be closed after their next answer, so that {@code excess}
-     * are marked (those marked before and still open count).
+     * Marks the oldest connections from limited addresses that keep sending requests (served at least twice: kept
+     * alive and used again) to be closed after their next answer, so that {@code excess} are marked (those marked
+     * before and still open count). A connection that asked once and went idle is left to the busy idle timeout.
      */
     private <S> void closeOldestAfterAnswer(AbstractEndpoint<S, ?> endpoint, long excess) {
         java.util.List<Activity> candidates = new java.util.ArrayList<>();
@@ -304,7 +308,7 @@ public final class ConnectionGuard implements AutoCloseable {
                 continue;
             }
             InetAddress peer = wrapper.getRemoteAddr() == null ? null : literal(wrapper.getRemoteAddr());
-            if (peer != null && !unlimited.test(peer)) {
+            if (peer != null && a.served >= 2 && !unlimited.test(peer)) {
                 candidates.add(a);
             }
         }
