@@ -32,7 +32,7 @@ final class AdmitStep implements StepChain.Step<FrontierExchange, Void> {
     public Void handle(FrontierExchange x, StepChain<FrontierExchange, Void> next) throws IOException {
         if (!threads.tryAcquire()) {
             x.response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
-            x.setAge(x.config().errorMaxAge());
+            x.noStore(); // the moment's load: other clients asking the same URL may be answered
             x.outcome(RequestOutcome.BUSY);
             LOG.warn("{} id={} rejecting because servlet too busy", contextName, x.id);
             return null;

@@ -33,6 +33,8 @@ final class FrontierExchange {
     private RequestOutcome outcome = RequestOutcome.OK;
     private String globalError;
     private boolean body = true;
+    /** Set once the answer must not be stored by any cache: later max-ages do not undo it. */
+    private boolean noStore;
 
     FrontierExchange(long id, HttpServletRequest request, HttpServletResponse response, ResponseOutput out,
                      FrontierConfig config) {
@@ -93,7 +95,22 @@ final class FrontierExchange {
 
     /** Cache-Control for this response (with stale-if-error when the client asked for max-stale). */
     void setAge(long seconds) {
-        CacheHeaders.setAge(request, response, seconds, config.sendStaleIfError());
+        if (!noStore) {
+            CacheHeaders.setAge(request, response, seconds, config.sendStaleIfError());
+        }
+    }
+
+    /**
+     * This answer must not be stored by a cache (unless already on its way): it says something about this request
+     * or this moment (a refusal for the request's headers or the service's load, a failure logged under this
+     * request's id), not about its URL, so a cache must not give it to other clients asking the same URL. A
+     * departure from upstream Frontier, which gives errors its error max-age (docs/frontier.md).
+     */
+    void noStore() {
+        noStore = true;
+        if (!response.isCommitted()) {
+            response.setHeader("Cache-Control", "no-store");
+        }
     }
 
     void outcome(RequestOutcome o) {

@@ -150,6 +150,7 @@ public class FrontierServlet extends HttpServlet {
             LOG.error("{} id={} internal error", context.name(), x.id, e);
             // the exception may name tables, files or versions: the client reads the id of the log line instead
             x.globalError("Internal Error; " + PayloadEnds.loggedAs(x));
+            x.noStore();
         } finally {
             end(x);
         }

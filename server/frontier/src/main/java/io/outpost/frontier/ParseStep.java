@@ -44,7 +44,7 @@ final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
             request = FrontierRequest.parse(x.request);
         } catch (FrontierException e) {
             LOG.info("{} id={} request error: {}", context.name(), x.id, e.getMessage());
-            x.setAge(FrontierConfig.ERROR_DEFAULT_MAX_AGE);
+            x.noStore(); // about this request (its headers, its method), not its URL
             x.response.setHeader("Last-Modified", CacheHeaders.EPOCH);
             x.out.print(Envelope.PROLOGUE);
             x.globalError("Error: " + e.getMessage());
@@ -57,9 +57,12 @@ final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
         List<Payload> payloads = new ArrayList<>();
         long start = System.nanoTime();
         for (FrontierCommand c : request.commands()) {
-            payloads.add(System.nanoTime() - start > parseBudgetNanos
-                    ? Payload.failed(c, "SQL rejected: the request's statements took too long to analyse")
-                    : check(x, c));
+            if (System.nanoTime() - start > parseBudgetNanos) {
+                x.noStore(); // depends on the moment's load, not on the URL
+                payloads.add(Payload.failed(c, "SQL rejected: the request's statements took too long to analyse"));
+            } else {
+                payloads.add(check(x, c));
+            }
         }
         x.parsed(payloads, request.ttl().maxAgeSeconds(x.config(), ZonedDateTime.now(x.config().zone())));
         return next.proceed(x);
@@ -74,11 +77,20 @@ final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
                     checked.dictionary() ? null : times.sources(checked.tables()), checked.dictionary(), null);
         } catch (FrontierException e) {
             if (e.getCause() != null) {
-                // the analyser itself failed: what it threw is for the log, under the request's id
-                LOG.warn("{} id={} statement analysis failed", context.name(), x.id, e.getCause());
+                // the analyser itself failed: what it threw is for the log, under the request's id, on one line (a
+                // crafted statement repeated must not fill the log with stacks)
+                LOG.warn("{} id={} statement analysis failed: {}", context.name(), x.id, oneLine(e.getCause()));
+                x.noStore(); // names this request's id
                 return Payload.failed(cmd, e.getMessage() + "; " + PayloadEnds.loggedAs(x));
             }
             return Payload.failed(cmd, e.getMessage());
         }
+    }
+
+    /** A failure as one log line: its class, message and the frame it was thrown from. */
+    static String oneLine(Throwable t) {
+        StackTraceElement[] frames = t.getStackTrace();
+        String at = frames.length == 0 ? "" : " at " + frames[0];
+        return PayloadEnds.oneLine(t + at);
     }
 }

@@ -111,6 +111,7 @@ final class PayloadEnds {
      */
     String databaseFailure(PayloadWork w, String what, SQLException e) {
         LOG.warn("{} id={} {} failed", context.name(), w.exchange.id, what, e);
+        w.exchange.noStore(); // a failure of this moment, logged under this request's id
         String state = e.getSQLState() == null || e.getSQLState().isBlank() ? "" : " (SQL state " + e.getSQLState() + ")";
         return what + " failed" + state + "; " + loggedAs(w.exchange);
     }

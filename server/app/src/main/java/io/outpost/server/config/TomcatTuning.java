@@ -4,6 +4,7 @@ import java.util.List;
 import io.outpost.server.connections.ConnectionGuard;
 import io.outpost.server.connections.GuardedNio2Protocol;
 import io.outpost.server.connections.GuardedProtocol;
+import io.outpost.server.connections.KeepAliveValve;
 import java.time.Duration;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -60,15 +61,39 @@ public class TomcatTuning {
     @Bean(destroyMethod = "close")
     public ConnectionGuard connectionGuard(TrustedProxies proxies, Environment env,
             io.micrometer.core.instrument.MeterRegistry registry,
-            @Value("${outpost.http.max-connections-per-address:100}") int maxPerAddress,
+            @Value("${outpost.http.max-connections-per-address:50}") int maxPerAddress,
+            @Value("${outpost.http.ipv6-prefix-length:64}") int ipv6PrefixLength,
             @Value("${outpost.http.request-head-timeout:10s}") Duration headTimeout,
             @Value("${outpost.http.busy-connections-percent:80}") int busyPercent,
             @Value("${outpost.http.busy-idle-timeout:2s}") Duration busyIdleTimeout) {
         // the host itself (a local Squid, monitoring, benchmarks) by default; addresses and CIDR blocks
         TrustedProxies unlimited = new TrustedProxies(Binder.get(env).bind("outpost.http.unlimited-addresses",
                 Bindable.listOf(String.class)).orElse(List.of("127.0.0.1", "::1")));
-        return new ConnectionGuard(maxPerAddress, headTimeout, a -> proxies.contains(a) || unlimited.contains(a),
+        return new ConnectionGuard(maxPerAddress, ipv6PrefixLength, headTimeout,
+                a -> proxies.contains(a) || unlimited.contains(a),
                 new ConnectionGuard.Busy(busyPercent, busyIdleTimeout), registry);
+    }
+
+    /**
+     * Whether a connection is kept after its answer ({@link KeepAliveValve}): first in the engine's pipeline after
+     * Spring Boot's own valves, before the memory-hit valve answers anything.
+     */
+    @Bean
+    public WebServerFactoryCustomizer<TomcatServletWebServerFactory> keepAliveValve() {
+        return new KeepAliveValveFirst();
+    }
+
+    private record KeepAliveValveFirst() implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>,
+            org.springframework.core.Ordered {
+        @Override
+        public void customize(TomcatServletWebServerFactory factory) {
+            factory.addEngineValves(new KeepAliveValve());
+        }
+
+        @Override
+        public int getOrder() {
+            return org.springframework.core.Ordered.LOWEST_PRECEDENCE - 1; // the memory-hit valve is added last
+        }
     }
 
     @Bean

@@ -37,6 +37,12 @@ import org.apache.tomcat.util.net.SocketWrapperBase;
  * {@code busyIdleTimeout} instead of Tomcat's keep-alive or connection timeout, as nginx and Apache's event MPM
  * reclaim idle connections when short of them. Below that share nothing changes (a Squid's persistent connections
  * keep Tomcat's keep-alive timeout).</li>
+ * <li>busy connections closed after their answer when busy: a connection that keeps sending cheap requests is never
+ * idle, so once the open connections reach that share the oldest of those used more than once (not from trusted
+ * proxies or unlimited addresses) are answered once more with {@code Connection: close} ({@link KeepAliveValve}), enough to bring the
+ * open connections back below the share; the client reconnects behind those already waiting.</li>
+ * <li>IPv6 clients counted by prefix: a host holds a whole /64, so the per-address limit counts addresses sharing
+ * their first {@code ipv6PrefixLength} bits as one.</li>
  * </ul>
  * The endpoint of {@link GuardedNio2Protocol} reports each accepted and each closed socket here, its processor what
  * each connection is doing; a sweep closes heads over their deadline, and idle connections when busy, through
@@ -45,7 +51,10 @@ import org.apache.tomcat.util.net.SocketWrapperBase;
 public final class ConnectionGuard implements AutoCloseable {
     private static final Log log = LogFactory.getLog(ConnectionGuard.class);
 
+    /** The connection the current thread is serving, for {@link #closeAfterThisAnswer()}. */
+    private static final ThreadLocal<Activity> SERVED = new ThreadLocal<>();
     private final int maxPerAddress;
+    private final int ipv6PrefixLength;
     private final long headTimeoutNanos;
     private final Predicate<InetAddress> unlimited;
     private final Map<Object, InetAddress> peers = new ConcurrentHashMap<>();
@@ -58,6 +67,7 @@ public final class ConnectionGuard implements AutoCloseable {
     private final Counter refused;
     private final Counter overdue;
     private final Counter idleWhenBusy;
+    private final Counter busyKeepAlive;
 
     /**
      * @param maxPerAddress connections one client address may hold at once; 0 or less: no limit
@@ -68,6 +78,20 @@ public final class ConnectionGuard implements AutoCloseable {
      */
     public ConnectionGuard(int maxPerAddress, Duration headTimeout, Predicate<InetAddress> unlimited, Busy busy,
                            MeterRegistry registry) {
+        this(maxPerAddress, 64, headTimeout, unlimited, busy, registry);
+    }
+
+    /**
+     * @param ipv6PrefixLength leading bits of an IPv6 address that name one client for the per-address limit (64: a
+     *                         host's whole /64 counts as one address; 128: each address alone)
+     */
+    public ConnectionGuard(int maxPerAddress, int ipv6PrefixLength, Duration headTimeout,
+                           Predicate<InetAddress> unlimited, Busy busy, MeterRegistry registry) {
+        if (ipv6PrefixLength < 1 || ipv6PrefixLength > 128) {
+            throw new IllegalArgumentException("outpost.http.ipv6-prefix-length must be 1 to 128, not "
+                    + ipv6PrefixLength);
+        }
+        this.ipv6PrefixLength = ipv6PrefixLength;
         if (headTimeout.isNegative() || headTimeout.isZero()) {
             throw new IllegalArgumentException("outpost.http.request-head-timeout must be positive, not " + headTimeout);
         }
@@ -81,6 +105,9 @@ public final class ConnectionGuard implements AutoCloseable {
         this.overdue = Counter.builder("outpost.connections.closed").tag("reason", "request-head-timeout")
                 .description("connections closed unanswered by Outpost's connection limits").register(registry);
         this.idleWhenBusy = Counter.builder("outpost.connections.closed").tag("reason", "busy-idle-timeout")
+                .description("connections closed unanswered by Outpost's connection limits").register(registry);
+        // (closed after an answer, not unanswered; one meter name keeps the reasons side by side)
+        this.busyKeepAlive = Counter.builder("outpost.connections.closed").tag("reason", "busy-keep-alive")
                 .description("connections closed unanswered by Outpost's connection limits").register(registry);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
                 .name("outpost-connection-sweep").factory());
@@ -151,6 +178,12 @@ public final class ConnectionGuard implements AutoCloseable {
         private volatile long idleSince;
         /** When its first blank line was read, if it has sent blank lines and no request line since; else -1. */
         private volatile long blankLinesSince = -1;
+        /** When the guard first saw the connection (nanoTime): the oldest are closed first when busy. */
+        private final long since = System.nanoTime();
+        /** Its next answer closes it ({@code Connection: close}). */
+        private volatile boolean closeAfterAnswer;
+        /** How often the processor started on its bytes: twice or more, it is a kept-alive connection in use. */
+        private volatile int served;
 
         private Activity(long idleSince) {
             this.idleSince = idleSince;
@@ -166,6 +199,8 @@ public final class ConnectionGuard implements AutoCloseable {
         }
         Activity a = guard.activity.computeIfAbsent(socket, s -> new Activity(SERVING));
         a.idleSince = SERVING;
+        a.served++; // (one processor at a time per connection)
+        SERVED.set(a);
         return a;
     }
 
@@ -175,6 +210,7 @@ public final class ConnectionGuard implements AutoCloseable {
      * sent only blank lines since its last request, else -1.
      */
     static void letGo(Activity a, boolean idle, long headStart) {
+        SERVED.remove();
         if (a == null) {
             return;
         }
@@ -183,19 +219,45 @@ public final class ConnectionGuard implements AutoCloseable {
         a.idleSince = idle ? System.nanoTime() : SERVING;
     }
 
+    /**
+     * Whether the connection the current thread is answering is to be closed after this answer (busy, and among the
+     * oldest); false on any other thread.
+     */
+    public static boolean closeAfterThisAnswer() {
+        Activity a = SERVED.get();
+        return a != null && a.closeAfterAnswer;
+    }
+
     private boolean admit(Object socket, InetAddress address) {
-        AtomicInteger count = perAddress.computeIfAbsent(address, a -> new AtomicInteger());
+        InetAddress key = clientKey(address);
+        AtomicInteger count = perAddress.computeIfAbsent(key, a -> new AtomicInteger());
         if (count.incrementAndGet() > maxPerAddress && maxPerAddress > 0 && !unlimited.test(address)) {
             count.decrementAndGet();
             refused.increment();
             return false;
         }
-        peers.put(socket, address);
+        peers.put(socket, key);
         return true;
     }
 
+    /** What the per-address limit counts: an IPv4 address, or an IPv6 address's first {@code ipv6PrefixLength} bits. */
+    InetAddress clientKey(InetAddress address) {
+        if (!(address instanceof java.net.Inet6Address) || ipv6PrefixLength == 128) {
+            return address;
+        }
+        byte[] bytes = address.getAddress();
+        for (int bit = ipv6PrefixLength; bit < 128; bit++) {
+            bytes[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
+        }
+        try {
+            return InetAddress.getByAddress(bytes);
+        } catch (java.net.UnknownHostException impossible) { // 16 bytes are always an address
+            throw new IllegalStateException(impossible);
+        }
+    }
+
     private void closed(Object socket) {
-        InetAddress address = peers.remove(socket);
+        InetAddress address = peers.remove(socket); // its key
         if (address != null) {
             perAddress.computeIfPresent(address, (a, n) -> n.decrementAndGet() <= 0 ? null : n);
         }
@@ -205,7 +267,11 @@ public final class ConnectionGuard implements AutoCloseable {
         try {
             long now = System.nanoTime();
             int max = endpoint.getMaxConnections();
-            boolean busy = busyPercent > 0 && max > 0 && endpoint.getConnectionCount() * 100 >= (long) max * busyPercent;
+            long open = endpoint.getConnectionCount();
+            boolean busy = busyPercent > 0 && max > 0 && open * 100 >= (long) max * busyPercent;
+            if (busy) {
+                closeOldestAfterAnswer(endpoint, open - ((long) max * busyPercent / 100 - max / 20));
+            }
             for (SocketWrapperBase<S> wrapper : endpoint.getConnections()) {
                 // a processor stays with its socket while a head is incomplete; an idle socket has none, and only
                 // its blank lines, if it sent some, tell when its head began
@@ -222,6 +288,46 @@ public final class ConnectionGuard implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             log.warn("connection sweep failed", e); // the next sweep tries again
+        }
+    }
+
+    /**
+     * Marks the oldest connections from limited addresses that keep sending requests (served at least twice: kept
+     * alive and used again) to be closed after their next answer, so that {@code excess} are marked (those marked
+     * before and still open count). A connection that asked once and went idle is left to the busy idle timeout.
+     */
+    private <S> void closeOldestAfterAnswer(AbstractEndpoint<S, ?> endpoint, long excess) {
+        java.util.List<Activity> candidates = new java.util.ArrayList<>();
+        for (SocketWrapperBase<S> wrapper : endpoint.getConnections()) {
+            Activity a = activity.get(wrapper);
+            if (a == null) {
+                continue;
+            }
+            if (a.closeAfterAnswer) {
+                excess--;
+                continue;
+            }
+            InetAddress peer = wrapper.getRemoteAddr() == null ? null : literal(wrapper.getRemoteAddr());
+            if (peer != null && a.served >= 2 && !unlimited.test(peer)) {
+                candidates.add(a);
+            }
+        }
+        if (excess <= 0) {
+            return;
+        }
+        candidates.sort(java.util.Comparator.comparingLong(a -> a.since));
+        for (int i = 0; i < excess && i < candidates.size(); i++) {
+            candidates.get(i).closeAfterAnswer = true;
+            busyKeepAlive.increment();
+        }
+    }
+
+    /** An address literal as Tomcat reports it, looked up nowhere. */
+    private static InetAddress literal(String address) {
+        try {
+            return InetAddress.getByName(address); // a literal: nothing is looked up
+        } catch (java.net.UnknownHostException notALiteral) {
+            return null;
         }
     }
 

@@ -26,10 +26,14 @@ final class GuardedHttp11Processor extends Http11Processor {
     @Override
     public SocketState service(SocketWrapperBase<?> socket) throws IOException {
         ConnectionGuard.Activity activity = ConnectionGuard.serving(holder.guard(), socket);
-        SocketState state = super.service(socket);
-        // OPEN: the processor is released, waiting for the next request; a start time then means blank lines only
-        // (a finished request resets it)
-        ConnectionGuard.letGo(activity, state == SocketState.OPEN, getRequest().getStartTimeNanos());
+        SocketState state = SocketState.CLOSED;
+        try {
+            state = super.service(socket);
+        } finally {
+            // OPEN: the processor is released, waiting for the next request; a start time then means blank lines
+            // only (a finished request resets it)
+            ConnectionGuard.letGo(activity, state == SocketState.OPEN, getRequest().getStartTimeNanos());
+        }
         return state;
     }
 }

@@ -18,6 +18,11 @@ import tools.jackson.databind.json.JsonMapper;
  * sent straight (no Via, X-Forwarded-For or Forwarded header: not through a cache) from
  * {@code outpost.management.addresses} (loopback by default); to anyone else they do not exist (404). A direct
  * {@code GET /error} is a 404 too, not the error page's 500.
+ * <p>
+ * Decided on the path as Tomcat maps it: decoded ({@code /%61ctuator}), without path parameters
+ * ({@code /actuator;x=1}), dot segments and doubled slashes resolved; the raw request URI would let such spellings
+ * through to the actuator. The actuator answers its plain spelling only: any other spelling of an actuator path is
+ * 404 for everyone (Spring matches the raw URI, so {@code /actuator//health} would reach the error page instead).
  */
 public final class ManagementAccess extends OncePerRequestFilter {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -41,10 +46,11 @@ public final class ManagementAccess extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest req, HttpServletResponse resp, FilterChain chain)
             throws ServletException, IOException {
-        String path = req.getRequestURI();
+        String path = mappedPath(req);
         boolean actuator = path.equals(base) || path.startsWith(base + "/");
         if (path.equals(error) && req.getDispatcherType() == DispatcherType.REQUEST
-                || actuator && !path.equals(health) && !isManager(req)) {
+                || actuator && !path.equals(health) && !isManager(req)
+                || actuator && req.getDispatcherType() == DispatcherType.REQUEST && !path.equals(req.getRequestURI())) {
             Problems.write(resp, 404, "Not Found", "no such resource", path, "no-store");
             return;
         }
@@ -53,6 +59,19 @@ public final class ManagementAccess extends OncePerRequestFilter {
             return;
         }
         chain.doFilter(req, resp);
+    }
+
+    /**
+     * The path the request is mapped by, with the context path: Tomcat's decoded and normalised URI, as the servlet
+     * path and path info give it (the raw URI when Tomcat gave neither).
+     */
+    static String mappedPath(HttpServletRequest req) {
+        String servletPath = req.getServletPath();
+        String pathInfo = req.getPathInfo();
+        if ((servletPath == null || servletPath.isEmpty()) && pathInfo == null) {
+            return req.getRequestURI();
+        }
+        return req.getContextPath() + (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
     }
 
     /** The health answer with its {@code status} alone (no components, groups, disk sizes or paths). */

@@ -26,7 +26,8 @@ public final class MemoryHitValve extends ValveBase {
     public void invoke(Request request, Response response) throws IOException, ServletException {
         long start = System.nanoTime();
         String uri = request.getRequestURI();
-        if ("GET".equals(request.getMethod()) && uri.startsWith(prefix) && hits.tryServe(uri, request, response)) {
+        // no URI: Tomcat could not read the request target (a raw NUL, backslash or non-ASCII byte) and answers 400
+        if (uri != null && !response.isError() && "GET".equals(request.getMethod()) && uri.startsWith(prefix) && hits.tryServe(uri, request, response)) {
             AccessLogFilter.log(request, response, start);
             return;
         }

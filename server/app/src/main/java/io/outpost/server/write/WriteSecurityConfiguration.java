@@ -174,7 +174,9 @@ public class WriteSecurityConfiguration {
     private static JwtDecoder issuerDecoder(WriteProperties props) {
         return new SupplierJwtDecoder(() -> {
             NimbusJwtDecoder decoder = NimbusJwtDecoder.withIssuerLocation(props.issuerUri()).build();
-            OAuth2TokenValidator<Jwt> validator = JwtValidators.createDefaultWithIssuer(props.issuerUri());
+            // Spring checks exp only when a token has one: a token without it would write for ever
+            OAuth2TokenValidator<Jwt> validator = new DelegatingOAuth2TokenValidator<>(
+                    JwtValidators.createDefaultWithIssuer(props.issuerUri()), WriteSecurityConfiguration::expires);
             if (props.audience() != null && !props.audience().isBlank()) {
                 validator = new DelegatingOAuth2TokenValidator<>(validator, new JwtClaimValidator<List<String>>("aud",
                         aud -> aud != null && aud.contains(props.audience())));
@@ -182,6 +184,14 @@ public class WriteSecurityConfiguration {
             decoder.setJwtValidator(validator);
             return decoder;
         });
+    }
+
+    /** A write token must say when it ends: one without {@code exp} is refused (401). */
+    private static org.springframework.security.oauth2.core.OAuth2TokenValidatorResult expires(Jwt token) {
+        return token.getExpiresAt() != null ? org.springframework.security.oauth2.core.OAuth2TokenValidatorResult.success()
+                : org.springframework.security.oauth2.core.OAuth2TokenValidatorResult.failure(
+                        new org.springframework.security.oauth2.core.OAuth2Error("invalid_token",
+                                "the token has no expiry (exp); write tokens must expire", null));
     }
 
     /** Spring Security's filter runs for the write API only (see the class comment). */

@@ -157,6 +157,9 @@ class WriteApiTest {
         refused(401, "bearer token is required", csv("/DET/Calo/Bad", null, "channel,since,until,i\n2,0,10,1\n"));
         refused(401, "refused", csv("/DET/Calo/Bad", "not.a.jwt", "channel,since,until,i\n2,0,10,1\n"));
         refused(401, "refused", csv("/DET/Calo/Bad", issuer.foreignToken("x", CALO), "channel,since,until,i\n2,0,10,1\n"));
+        // signed by the issuer with the writer's scope, but never expiring
+        refused(401, "the token has no expiry (exp); write tokens must expire", csv("/DET/Calo/Bad",
+                issuer.tokenWithoutExpiry("calo", CALO), "channel,since,until,i\n2,0,10,1\n"));
         refused(403, "conditions.write", csv("/DET/Calo/Bad", issuer.token("reader", "openid"),
                 "channel,since,until,i\n2,0,10,1\n"));
         refused(403, "'/DET/Calo/Bad'", csv("/DET/Calo/Bad", issuer.token("pixel", "conditions.write:/DET/Pixel"),
