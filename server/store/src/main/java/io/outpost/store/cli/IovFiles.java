@@ -120,8 +120,8 @@ public final class IovFiles {
                     try {
                         payload[i] = parse(cell, spec.field(i).type());
                     } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("column " + (column + 1) + " (" + spec.field(i).name()
-                                + "): '" + cell + "' is not a valid " + spec.field(i).type().coolName() + ": "
+                        throw new IllegalArgumentException("column " + (column + 1) + ", field '" + spec.field(i).name()
+                                + "': '" + cell + "' is not a valid " + spec.field(i).type().coolName() + ": "
                                 + e.getMessage(), e);
                     }
                 }
@@ -274,8 +274,16 @@ public final class IovFiles {
             case FLOAT, DOUBLE -> decimal(s.trim());
             case STRING255, STRING4K, STRING64K, STRING16M -> s;
             case BLOB64K, BLOB16M -> Base64.getDecoder().decode(s.trim());
-            default -> Long.parseLong(s.trim());
+            default -> wholeNumber(s.trim());
         };
+    }
+
+    private static long wholeNumber(String s) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("write a whole number such as 42 or -7", e);
+        }
     }
 
     /**

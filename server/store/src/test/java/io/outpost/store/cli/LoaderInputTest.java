@@ -90,12 +90,12 @@ class LoaderInputTest {
     @Test
     void doublesAreKeptExactlyOrRefusedWithFileLineAndColumn() throws Exception {
         String[][] cases = {
-            {"NaN", "column 4 (g): 'NaN' is not a valid Double: NaN and infinities are not stored"},
-            {"-Infinity", "column 4 (g): '-Infinity' is not a valid Double: NaN and infinities"},
-            {"1e400", "column 4 (g): '1e400' is not a valid Double: beyond the range of a Double"},
-            {"1e-400", "column 4 (g): '1e-400' is not a valid Double: too close to zero"},
-            {"0x1p3", "column 4 (g): '0x1p3' is not a valid Double: write a decimal number"},
-            {"1.5f", "column 4 (g): '1.5f' is not a valid Double: write a decimal number"},
+            {"NaN", "column 4, field 'g': 'NaN' is not a valid Double: NaN and infinities are not stored"},
+            {"-Infinity", "column 4, field 'g': '-Infinity' is not a valid Double: NaN and infinities"},
+            {"1e400", "column 4, field 'g': '1e400' is not a valid Double: beyond the range of a Double"},
+            {"1e-400", "column 4, field 'g': '1e-400' is not a valid Double: too close to zero"},
+            {"0x1p3", "column 4, field 'g': '0x1p3' is not a valid Double: write a decimal number"},
+            {"1.5f", "column 4, field 'g': '1.5f' is not a valid Double: write a decimal number"},
         };
         for (String[] c : cases) {
             Path f = file("d.csv", "channel,since,until,g,f\n1,0,10,1.5,1\n1,10,20," + c[0] + ",1\n");
