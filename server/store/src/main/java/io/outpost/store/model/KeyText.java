@@ -121,6 +121,21 @@ public final class KeyText {
         return new IllegalArgumentException(b.toString());
     }
 
+    /**
+     * How a key is written in a URL of the HTTP API, for a refusal of {@code text}: the two forms with an example
+     * each, and the number {@code text} stands for when it is a key as a person writes it (a date, RUN/LUMI).
+     */
+    public static String urlForms(String text) {
+        String forms = "keys in URLs are decimal numbers 0 … 9223372036854775807: a time is ns since the epoch"
+                + " (2026-01-01T01:00:00Z → 1767229200000000000), a run-lumi key is (RUN << 32) | LUMI"
+                + " (302/0 → 1297080123392)";
+        try {
+            return forms + "; '" + text + "' is " + parse(text, null);
+        } catch (IllegalArgumentException notAKey) {
+            return forms;
+        }
+    }
+
     /** A run-lumi key as {@code RUN/LUMI} ({@code max} for the end of time); other keys in decimal. */
     public static String format(long key, KeyType type) {
         if (type != KeyType.RUN_LUMI) {
