@@ -171,8 +171,20 @@ final class SnapshotCommands {
             return new SnapshotExporter.Range(key(fromValue, type), key(toValue, type));
         }
 
+        /**
+         * A key of a range; -1 also means the end of time. A bare number in the one range of --from/--to could be a
+         * time or a raw run-lumi key, so only 0 (the start of both) is taken as it is.
+         */
         private static long key(String s, KeyType type) {
-            return s.trim().equals("-1") ? ValidityKey.MAX : KeyText.parse(s, type);
+            String t = s.trim();
+            if (t.equals("-1")) {
+                return ValidityKey.MAX;
+            }
+            if (type == null && !t.equals("0") && !t.isEmpty() && t.chars().allMatch(Character::isDigit)) {
+                throw new IllegalArgumentException("'" + s + "' could be a time (ns since 1970) or a raw run-lumi key:"
+                        + " give --time-from/--time-to or --run-from/--run-to, or write it raw:" + t);
+            }
+            return KeyText.parse(s, type);
         }
     }
 
