@@ -380,7 +380,8 @@ public final class LoaderCli {
     static final class Truncate extends Base {
         @Parameters(index = "0")
         String folder;
-        @Parameters(index = "1", description = "the new until: a key, RUN/LUMI or an ISO date/time as the folder's keys are")
+        @Parameters(index = "1", description = "the new until, as the folder's keys are written: RUN/LUMI (or raw:N)"
+                + " in run-lumi folders, ns since 1970 or an ISO date/time in time folders")
         String until;
         @Option(names = "--channels", description = "all (default), N, N-M, or name:X", defaultValue = "all")
         String channels;

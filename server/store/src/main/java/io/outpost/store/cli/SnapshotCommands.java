@@ -85,7 +85,8 @@ final class SnapshotCommands {
         LoaderCli.Db db;
         @Option(names = "--global-tag", required = true, description = "tag of the root folderset (HEAD: the HEAD of every folder)")
         String globalTag;
-        @Option(names = "--from", description = "first key of the range (inclusive), when every folder has one key type")
+        @Option(names = "--from", description = "first key of the range (inclusive), when every folder has one key type: 0, min,"
+                + " a date/time, RUN/LUMI or raw:N (a bare number could be either kind)")
         String from;
         @Option(names = "--to", description = "last key of the range (inclusive; -1 for the end of time)")
         String to;
@@ -93,7 +94,7 @@ final class SnapshotCommands {
         String timeFrom;
         @Option(names = "--time-to", description = "last time of the range of the time folders (inclusive; -1: end of time)")
         String timeTo;
-        @Option(names = "--run-from", description = "first key of the range of the run-lumi folders (inclusive; RUN/LUMI or decimal)")
+        @Option(names = "--run-from", description = "first key of the range of the run-lumi folders (inclusive; RUN/LUMI, or raw:N for a raw key)")
         String runFrom;
         @Option(names = "--run-to", description = "last run-lumi key of that range (inclusive; -1: no end)")
         String runTo;
