@@ -222,10 +222,10 @@ public final class LoaderCli {
                 }
                 bar.stepBy(store.flush());
             } catch (io.outpost.store.StoreException e) {
-                throw new io.outpost.store.StoreException(e.kind(), where(e.getMessage(), read, keys) + e.getMessage(),
-                        e);
+                throw new io.outpost.store.StoreException(e.kind(), where(e.getMessage(), read, keys)
+                        + withoutBatchIndex(e.getMessage()), e);
             } catch (HttpWriter.Refused e) {
-                throw new HttpWriter.Refused(where(e.getMessage(), read, keys) + e.getMessage());
+                throw new HttpWriter.Refused(where(e.getMessage(), read, keys) + withoutBatchIndex(e.getMessage()));
             }
             System.out.println("stored " + rows.size() + " IOVs in " + folder);
         }
@@ -253,6 +253,11 @@ public final class LoaderCli {
             }
             return file + ": ";
         }
+    }
+
+    /** The store counts the IOVs of a batch ("object #3 (…)"); the loader names the line instead. */
+    private static String withoutBatchIndex(String message) {
+        return message.replaceFirst("object #\\d+ \\((channel [^)]*\\))\\)", "$1");
     }
 
     /** How the store names an IOV in a refusal: channel, then [since, until) with keys as the folder spells them. */

@@ -152,5 +152,9 @@ class LoaderInputTest {
         assertThat(run("load", "/K/rl", inFile.toString())).isEqualTo(4);
         assertThat(err.toString()).contains(inFile + " line 3: channel 3: [305/0, 306/0) overlaps [300/0, 310/0)");
         assertThat(stored("/K/rl")).hasSize(1);
+        Path userTag = file("ut.csv", "channel,since,until,g\n4,300/0,310/0,1\n");
+        assertThat(run("load", "/K/rl", userTag.toString(), "--user-tag", "UT")).isEqualTo(2);
+        assertThat(err.toString()).contains(userTag + " line 2: channel 4, [300/0, 310/0): '/K/rl' is single-version")
+                .doesNotContain("object #");
     }
 }
