@@ -166,7 +166,7 @@ public final class IovFiles {
             String before = firstPlace.putIfAbsent(new Key(iov.channelId(), iov.since(), iov.until()), where);
             if (before != null) {
                 throw new IllegalArgumentException("the IOV of channel " + iov.channelId() + " from " + sinceText
-                        + " to " + untilText + " is already in this file (" + before + "); each IOV once");
+                        + " to " + untilText + " is given twice, also at " + before + " (each IOV once)");
             }
         }
     }

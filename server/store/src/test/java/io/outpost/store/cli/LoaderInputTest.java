@@ -135,7 +135,7 @@ class LoaderInputTest {
             Path f = file("dup.csv", "channel,since,until,g\n1,300/0,301/0,1\n2,300/0,301/0,1\n\n1,300:0,301/0,2\n");
             assertThat(run("load", folder, f.toString())).as(folder).isEqualTo(2);
             assertThat(err.toString()).as(folder).contains(f + " line 5: the IOV of channel 1 from 300:0 to 301/0 is"
-                    + " already in this file (" + f + " line 2)");
+                    + " given twice, also at " + f + " line 2 (each IOV once)");
             assertThat(stored(folder)).as(folder).isEmpty();
         }
     }
