@@ -42,10 +42,10 @@ public final class IovFiles {
     private IovFiles() {
     }
 
-    /** The IOVs of one file and, for each, where it was written (to name it in a later refusal). */
-    public record Rows(List<NewIov> iovs, List<String> places) {
+    /** The IOVs of one file and, for each, the line it was written on (to name it in a later refusal). */
+    public record Rows(List<NewIov> iovs, String source, int[] lines) {
         public String place(int index) {
-            return places.get(index);
+            return source + " line " + lines[index];
         }
     }
 
@@ -98,9 +98,9 @@ public final class IovFiles {
         }
         String headerWhere = source + " line " + (headerLine + 1);
         int[] position = columnPositions(lines.get(headerLine), headerWhere, spec);
-        Duplicates seen = new Duplicates(keys);
+        Duplicates seen = new Duplicates(source + " line ");
         List<NewIov> out = new ArrayList<>();
-        List<String> places = new ArrayList<>();
+        int[] numbers = new int[lines.size()];
         for (int n = headerLine + 1; n < lines.size(); n++) {
             String line = lines.get(n);
             if (line.isBlank()) {
@@ -131,14 +131,14 @@ public final class IovFiles {
                 long until = KeyText.parse(untilText, keys);
                 checkInterval(since, until, keys);
                 NewIov iov = new NewIov(channel(cells.get(position[0])), since, until, checkPayload(spec, payload));
-                seen.add(iov, where, sinceText.trim(), untilText.trim());
+                seen.add(iov, n + 1, sinceText.trim(), untilText.trim());
+                numbers[out.size()] = n + 1;
                 out.add(iov);
-                places.add(where);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
             }
         }
-        return new Rows(out, places);
+        return new Rows(out, source, java.util.Arrays.copyOf(numbers, out.size()));
     }
 
     /** Values the store would refuse, refused here so that the file and line are named. */
@@ -155,18 +155,20 @@ public final class IovFiles {
         private record Key(long channel, long since, long until) {
         }
 
-        private final Map<Key, String> firstPlace = new HashMap<>();
-        private final KeyType keys;
+        /** Where each IOV was first given: a line, or for a parsed JSON array the index. */
+        private final Map<Key, Integer> first = new HashMap<>();
+        private final String placePrefix;
 
-        Duplicates(KeyType keys) {
-            this.keys = keys;
+        /** {@code placePrefix} names a place with its number: "FILE line " or "IOV #". */
+        Duplicates(String placePrefix) {
+            this.placePrefix = placePrefix;
         }
 
-        void add(NewIov iov, String where, String sinceText, String untilText) {
-            String before = firstPlace.putIfAbsent(new Key(iov.channelId(), iov.since(), iov.until()), where);
+        void add(NewIov iov, int place, String sinceText, String untilText) {
+            Integer before = first.putIfAbsent(new Key(iov.channelId(), iov.since(), iov.until()), place);
             if (before != null) {
                 throw new IllegalArgumentException("the IOV of channel " + iov.channelId() + " from " + sinceText
-                        + " to " + untilText + " is given twice, also at " + before + " (each IOV once)");
+                        + " to " + untilText + " is given twice, also at " + placePrefix + before + " (each IOV once)");
             }
         }
     }
@@ -323,11 +325,12 @@ public final class IovFiles {
         if (!root.isArray()) {
             throw new IllegalArgumentException("expected a JSON array of IOVs");
         }
-        Duplicates seen = new Duplicates(keys);
+        Duplicates seen = new Duplicates("IOV #");
         List<NewIov> out = new ArrayList<>();
         int index = 0;
         for (JsonNode n : root) {
-            out.add(jsonIov(n, "IOV #" + index++, spec, keys, seen));
+            out.add(jsonIov(n, "IOV #" + index, index, spec, keys, seen));
+            index++;
         }
         return out;
     }
@@ -335,27 +338,28 @@ public final class IovFiles {
     /** A JSON file, read one IOV at a time so that every refusal names its line. */
     private static Rows jsonFile(Path file, PayloadSpec spec, KeyType keys) throws IOException {
         List<NewIov> out = new ArrayList<>();
-        List<String> places = new ArrayList<>();
-        Duplicates seen = new Duplicates(keys);
+        List<Integer> numbers = new ArrayList<>();
+        Duplicates seen = new Duplicates(file + " line ");
         try (JsonParser p = FILE_JSON.createParser(file.toFile())) {
             if (p.nextToken() != JsonToken.START_ARRAY) {
                 throw new IllegalArgumentException(file + " line " + p.currentTokenLocation().getLineNr()
                         + ": expected a JSON array of IOVs");
             }
             while (p.nextToken() != JsonToken.END_ARRAY) {
-                String where = file + " line " + p.currentTokenLocation().getLineNr();
+                int line = p.currentTokenLocation().getLineNr();
                 JsonNode n = FILE_JSON.readTree(p);
-                out.add(jsonIov(n, where, spec, keys, seen));
-                places.add(where);
+                out.add(jsonIov(n, file + " line " + line, line, spec, keys, seen));
+                numbers.add(line);
             }
         } catch (tools.jackson.core.JacksonException e) {
             throw new IllegalArgumentException(file + " line " + (e.getLocation() == null ? "?"
                     : e.getLocation().getLineNr()) + ": not valid JSON: " + e.getOriginalMessage(), e);
         }
-        return new Rows(out, places);
+        return new Rows(out, file.toString(), numbers.stream().mapToInt(Integer::intValue).toArray());
     }
 
-    private static NewIov jsonIov(JsonNode n, String where, PayloadSpec spec, KeyType keys, Duplicates seen) {
+    private static NewIov jsonIov(JsonNode n, String where, int place, PayloadSpec spec, KeyType keys,
+                                  Duplicates seen) {
         try {
             if (n == null || !n.isObject() || !n.hasNonNull("channel") || !n.hasNonNull("since")
                     || !n.hasNonNull("until")) {
@@ -377,7 +381,7 @@ public final class IovFiles {
             long until = key(n.get("until"), keys);
             checkInterval(since, until, keys);
             NewIov iov = new NewIov(checkChannel(integer(n.get("channel"))), since, until, checkPayload(spec, payload));
-            seen.add(iov, where, keyText(n.get("since")), keyText(n.get("until")));
+            seen.add(iov, place, keyText(n.get("since")), keyText(n.get("until")));
             return iov;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
