@@ -183,6 +183,7 @@ std::string base(std::string_view format) { return "/v1/" + std::string(format) 
 }  // namespace
 
 std::string nodes(std::string_view format) { return base(format) + "nodes"; }
+std::string globalTags(std::string_view format) { return base(format) + "globaltags"; }
 std::string channels(std::string_view folder, std::string_view format) {
     checkPath(folder);
     return base(format) + "channels" + std::string(folder);

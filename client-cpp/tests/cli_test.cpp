@@ -78,15 +78,46 @@ TEST(Cli, ReadsIsoDatesAndRunLumi) {
 TEST(Cli, PrintsRunLumiKeysAsRunSlashLumiAndRefusesUnknownChannelNumbers) {
     FakeServer server([](const Request& r) { return fakeService(r); });
     std::string s = "--server " + server.url() + " --no-align ";
-    CliRun csv = cli(s + "--format csv browse /DEMO/R 0 2999 -c 1");
+    CliRun csv = cli(s + "--format csv browse /DEMO/R raw:0 raw:2999 -c 1");
     EXPECT_EQ(0, csv.exitCode) << csv.out;
     EXPECT_NE(std::string::npos, csv.out.find("\n1,0/1,0/1001,")) << csv.out;
     EXPECT_EQ(std::string::npos, csv.out.find("\n1,1,")) << "keys as RUN/LUMI, not numbers: " << csv.out;
-    CliRun json = cli(s + "--format json browse /DEMO/R 0 2999 -c 1");
+    CliRun json = cli(s + "--format json browse /DEMO/R raw:0 raw:2999 -c 1");
     EXPECT_NE(std::string::npos, json.out.find("[1,")) << json.out;
     EXPECT_EQ(std::string::npos, json.out.find("/0,")) << "json keeps numbers: " << json.out;
     EXPECT_EQ(3, cli(s + "find /DEMO/F 12345 -c 77").exitCode) << "no channel 77 (the fake has 0-9)";
     EXPECT_EQ(0, cli(s + "find /DEMO/F 12345 -c 7").exitCode);
+}
+
+// One rule for keys as text (docs/cli.md, "Times"): the form decides in which folders a key may be read.
+TEST(Cli, ReadsAKeyOnlyInTheFoldersItsFormFits) {
+    FakeServer server([](const Request& r) { return fakeService(r); });
+    std::string s = "--server " + server.url() + " --no-align --format csv ";
+    CliRun bare = cli(s + "find /DEMO/R 7 -c 1");
+    EXPECT_EQ(2, bare.exitCode) << bare.out;
+    EXPECT_NE(std::string::npos, bare.out.find("'7' is not a run-lumi key: write RUN/LUMI, e.g. 7/0 for run 7, lumi 0;"
+                                               " a raw key is written raw:7")) << bare.out;
+    CliRun big = cli(s + "--format json find /DEMO/R 30064771077 -c 1");
+    EXPECT_EQ(2, big.exitCode) << big.out;
+    EXPECT_NE(std::string::npos, big.out.find("(7/5 is the raw key 30064771077)")) << big.out;
+    EXPECT_EQ(0, cli(s + "find /DEMO/R raw:30064771077 -c 1").exitCode);
+    EXPECT_EQ(2, cli(s + "find /DEMO/R 2026-01-01 -c 1").exitCode);
+    EXPECT_EQ(2, cli(s + "browse /DEMO/R 7/5 8 -c 1").exitCode);
+    EXPECT_EQ(2, cli(s + "count /DEMO/F 7/5 max").exitCode);
+    EXPECT_EQ(0, cli(s + "count /DEMO/F 12345 max").exitCode);
+    EXPECT_EQ(2, cli(s + "find /DEMO/F raw:x").exitCode);
+    std::size_t ats = 0;
+    for (const auto& r : server.requests()) ats += r.path.find("/at/") != std::string::npos;
+    EXPECT_EQ(1u, ats) << "only the raw key was asked";
+}
+
+TEST(Cli, RefusesASnapshotFileAsTheOtherToolsDo) {
+    for (const std::string& args : {std::string("--server sqlite:outpost-demo.db nodes"),
+                                    std::string("--config '(serverurl=sqlite:/tmp/snapshot.db)' globaltags")}) {
+        CliRun r = cli(args);
+        EXPECT_EQ(2, r.exitCode) << args << ": " << r.out;
+        EXPECT_NE(std::string::npos, r.out.find("to query a snapshot file, serve it")) << r.out;
+    }
 }
 
 TEST(Cli, DirectMeansNoProxyWhateverTheEnvironmentSays) {

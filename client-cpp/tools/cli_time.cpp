@@ -29,21 +29,37 @@ bool allDigits(const std::string& s) {
 
 int num(const std::ssub_match& m) { return std::stoi(m.str()); }
 
+std::optional<Key> decimal(const std::string& digits, std::string& why) {
+    if (digits.size() == 19 && digits > "9223372036854775807") {
+        why = "over 2^63-1";
+        return std::nullopt;
+    }
+    return static_cast<Key>(std::stoll(digits));
+}
+
+std::optional<Key> parseDate(const std::string& s, std::string& why);
+
 }  // namespace
 
-std::optional<Key> parseTime(const std::string& s, std::string& why) {
-    if (s == "min") return kMinKey;
-    if (s == "max") return kMaxKey;
-    if (allDigits(s) && s.size() <= 19) {
-        if (s.size() == 19 && s > "9223372036854775807") {
-            why = "over 2^63-1";
+std::optional<CliKey> parseKey(const std::string& s, std::string& why) {
+    if (s == "min") return CliKey{s, kMinKey, KeyForm::Any};
+    if (s == "max") return CliKey{s, kMaxKey, KeyForm::Any};
+    if (s.rfind("raw:", 0) == 0) {
+        std::string digits = s.substr(4);
+        if (!allDigits(digits) || digits.size() > 19) {
+            why = "raw: is followed by the key as a whole number, e.g. raw:1297080123392";
             return std::nullopt;
         }
-        return static_cast<Key>(std::stoll(s));
+        auto k = decimal(digits, why);
+        if (!k) return std::nullopt;
+        return CliKey{s, *k, KeyForm::Any};
+    }
+    if (allDigits(s) && s.size() <= 19) {
+        auto k = decimal(s, why);
+        if (!k) return std::nullopt;
+        return CliKey{s, *k, KeyForm::Number};
     }
     static const std::regex runLumi(R"((\d{1,10})[/:](\d{1,10}))");
-    static const std::regex iso(
-        R"((\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?)");
     std::smatch m;
     if (std::regex_match(s, m, runLumi)) {
         unsigned long long run = std::stoull(m[1].str()), lumi = std::stoull(m[2].str());
@@ -51,10 +67,55 @@ std::optional<Key> parseTime(const std::string& s, std::string& why) {
             why = "run must be below 2^31 and lumi below 2^32";
             return std::nullopt;
         }
-        return static_cast<Key>((run << 32) | lumi);
+        return CliKey{s, static_cast<Key>((run << 32) | lumi), KeyForm::RunLumi};
     }
+    auto date = parseDate(s, why);
+    if (!date) return std::nullopt;
+    return CliKey{s, *date, KeyForm::Date};
+}
+
+std::optional<Key> keyIn(const CliKey& k, bool runLumi, std::string& why) {
+    if (runLumi && k.form == KeyForm::Number) {
+        // as the loader and the write API say it: the likeliest meaning spelled out
+        auto n = static_cast<unsigned long long>(k.value);
+        why = "'" + k.text + "' is not a run-lumi key: write RUN/LUMI";
+        if (n <= 0x7FFFFFFFULL) {
+            why += ", e.g. " + std::to_string(n) + "/0 for run " + std::to_string(n) + ", lumi 0";
+        }
+        if (n > 0xFFFFFFFFULL) {
+            why += " (" + std::to_string(n >> 32) + "/" + std::to_string(n & 0xFFFFFFFFULL) + " is the raw key " +
+                   std::to_string(n) + ")";
+        }
+        why += "; a raw key is written raw:" + std::to_string(n);
+        return std::nullopt;
+    }
+    if (runLumi && k.form == KeyForm::Date) {
+        why = "'" + k.text + "' is a date, not a run-lumi key: write RUN/LUMI, e.g. 305/50";
+        return std::nullopt;
+    }
+    if (!runLumi && k.form == KeyForm::RunLumi) {
+        why = "'" + k.text + "' is RUN/LUMI, not a time: write ns since 1970 or an ISO date/time, e.g. "
+              "2026-01-01T01:00:00Z";
+        return std::nullopt;
+    }
+    return k.value;
+}
+
+std::optional<Key> parseTime(const std::string& s, std::string& why) {
+    auto k = parseKey(s, why);
+    if (!k) return std::nullopt;
+    return k->value;
+}
+
+namespace {
+
+std::optional<Key> parseDate(const std::string& s, std::string& why) {
+    static const std::regex iso(
+        R"((\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?)");
+    std::smatch m;
     if (!std::regex_match(s, m, iso)) {
-        why = "use ns since 1970 (UTC), min, max, RUN/LUMI, or an ISO date/time such as 2026-01-01T01:00:00Z";
+        why = "use min, max, RUN/LUMI, ns since 1970 (UTC), an ISO date/time such as 2026-01-01T01:00:00Z, or raw:N"
+              " for a raw key";
         return std::nullopt;
     }
     long long year = num(m[1]);
@@ -89,5 +150,7 @@ std::optional<Key> parseTime(const std::string& s, std::string& why) {
     }
     return static_cast<Key>(secs * 1000000000LL + nanos);
 }
+
+}  // namespace
 
 }  // namespace outpost::cli

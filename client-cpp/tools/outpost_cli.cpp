@@ -40,10 +40,12 @@ commands:
   snapshot GLOBALTAG TIME [RUNLUMI]
                                   every folder of GLOBALTAG (or HEAD) at TIME, all at one state; a global tag
                                   holding time and run-lumi folders needs both keys (e.g. 2026-01-01 305/50)
+  globaltags                      every global tag
 
-times: nanoseconds (1767229200000000000), min, max, RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time
-       (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given);
-       table and csv print run-lumi keys as RUN/LUMI
+times: min, max; for time folders nanoseconds (1767229200000000000) or an ISO date or date-time (2026-01-01,
+       2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given); for run-lumi folders
+       RUN/LUMI or RUN:LUMI (358031/12), never a bare number; raw:N is the raw key N in either.
+       Table and csv print run-lumi keys as RUN/LUMI
 
 options:
   --server URL          server base URL (repeatable); default: OUTPOST_SERVER or FRONTIER_SERVER
@@ -72,12 +74,26 @@ exit codes: 0 ok, 1 other failure, 2 usage, 3 not found (404), 4 rejected (other
     std::exit(kExitUsage);
 }
 
-Key parseTimeArg(const std::string& s) {
+cli::CliKey parseTimeArg(const std::string& s) {
     std::string why;
-    auto k = cli::parseTime(s, why);
+    auto k = cli::parseKey(s, why);
     if (!k) usage("bad time '" + s + "': " + why);
     return *k;
 }
+
+/// The key read in a folder of the given key type; a form that does not fit it is a usage error.
+Key keyIn(const cli::CliKey& k, bool runLumi) {
+    std::string why;
+    auto v = cli::keyIn(k, runLumi, why);
+    if (!v) usage(why);
+    return *v;
+}
+
+// A snapshot file is not a service: the same advice and exit code as the Java and Python tools.
+const char* kSnapshotFileAdvice =
+    "the command-line tool asks a service over HTTP; to query a snapshot file, serve it (./outpost start --snapshot"
+    " FILE --server.port=8001) and use --server http://localhost:8001 (the Java client library reads sqlite:FILE"
+    " directly)";
 
 int parseCount(const std::string& option, const std::string& text, int lo, int hi) {
     if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos) {
@@ -199,6 +215,10 @@ int main(int argc, char** argv) {
         cfg.proxyConfigUrls.clear();
     }
     if (cfg.servers.empty()) cfg.servers.push_back("http://localhost:8000");
+    for (const auto& server : cfg.servers) {
+        // "sqlite:FILE", also as the configuration completes it to a URL (http://sqlite:FILE)
+        if (server.rfind("sqlite:", 0) == 0 || server.rfind("http://sqlite:", 0) == 0) usage(kSnapshotFileAdvice);
+    }
     if (retries) cfg.retries = parseCount("--retries", *retries, 0, Config::kMaxRetries);
     if (connectTimeout) cfg.connectTimeout = std::chrono::seconds(parseCount("--connect-timeout", *connectTimeout, 1, 86400));
     if (readTimeout) cfg.readTimeout = std::chrono::seconds(parseCount("--read-timeout", *readTimeout, 1, 86400));
@@ -224,23 +244,28 @@ int main(int argc, char** argv) {
         if (args.size() < min + 1 || args.size() > max + 1) usage(std::string("usage: outpost-cli ") + synopsis);
     };
     bool known = cmd == "nodes" || cmd == "folders" || cmd == "channels" || cmd == "tags" || cmd == "tag" ||
-                 cmd == "find" || cmd == "browse" || cmd == "count" || cmd == "snapshot";
+                 cmd == "find" || cmd == "browse" || cmd == "count" || cmd == "snapshot" || cmd == "globaltags";
     if (!known) usage("unknown command '" + cmd + "'");
     if (cmd == "nodes" || cmd == "folders") need(0, 0, "nodes");
+    if (cmd == "globaltags") need(0, 0, "globaltags");
     if (cmd == "channels") need(1, 1, "channels FOLDER");
     if (cmd == "tags") need(1, 1, "tags NODE");
     if (cmd == "tag") need(2, 2, "tag FOLDER TAG");
     if (cmd == "find") need(2, 2, "find FOLDER TIME");
     if (cmd == "snapshot") need(2, 3, "snapshot GLOBALTAG TIME [RUNLUMI]");
     if (cmd == "browse" || cmd == "count") need(1, 3, "browse|count FOLDER [T1 [T2]]");
-    Key t1 = kMinKey, t2 = kMaxKey, t = 0;
+    cli::CliKey t1{"min", kMinKey}, t2{"max", kMaxKey}, t;
     if (cmd == "find" || cmd == "snapshot") t = parseTimeArg(args[2]);
-    std::optional<Key> snapshotRunLumi;
+    std::optional<cli::CliKey> snapshotRunLumi;
     if (cmd == "snapshot" && args.size() > 3) snapshotRunLumi = parseTimeArg(args[3]);
     if (cmd == "browse" || cmd == "count") {
         if (args.size() > 2) t1 = parseTimeArg(args[2]);
         if (args.size() > 3) t2 = parseTimeArg(args[3]);
-        if (t1 > t2) usage("T1 (" + args[2] + ") is after T2 (" + args[3] + ")");
+        if (t1.value > t2.value) usage("T1 (" + args[2] + ") is after T2 (" + args[3] + ")");
+    }
+    if (snapshotRunLumi) {  // the pair form: each key in the folders of its type
+        keyIn(t, false);
+        keyIn(*snapshotRunLumi, true);
     }
 
     auto client = Client::create(cfg);
@@ -261,6 +286,7 @@ int main(int argc, char** argv) {
         }
     };
     if (cmd == "nodes" || cmd == "folders") return show(client->nodes());
+    if (cmd == "globaltags") return show(client->get(paths::globalTags()));
     if (cmd == "snapshot") {
         std::optional<SnapshotSession> session;
         try {
@@ -268,8 +294,9 @@ int main(int argc, char** argv) {
         } catch (const std::invalid_argument& e) {
             usage(e.what());
         }
-        auto snap = snapshotRunLumi ? session->at(t, *snapshotRunLumi) : session->at(t);
+        auto snap = snapshotRunLumi ? session->at(t.value, snapshotRunLumi->value) : session->at(t.value);
         if (!snap) return fail(snap.error());
+        if (!snapshotRunLumi) keyIn(t, snap->runLumi.has_value());  // one key, read in every folder
         // Every folder's iovs answer in path order (docs/cli.md): in table and csv each block labelled with its
         // folder and tag and separated by an empty line; in json one document holding them all.
         const bool json = fmt == cli::Format::Json;
@@ -291,6 +318,9 @@ int main(int argc, char** argv) {
             if (!json) std::cout << "# folder " << f.folder << " tag " << f.tag << "\n";
             f.answer.header.folder = f.folder;
             f.answer.header.tag = f.tag;
+            if (!json && f.keyType == "run-lumi") {
+                for (auto& row : f.answer.rows) cli::runLumiKeys(row);
+            }
             cli::printTable(std::cout, f.answer, fmt);
         }
         if (json) std::cout << "]}\n";
@@ -301,6 +331,25 @@ int main(int argc, char** argv) {
     if (cmd == "channels") return show(client->channels(args[1]));
     if (cmd == "tags") return show(client->tags(args[1]));
     if (cmd == "tag") return show(client->resolveTag(args[1], args[2]));
+    // The folder's key type, asked only when a key or the output depends on it: keys are read as it takes them
+    // (docs/cli.md, "Times"), and table and csv print the keys of run-lumi folders as RUN/LUMI ("Output"). An
+    // unknown folder is left to the query, which gets the server's 404.
+    std::vector<cli::CliKey*> keys = cmd == "find" ? std::vector<cli::CliKey*>{&t} : std::vector<cli::CliKey*>{&t1, &t2};
+    bool needKeyType = fmt != Format::Json && cmd != "count";
+    for (auto* k : keys) needKeyType = needKeyType || k->form != cli::KeyForm::Any;
+    bool runLumi = false;
+    if (needKeyType) {
+        auto nodes = client->nodes();
+        if (!nodes) return fail(nodes.error());
+        for (const auto& r : nodes->rows) {
+            const auto* path = r.values.size() > 3 ? std::get_if<std::string>(&r.values[0]) : nullptr;
+            const auto* keyType = r.values.size() > 3 ? std::get_if<std::string>(&r.values[3]) : nullptr;
+            if (path && keyType && *path == args[1] && !keyType->empty()) {
+                runLumi = *keyType == "run-lumi";
+                for (auto* k : keys) k->value = keyIn(*k, runLumi);
+            }
+        }
+    }
     // -c N naming a channel the folder does not have is "not found", as -c name:X is (docs/cli.md)
     if (!channels.empty() && channels.size() <= 10 && channels.find_first_not_of("0123456789") == std::string::npos) {
         auto known = client->channels(args[1]);
@@ -316,27 +365,17 @@ int main(int argc, char** argv) {
             return kExitNotFound;   // the message names the command that helps
         }
     }
-    if (cmd == "count") return show(client->get(paths::count(args[1], tag, t1, t2, sel)));
-    // table and csv print the keys of run-lumi folders as RUN/LUMI (docs/cli.md, "Output")
-    bool runLumi = false;
-    if (fmt != Format::Json) {
-        auto nodes = client->nodes();
-        if (!nodes) return fail(nodes.error());
-        for (const auto& r : nodes->rows) {
-            const auto* path = r.values.size() > 3 ? std::get_if<std::string>(&r.values[0]) : nullptr;
-            const auto* keys = r.values.size() > 3 ? std::get_if<std::string>(&r.values[3]) : nullptr;
-            if (path && keys && *path == args[1]) runLumi = *keys == "run-lumi";
-        }
-    }
+    if (cmd == "count") return show(client->get(paths::count(args[1], tag, t1.value, t2.value, sel)));
+    runLumi = runLumi && fmt != Format::Json;
     auto showKeys = [&](Result<Table> r) {
         if (r && runLumi) for (auto& row : r->rows) cli::runLumiKeys(row);
         return show(std::move(r));
     };
-    if (cmd == "find") return showKeys(client->objectsAt(args[1], sel, t, tag));
+    if (cmd == "find") return showKeys(client->objectsAt(args[1], sel, t.value, tag));
     // browse
-    if (fmt == Format::Table) return showKeys(client->browse(args[1], sel, t1, t2, tag, order));
+    if (fmt == Format::Table) return showKeys(client->browse(args[1], sel, t1.value, t2.value, tag, order));
     cli::StreamingPrinter printer(std::cout, fmt, runLumi);
-    auto n = client->browse(args[1], sel, t1, t2, tag, order, printer);
+    auto n = client->browse(args[1], sel, t1.value, t2.value, tag, order, printer);
     if (!n) return fail(n.error());
     std::cout.flush();
     return std::cout ? kExitOk : kExitFailed;

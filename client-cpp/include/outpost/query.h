@@ -61,6 +61,8 @@ std::string percentEncode(std::string_view s);
 /// Canonical paths, without the server base URL. `format` is "bin" or "json".
 namespace paths {
 std::string nodes(std::string_view format = "bin");
+/// Every global tag: name, lock, description, insertionTime.
+std::string globalTags(std::string_view format = "bin");
 std::string channels(std::string_view folder, std::string_view format = "bin");
 std::string tags(std::string_view node, std::string_view format = "bin");
 std::string tag(std::string_view folder, std::string_view tag, std::string_view format = "bin");

@@ -14,7 +14,7 @@ from ..errors import ErrorKind, OutpostError
 from ..query import MAX_KEY, Channels, Order, Window, check_path, check_tag
 from ..wire import Answer, Value
 from .output import Printer, json_string
-from .times import parse_time
+from .times import CliKey, KeyForm, parse_key
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_REJECTED, EXIT_UNAVAILABLE, EXIT_CORRUPT = range(7)
 
@@ -31,9 +31,11 @@ commands:
   snapshot GLOBALTAG TIME [RUNLUMI]
                                   every folder of GLOBALTAG (or HEAD) at TIME, all at one state; a global tag
                                   holding time and run-lumi folders needs both keys (e.g. 2026-01-01 305/50)
+  globaltags                      every global tag
 
-times: nanoseconds (1767229200000000000), min, max, RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time
-       (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given).
+times: min, max; for time folders nanoseconds (1767229200000000000) or an ISO date or date-time (2026-01-01,
+       2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless an offset is given); for run-lumi folders
+       RUN/LUMI or RUN:LUMI (358031/12), never a bare number; raw:N is the raw key N in either.
        Table and csv print run-lumi keys as RUN/LUMI.
 
 options:
@@ -68,7 +70,12 @@ _VALUE_OPTIONS = {"--server": "server", "--proxy": "proxy", "--proxy-config": "p
 _ARITY = {"nodes": (0, 0, "nodes"), "folders": (0, 0, "nodes"), "channels": (1, 1, "channels FOLDER"),
           "tags": (1, 1, "tags NODE"), "tag": (2, 2, "tag FOLDER TAG"), "find": (2, 2, "find FOLDER TIME"),
           "snapshot": (2, 3, "snapshot GLOBALTAG TIME [RUNLUMI]"), "browse": (1, 3, "browse FOLDER [T1 [T2]]"),
-          "count": (1, 3, "count FOLDER [T1 [T2]]")}
+          "count": (1, 3, "count FOLDER [T1 [T2]]"), "globaltags": (0, 0, "globaltags")}
+
+# A snapshot file is not a service: the same advice and exit code as the Java and C++ tools.
+SNAPSHOT_FILE_ADVICE = ("the command-line tool asks a service over HTTP; to query a snapshot file, serve it (./outpost"
+                        " start --snapshot FILE --server.port=8001) and use --server http://localhost:8001 (the Java"
+                        " client library reads sqlite:FILE directly)")
 
 
 class _Usage(Exception):
@@ -105,11 +112,28 @@ def _whole(text: str, option: str, lo: int, hi: int) -> int:
     return n
 
 
-def _time(text: str) -> int:
+def _time(text: str) -> CliKey:
     try:
-        return parse_time(text)
+        return parse_key(text)
     except ValueError as e:
         _usage(f"bad time '{text}': {e}")
+
+
+def _in_folder(key: CliKey, run_lumi: bool) -> int:
+    """The key read in a folder of that key type; a form that does not fit it is a usage error."""
+    try:
+        return key.in_folder(run_lumi)
+    except ValueError as e:
+        _usage(str(e))
+
+
+def folder_key_type(client: Client, folder: str) -> str | None:
+    """The key type of FOLDER ("time" or "run-lumi"), None for an unknown folder (its query gets the 404)."""
+    nodes = client.nodes()
+    for path, is_folder, key_type in zip(nodes.values("path"), nodes.values("folder"), nodes.values("keyType")):
+        if is_folder and path == folder:
+            return str(key_type)
+    return None
 
 
 def _parse_args(argv: list[str]) -> tuple[dict[str, list[str]], set[str], list[str]]:
@@ -188,16 +212,6 @@ def run_lumi_keys(row: tuple[Value, ...]) -> tuple[Value, ...]:
     return (row[0], f"{since >> 32}/{since & 0xFFFFFFFF}", f"{until >> 32}/{until & 0xFFFFFFFF}") + row[3:]
 
 
-def keys_as_run_lumi(client: Client, fmt: str, folder: str) -> bool:
-    """Whether since and until of FOLDER's rows print as RUN/LUMI: in table and csv output of a run-lumi folder
-    (docs/cli.md, "Output"); JSON keeps the numbers. An unknown folder gets the server's 404 from the query."""
-    if fmt == "json":
-        return False
-    nodes = client.nodes()
-    for path, is_folder, key_type in zip(nodes.values("path"), nodes.values("folder"), nodes.values("keyType")):
-        if is_folder and path == folder:
-            return bool(key_type == "run-lumi")
-    return False
 
 
 def check_channel(client: Client, selection: str, folder: str) -> None:
@@ -241,25 +255,29 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
     lo, hi, synopsis = _ARITY[cmd]
     if not lo <= len(args) - 1 <= hi:
         _usage(f"usage: outpost-cli {synopsis}")
-    t = t1 = 0
-    t2 = MAX_KEY
+    keys: list[CliKey] = []
     if cmd in ("find", "snapshot"):
-        t = _time(args[2])
+        keys = [_time(args[2])]
     run_lumi_key = _time(args[3]) if cmd == "snapshot" and len(args) > 3 else None
+    if run_lumi_key is not None:  # the pair form: each key in the folders of its type
+        _in_folder(keys[0], False)
+        _in_folder(run_lumi_key, True)
     if cmd in ("browse", "count"):
-        t1 = _time(args[2]) if len(args) > 2 else 0
-        t2 = _time(args[3]) if len(args) > 3 else MAX_KEY
-        if t1 > t2:
+        keys = [_time(args[2]) if len(args) > 2 else CliKey("min", 0, KeyForm.ANY),
+                _time(args[3]) if len(args) > 3 else CliKey("max", MAX_KEY, KeyForm.ANY)]
+        if keys[0].value > keys[1].value:
             _usage(f"T1 ({args[2]}) is after T2 ({args[3]})")
     try:  # spelling of paths and tags is checked before any request
         if cmd == "snapshot":
             check_tag(args[1])
-        elif cmd not in ("nodes", "folders"):
+        elif cmd not in ("nodes", "folders", "globaltags"):
             check_path(args[1])
             check_tag(args[2] if cmd == "tag" else tag)
     except OutpostError as e:
         _usage(e.message)
     cfg = _config(values, flags, env)
+    if any(s.startswith(("sqlite:", "http://sqlite:")) for s in cfg.servers):
+        _usage(SNAPSHOT_FILE_ADVICE)
     cfg.validate()
 
     def warn(message: str) -> None:
@@ -276,11 +294,23 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
                   + "\n")
 
     with Client(config=cfg, on_event=log if verbose else None) as client:
+        run_lumi = False
+        values_ = [k.value for k in keys]
         if cmd in ("find", "browse", "count"):
+            # the folder's key type, asked only when a key or the output depends on it: keys are read as it takes
+            # them (docs/cli.md, "Times"), table and csv print a run-lumi folder's keys as RUN/LUMI ("Output")
+            if (fmt != "json" and cmd != "count") or any(k.form != KeyForm.ANY for k in keys):
+                key_type = folder_key_type(client, args[1])
+                if key_type is not None:
+                    values_ = [_in_folder(k, key_type == "run-lumi") for k in keys]
+                    run_lumi = key_type == "run-lumi" and fmt != "json" and cmd != "count"
             check_channel(client, selection, args[1])
-        run_lumi = cmd in ("find", "browse") and keys_as_run_lumi(client, fmt, args[1])
+        t = values_[0] if cmd == "find" else 0
+        t1, t2 = (values_[0], values_[1]) if cmd in ("browse", "count") else (0, MAX_KEY)
         if cmd in ("nodes", "folders"):
             _show(out, fmt, client.nodes())
+        elif cmd == "globaltags":
+            _show(out, fmt, client.global_tags())
         elif cmd == "channels":
             _show(out, fmt, client.channels(args[1]))
         elif cmd == "tags":
@@ -292,7 +322,10 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
         elif cmd == "count":
             _show(out, fmt, client.count_answer(args[1], t1, t2, channels, tag))
         elif cmd == "snapshot":
-            snap = client.snapshot_session(args[1]).at(t, run_lumi_key)
+            snap = client.snapshot_session(args[1]).at(keys[0].value,
+                                                       None if run_lumi_key is None else run_lumi_key.value)
+            if run_lumi_key is None:  # one key, read in every folder: it must fit the folders' key type
+                _in_folder(keys[0], snap.run_lumi is not None)
             # every folder's iovs answer in path order (docs/cli.md): in table and csv each block labelled with its
             # folder and tag and separated by an empty line; in json one document holding them all
             as_json = fmt == "json"
@@ -306,7 +339,7 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
                     out.write(",\n" if as_json else "\n")
                 if not as_json:
                     out.write(f"# folder {f.folder} tag {f.tag}\n")
-                _show(out, fmt, f.answer, f.folder, f.tag)
+                _show(out, fmt, f.answer, f.folder, f.tag, run_lumi=f.key_type == "run-lumi" and not as_json)
             if as_json:
                 out.write("]}\n")
         elif fmt == "table":

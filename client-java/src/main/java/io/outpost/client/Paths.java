@@ -17,6 +17,11 @@ public final class Paths {
         return PREFIX + "/nodes";
     }
 
+    /** Every global tag: name, lock, description, insertion time. */
+    public static String globalTags() {
+        return PREFIX + "/globaltags";
+    }
+
     public static String channels(String folder) {
         return PREFIX + "/channels" + encodePath(folder);
     }

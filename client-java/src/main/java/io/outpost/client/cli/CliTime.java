@@ -10,11 +10,57 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Times on the command line, exactly as docs/cli.md spells them: a decimal key, min, max, RUN/LUMI or RUN:LUMI, an
- * ISO date or date-time (UTC unless it has an offset). Stricter than {@link Keys#parse} so that the C++ tool,
- * which reads the same grammar, accepts exactly the same arguments.
+ * Times on the command line, exactly as docs/cli.md spells them: min, max, {@code raw:N}, a decimal number, RUN/LUMI
+ * or RUN:LUMI, an ISO date or date-time (UTC unless it has an offset). Stricter than {@link Keys#parse} so that the
+ * C++ and Python tools, which read the same grammar, accept exactly the same arguments. A key is parsed first
+ * ({@link #parse}), then checked against the key type of the folder it is read in ({@link Key#in}): a bare number
+ * is no run-lumi key (320 could be run 320 or the raw key 320), a date no run-lumi key, RUN/LUMI no time.
  */
 final class CliTime {
+    /** How a key was written: the forms that fit either key type, or only one. */
+    enum Form { ANY, NUMBER, RUN_LUMI, DATE }
+
+    /** A key as typed: its text, its value and its form. */
+    record Key(String text, long value, Form form) {
+        /** The key, read in a folder of the given key type; a form that does not fit it is a usage error. */
+        long in(boolean runLumi) {
+            if (runLumi && form == Form.NUMBER) {
+                throw bareNumber(text, value);
+            }
+            if (runLumi && form == Form.DATE) {
+                throw new IllegalArgumentException("'" + text + "' is a date, not a run-lumi key: write RUN/LUMI,"
+                        + " e.g. 305/50");
+            }
+            if (!runLumi && form == Form.RUN_LUMI) {
+                throw new IllegalArgumentException("'" + text + "' is RUN/LUMI, not a time: write ns since 1970 or"
+                        + " an ISO date/time, e.g. 2026-01-01T01:00:00Z");
+            }
+            return value;
+        }
+
+        /** Whether the key means the same in folders of both key types (min, max, raw:N). */
+        boolean fitsEither() {
+            return form == Form.ANY;
+        }
+    }
+
+    /** As the loader and the write API say it (the service's KeyText): the likeliest meaning spelled out. */
+    static IllegalArgumentException bareNumber(String text, long n) {
+        StringBuilder b = new StringBuilder("'" + text + "' is not a run-lumi key: write RUN/LUMI");
+        if (n <= 0x7FFF_FFFFL) {
+            b.append(", e.g. ").append(n).append("/0 for run ").append(n).append(", lumi 0");
+        }
+        if (n > 0xFFFF_FFFFL) {
+            b.append(" (").append(n >>> 32).append('/').append(n & 0xFFFF_FFFFL).append(" is the raw key ").append(n)
+                    .append(')');
+        }
+        return new IllegalArgumentException(b.append("; a raw key is written raw:").append(n).toString());
+    }
+
+    /** The key's value whatever the folder (for tests and where the form does not matter). */
+    static long parse(String s) {
+        return key(s).value();
+    }
     private static final Pattern RUN_LUMI = Pattern.compile("(\\d{1,10})[/:](\\d{1,10})");
     private static final Pattern ISO = Pattern.compile(
             "(\\d{4})-(\\d{2})-(\\d{2})(?:T(\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d{1,9}))?)?(Z|[+-]\\d{2}:\\d{2})?)?");
@@ -22,18 +68,22 @@ final class CliTime {
     private CliTime() {
     }
 
-    static long parse(String s) {
+    /** A key as typed; a text that is no key in any folder is a usage error. */
+    static Key key(String s) {
         if (s.equals("min")) {
-            return 0;
+            return new Key(s, 0, Form.ANY);
         }
         if (s.equals("max")) {
-            return Keys.MAX;
+            return new Key(s, Keys.MAX, Form.ANY);
         }
-        if (!s.isEmpty() && s.length() <= 19 && s.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            if (s.length() == 19 && s.compareTo("9223372036854775807") > 0) {
-                throw bad(s, "over 2^63-1");
+        if (s.startsWith("raw:")) {
+            if (!isDecimal(s.substring(4))) {
+                throw bad(s, "raw: is followed by the key as a whole number, e.g. raw:1297080123392");
             }
-            return Long.parseLong(s);
+            return new Key(s, decimal(s, s.substring(4)), Form.ANY);
+        }
+        if (isDecimal(s)) {
+            return new Key(s, decimal(s, s), Form.NUMBER);
         }
         Matcher rl = RUN_LUMI.matcher(s);
         if (rl.matches()) {
@@ -42,11 +92,27 @@ final class CliTime {
             if (run > 0x7FFF_FFFFL || lumi > 0xFFFF_FFFFL) {
                 throw bad(s, "run must be below 2^31 and lumi below 2^32");
             }
-            return Keys.ofRunLumi(run, lumi);
+            return new Key(s, Keys.ofRunLumi(run, lumi), Form.RUN_LUMI);
         }
+        return new Key(s, date(s), Form.DATE);
+    }
+
+    private static boolean isDecimal(String s) {
+        return !s.isEmpty() && s.length() <= 19 && s.chars().allMatch(c -> c >= '0' && c <= '9');
+    }
+
+    private static long decimal(String text, String digits) {
+        if (digits.length() == 19 && digits.compareTo("9223372036854775807") > 0) {
+            throw bad(text, "over 2^63-1");
+        }
+        return Long.parseLong(digits);
+    }
+
+    private static long date(String s) {
         Matcher m = ISO.matcher(s);
         if (!m.matches()) {
-            throw bad(s, "use ns since 1970 (UTC), min, max, RUN/LUMI, or an ISO date/time such as 2026-01-01T01:00:00Z");
+            throw bad(s, "use min, max, RUN/LUMI, ns since 1970 (UTC), an ISO date/time such as"
+                    + " 2026-01-01T01:00:00Z, or raw:N for a raw key");
         }
         try {
             LocalDate date = LocalDate.of(num(m, 1), num(m, 2), num(m, 3));

@@ -33,7 +33,8 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "outpost-client", mixinStandardHelpOptions = true, versionProvider = OutpostCli.Version.class,
         description = "Queries an Outpost conditions service (docs/api.md) through its servers and proxies.",
         subcommands = {OutpostCli.Nodes.class, OutpostCli.Channels.class, OutpostCli.Tags.class, OutpostCli.Tag.class,
-            OutpostCli.Find.class, OutpostCli.Browse.class, OutpostCli.Count.class, OutpostCli.SnapshotCommand.class},
+            OutpostCli.Find.class, OutpostCli.Browse.class, OutpostCli.Count.class, OutpostCli.SnapshotCommand.class,
+            OutpostCli.GlobalTags.class},
         synopsisSubcommandLabel = "COMMAND",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -45,10 +46,11 @@ import picocli.CommandLine.ScopeType;
             "5:unavailable: no server answered through any route (connect errors, timeouts, 5xx)",
             "6:corrupt or truncated answers on every route, or an answer that is not what was asked"},
         footer = {"%nTimes:",
-            "  nanoseconds since 1970 UTC (1767229200000000000), min, max,",
-            "  RUN/LUMI or RUN:LUMI (358031/12), an ISO date or date-time",
-            "  (2026-01-01, 2026-01-01T10:00:00.5Z, 2026-01-01T12:00+02:00; UTC unless",
-            "  an offset is given). Table and csv print run-lumi keys as RUN/LUMI.",
+            "  min, max; for time folders nanoseconds since 1970 UTC (1767229200000000000)",
+            "  or an ISO date or date-time (2026-01-01, 2026-01-01T10:00:00.5Z,",
+            "  2026-01-01T12:00+02:00; UTC unless an offset is given); for run-lumi folders",
+            "  RUN/LUMI or RUN:LUMI (358031/12), never a bare number; raw:N is the raw key N",
+            "  in either. Table and csv print run-lumi keys as RUN/LUMI.",
             "%nChannels (-c): all, N, N-M, lists like 1-4,7, or name:X.",
             "Environment: OUTPOST_SERVER, OUTPOST_PROXY (or FRONTIER_PROXY), OUTPOST_*; see docs/client-failover.md.",
             "The contract both command-line tools follow: docs/cli.md."})
@@ -293,19 +295,32 @@ public final class OutpostCli implements Callable<Integer> {
     }
 
     /**
-     * Whether the since and until of FOLDER's rows print as RUN/LUMI: in table and csv output of a run-lumi folder
-     * (docs/cli.md, "Output"); JSON keeps the numbers.
+     * The keys of a folder command, read as FOLDER's key type takes them (docs/cli.md, "Times"), and whether its
+     * rows print since and until as RUN/LUMI (table and csv output of a run-lumi folder; JSON keeps the numbers).
+     * The folder's key type is asked only when a key or the output depends on it; an unknown folder is left to the
+     * query, which gets the server's 404.
      */
-    boolean keysAsRunLumi(OutpostClient client, String folder) throws OutpostException {
-        if (format() == RowWriter.Format.JSON) {
-            return false;
+    record FolderKeys(long[] keys, boolean printRunLumi) {
+    }
+
+    FolderKeys folderKeys(OutpostClient client, String folder, CliTime.Key... keys) throws OutpostException {
+        boolean needed = format() != RowWriter.Format.JSON;
+        for (CliTime.Key k : keys) {
+            needed |= !k.fitsEither();
         }
-        for (io.outpost.client.NodeInfo n : client.nodes()) {
-            if (n.folder() && n.path().equals(folder)) {
-                return n.isRunLumi();
+        Boolean runLumi = null;
+        if (needed) {
+            for (io.outpost.client.NodeInfo n : client.nodes()) {
+                if (n.folder() && n.path().equals(folder)) {
+                    runLumi = n.isRunLumi();
+                }
             }
         }
-        return false;   // an unknown folder: the query itself gets the server's 404
+        long[] values = new long[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            values[i] = runLumi == null ? keys[i].value() : keys[i].in(runLumi);
+        }
+        return new FolderKeys(values, runLumi != null && runLumi && format() != RowWriter.Format.JSON);
     }
 
     /** An iovs row with since and until (columns 1 and 2) written RUN/LUMI. */
@@ -335,18 +350,18 @@ public final class OutpostCli implements Callable<Integer> {
                 + " (the channels command lists them)");
     }
 
-    static long time(String text) {
-        return CliTime.parse(text);
+    static CliTime.Key time(String text) {
+        return CliTime.key(text);
     }
 
     /** T1, T2 of browse and count: default min, max; T1 after T2 is a usage error. */
-    static long[] range(String from, String to) {
-        long t1 = time(from);
-        long t2 = time(to);
-        if (t1 > t2) {
+    static CliTime.Key[] range(String from, String to) {
+        CliTime.Key t1 = time(from);
+        CliTime.Key t2 = time(to);
+        if (t1.value() > t2.value()) {
             throw new IllegalArgumentException("T1 (" + from + ") is after T2 (" + to + ")");
         }
-        return new long[] {t1, t2};
+        return new CliTime.Key[] {t1, t2};
     }
 
     @Command(name = "nodes", aliases = "folders", description = "Every folder and folderset.")
@@ -406,11 +421,12 @@ public final class OutpostCli implements Callable<Integer> {
         @Override
         public Integer call() throws OutpostException {
             cli.checkOptions();
-            long t = time(time);
+            CliTime.Key t = time(time);
             OutpostClient client = cli.client();
+            FolderKeys keys = cli.folderKeys(client, folder, t);
             cli.checkChannel(client, folder);
-            boolean runLumi = cli.keysAsRunLumi(client, folder);
-            return cli.write(client.objectsAtAnswer(folder, cli.tag, cli.selection(), t), runLumi);
+            return cli.write(client.objectsAtAnswer(folder, cli.tag, cli.selection(), keys.keys()[0]),
+                    keys.printRunLumi());
         }
     }
 
@@ -424,10 +440,12 @@ public final class OutpostCli implements Callable<Integer> {
         @Override
         public Integer call() throws OutpostException {
             cli.checkOptions();
-            long[] r = range(from, to);
+            CliTime.Key[] range = range(from, to);
             OutpostClient client = cli.client();
+            FolderKeys keys = cli.folderKeys(client, folder, range);
+            boolean runLumi = keys.printRunLumi();
+            long[] r = keys.keys();
             cli.checkChannel(client, folder);
-            boolean runLumi = cli.keysAsRunLumi(client, folder);
             try (IovStream s = client.browseStream(folder, cli.tag, r[0], r[1], cli.selection(), cli.order())) {
                 RowWriter w = RowWriter.of(cli.format(), cli.out);
                 w.begin("iovs", s.folder(), s.tag(), s.validSince(), s.validUntil(), s.schema());
@@ -461,8 +479,10 @@ public final class OutpostCli implements Callable<Integer> {
         @Override
         public Integer call() throws OutpostException {
             cli.checkOptions();
-            long[] r = range(from, to);
+            CliTime.Key[] range = range(from, to);
             OutpostClient client = cli.client();
+            long[] r = range[0].fitsEither() && range[1].fitsEither() ? new long[] {range[0].value(), range[1].value()}
+                    : cli.folderKeys(client, folder, range).keys();
             cli.checkChannel(client, folder);
             return cli.write(client.fetch(Paths.count(cli.tag, r[0], r[1], cli.selection(), folder)));
         }
@@ -479,11 +499,18 @@ public final class OutpostCli implements Callable<Integer> {
         @Override
         public Integer call() throws OutpostException {
             cli.checkOptions();
-            long t = time(time);
-            Long rl = runLumi == null ? null : time(runLumi);
+            CliTime.Key t = time(time);
+            CliTime.Key rl = runLumi == null ? null : time(runLumi);
+            if (rl != null) {   // the pair form: each key in the folders of its type
+                t.in(false);
+                rl.in(true);
+            }
             Paths.checkTag(globalTag);
             io.outpost.client.SnapshotSession session = cli.client().snapshotSession(globalTag, null);
-            io.outpost.client.Snapshot snap = rl == null ? session.at(t) : session.at(t, rl);
+            io.outpost.client.Snapshot snap = rl == null ? session.at(t.value()) : session.at(t.value(), rl.value());
+            if (rl == null) {   // one key, read in every folder: it must fit the folders' key type
+                t.in(snap.runLumi() != null);
+            }
             RowWriter.Format format = cli.format();
             if (format == RowWriter.Format.JSON) {
                 cli.out.print("{\"kind\":\"snapshot\",\"globalTag\":" + RowWriter.Json.str(snap.globalTag())
@@ -503,8 +530,10 @@ public final class OutpostCli implements Callable<Integer> {
                 RowWriter w = RowWriter.of(format, cli.out);
                 Answer a = f.answer();
                 w.begin("iovs", f.folder(), f.tag(), a.validSince(), a.validUntil(), a.schema());
+                boolean keysAsRunLumi = format != RowWriter.Format.JSON && "run-lumi".equals(f.keyType());
                 for (Row r : a.rows()) {
-                    w.row(r.values().toArray());
+                    Object[] v = r.values().toArray();
+                    w.row(keysAsRunLumi ? runLumiKeys(v) : v);
                 }
                 w.end();
             }
@@ -518,6 +547,17 @@ public final class OutpostCli implements Callable<Integer> {
         private static String validity(String keyType, io.outpost.client.Snapshot.Validity v) {
             return v == null ? "" : "{\"keyType\":\"" + keyType + "\",\"validSince\":" + v.since()
                     + ",\"validUntil\":" + v.until() + "}";
+        }
+    }
+
+    @Command(name = "globaltags", description = "Every global tag: name, lock, description, insertion time.")
+    static final class GlobalTags implements Callable<Integer> {
+        @ParentCommand OutpostCli cli;
+
+        @Override
+        public Integer call() throws OutpostException {
+            cli.checkOptions();
+            return cli.write(cli.client().fetch(Paths.globalTags()));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.outpost.client.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.outpost.client.testing.FakeOutpost;
 import io.outpost.client.testing.FakeServer;
@@ -101,6 +102,27 @@ class OutpostCliTest {
             "9223372036854775808", "2026-02-30", "2026-01-01T24:00", "2147483648/1", "-1", ""}) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> CliTime.parse(bad))
                     .as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    /** One rule for keys as text: the form decides in which folders a key may be read. */
+    @Test
+    void aKeyIsReadOnlyInTheFoldersItsFormFits() {
+        assertThatThrownBy(() -> CliTime.key("320").in(true)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("'320' is not a run-lumi key: write RUN/LUMI, e.g. 320/0 for run 320, lumi 0; a raw key is"
+                        + " written raw:320");
+        assertThatThrownBy(() -> CliTime.key("1297080123542").in(true))
+                .hasMessageContaining("(302/150 is the raw key 1297080123542); a raw key is written raw:1297080123542");
+        assertThat(CliTime.key("320").in(false)).isEqualTo(320);
+        assertThat(CliTime.key("raw:320").in(true)).isEqualTo(320);
+        assertThat(CliTime.key("raw:1767225600000000000").in(false)).isEqualTo(CliTime.parse("2026-01-01"));
+        assertThat(CliTime.key("302/150").in(true)).isEqualTo((302L << 32) | 150);
+        assertThatThrownBy(() -> CliTime.key("302/150").in(false)).hasMessageContaining("is RUN/LUMI, not a time");
+        assertThatThrownBy(() -> CliTime.key("2026-01-01").in(true)).hasMessageContaining("is a date");
+        assertThat(CliTime.key("min").in(true)).isZero();
+        assertThat(CliTime.key("max").in(false)).isEqualTo(Long.MAX_VALUE);
+        for (String bad : new String[] {"raw:", "raw:-1", "raw:x", "raw:9223372036854775808", "RAW:5"}) {
+            assertThatThrownBy(() -> CliTime.key(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
     }
 

@@ -147,6 +147,13 @@ class NativeApiTest {
             {"/v1/json/browse/HEAD/20/10/all/cs/DEMO/Calo/Pedestals", 400, "is after last key"},
             {"/v1/json/at/HEAD/9223372036854775808/all/DEMO/Calo/Pedestals", 400, "over the largest key"},
             {"/v1/json/at/HEAD/-1/all/DEMO/Calo/Pedestals", 400, "decimal number"},
+            // a key as a person writes it: the refusal says how a URL writes it, and which number it stands for
+            {"/v1/json/at/HEAD/2026-01-01T01:00:00Z/all/DEMO/Calo/Pedestals", 400,
+                "ns since the epoch (2026-01-01T01:00:00Z → 1767229200000000000)"},
+            {"/v1/json/at/HEAD/302:0/all/DEMO/Calo/Gains", 400, "(RUN << 32) | LUMI (302/0 → 1297080123392);"
+                + " '302:0' is 1297080123392"},
+            {"/v1/json/browse/HEAD/0/2026-01-02/all/cs/DEMO/Calo/Pedestals", 400, "'2026-01-02' is 1767312000000000000"},
+            {"/v1/json/snapshot/HEAD/300:0", 400, "'300:0' is 1288490188800"},
             {"/v1/json/at/HEAD/1/all/DEMO/Nope", 404, "no folder"},
             {"/v1/json/at/NO-SUCH/1/all/DEMO/Calo/Gains", 404, "no tag"},
             {"/v1/json/at/GAINS-v1/1/all/DEMO/Calo/Pedestals", 404, "single-version"},

@@ -159,13 +159,13 @@ class RemoteSnapshotSyncTest {
             svc.bean(Catalog.class).refresh();
             Path out = dir.resolve("snapshot.db");
             // /A holds run-lumi and time folders: one --from/--to is refused, a range per key type is not
-            Run oneRange = loader("export", "--server", svc.url(""), "--global-tag", GT, "--from", "3", "--to", "70",
+            Run oneRange = loader("export", "--server", svc.url(""), "--global-tag", GT, "--from", "raw:3", "--to", "raw:70",
                     "--folders", "/A/**", "--out", out.toString());
             assertThat(oneRange.exit()).isEqualTo(2);
             assertThat(oneRange.err()).contains("--run-from/--run-to");
             assertThat(out).doesNotExist();
             assertThat(loader("export", "--server", svc.url(""), "--global-tag", GT, "--time-from", "3", "--time-to",
-                    "70", "--run-from", "3", "--run-to", "70", "--folders", "/A/**", "--out", out.toString()).exit())
+                    "70", "--run-from", "raw:3", "--run-to", "raw:70", "--folders", "/A/**", "--out", out.toString()).exit())
                     .isZero();
             SnapshotTestSupport.randomWrites(source, rnd, 20, counter);
             assertThat(loader("sync", "--from", svc.url(""), "--to", out.toString()).exit()).isZero();

@@ -160,8 +160,8 @@ public record PinnedRequest(Query.Format format, Type type, String tag, String s
     private static long key(String s) {
         boolean digits = !s.isEmpty() && s.length() <= 19 && s.chars().allMatch(c -> c >= '0' && c <= '9');
         if (!digits) {
-            throw new BadQueryException("key '" + abbreviate(s) + "' must be a decimal number between 0 and "
-                    + "9223372036854775807");
+            throw new BadQueryException("key '" + abbreviate(s) + "' is not a key: "
+                    + io.outpost.store.model.KeyText.urlForms(s));
         }
         try {
             return Long.parseLong(s);

@@ -107,8 +107,8 @@ public class SnapshotExportController {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new StoreException(StoreException.Kind.INVALID_KEY, "key '" + s + "' must be a decimal number 0 …"
-                + " 9223372036854775807");
+        throw new StoreException(StoreException.Kind.INVALID_KEY, "key '" + (s.length() > 64 ? s.substring(0, 64)
+                + "…" : s) + "' is not a key: " + io.outpost.store.model.KeyText.urlForms(s));
     }
 
     private static void deleteTree(Path dir) throws IOException {

@@ -4,6 +4,7 @@ import io.outpost.server.web.StoreStatus;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.cli.IovFiles;
+import io.outpost.store.globaltag.GlobalTags;
 import io.outpost.store.model.KeyText;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
@@ -84,6 +85,13 @@ public class WriteController {
      * {@code node} (the child node), missing tags are created as COOL does; a global tag is built from the root down.
      */
     public record RelationBody(String parent, String child, String node) {
+    }
+
+    /**
+     * Body of a global tag's creation, as {@code outpost-loader globaltag create}: the tag each listed folder
+     * reads ({@code choices}: folder path → folder tag); {@code lock} locks it and every tag it reaches.
+     */
+    public record GlobalTagBody(String name, String description, Map<String, String> choices, Boolean lock) {
     }
 
     /** Body of a tag deletion. */
@@ -275,6 +283,40 @@ public class WriteController {
             }
             return b.child();
         }, r -> Map.of("created", "relation", "child", b.child()));
+    }
+
+    /** A global tag from folder=tag choices, with the relations down the path (GlobalTags.create). */
+    @PostMapping("/globaltags")
+    public ResponseEntity<String> createGlobalTag(@AuthenticationPrincipal Jwt jwt, HttpServletRequest req,
+                                                  @RequestBody GlobalTagBody b,
+                                                  @RequestHeader(value = "Idempotency-Key", required = false) String key) {
+        Caller caller = Caller.of(jwt);
+        WriteOperation op = new WriteOperation("create-globaltag", "/", b.name(), null, hash("create-globaltag", "/", b));
+        return run(caller, req, key, op, 201, () -> caller.require(Permission.GLOBAL_TAG, "/"), () -> {
+            if (b.name() == null || b.choices() == null || b.choices().isEmpty()) {
+                throw new IllegalArgumentException("\"name\" and \"choices\" ({\"/DET/Calo/Gains\": \"GAINS-v2\", …})"
+                        + " are required");
+            }
+            GlobalTags gts = new GlobalTags(store);
+            gts.create(b.name(), text(b.description()), b.choices());
+            return Boolean.TRUE.equals(b.lock()) ? gts.lock(b.name(), TagLock.LOCKED, caller.subject())
+                    : gts.find(b.name());
+        }, r -> Map.of("created", "globaltag", "tag", b.name()));
+    }
+
+    /** The lock of a global tag and of every tag it reaches (GlobalTags.lock). */
+    @PutMapping("/globaltags/{name}/lock")
+    public ResponseEntity<String> lockGlobalTag(@AuthenticationPrincipal Jwt jwt, HttpServletRequest req,
+                                                @PathVariable("name") String name, @RequestBody LockBody b,
+                                                @RequestHeader(value = "Idempotency-Key", required = false) String key) {
+        Caller caller = Caller.of(jwt);
+        WriteOperation op = new WriteOperation("lock-globaltag", "/", name, null, hash("lock-globaltag", name, b));
+        return run(caller, req, key, op, 200, () -> caller.require(Permission.GLOBAL_TAG, "/"), () -> {
+            if (b.status() == null) {
+                throw new IllegalArgumentException("\"status\" is required: locked, partial or unlocked");
+            }
+            return new GlobalTags(store).lock(name, TagLock.parse(b.status()), caller.subject());
+        }, r -> Map.of("lock", b.status()));
     }
 
     /** COOL's deleteTag: a folder tag's IOVs and, unless a relation still uses it, the tag itself. */

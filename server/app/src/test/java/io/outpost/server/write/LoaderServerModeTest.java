@@ -129,4 +129,45 @@ class LoaderServerModeTest {
         assertThat(forbidden.exit()).isEqualTo(4);
         assertThat(forbidden.err()).contains("403").contains("/L/Other");
     }
+
+    /** globaltag create, lock, list and resolve take --server --token as their help says, like every command. */
+    @Test
+    void globalTagsAreCreatedLockedAndListedThroughTheService() throws Exception {
+        String writer = issuer.token("loader", "conditions.write:/G conditions.lock:/G");
+        String coordinator = issuer.token("coordinator", "conditions.globaltag");
+        assertThat(loader(writer, "create-folder", "/G/Cal/Mv", "--versioning", "MV", "--keys", "run-lumi",
+                "--payload", "g:Double", "--parents").exit()).isZero();
+        Path csv = dir.resolve("g.csv");
+        Files.writeString(csv, "channel,since,until,g\n1,300/0,max,1.5\n");
+        assertThat(loader(writer, "load", "/G/Cal/Mv", csv.toString()).exit()).isZero();
+        assertThat(loader(writer, "tag", "/G/Cal/Mv", "G-MV-1").exit()).isZero();
+
+        Run refused = loader(writer, "globaltag", "create", "G-GT-1", "/G/Cal/Mv=G-MV-1");
+        assertThat(refused.exit()).as("a global tag needs its own scope: exit 4").isEqualTo(4);
+        assertThat(refused.err()).contains("conditions.globaltag").doesNotContain("--url");
+        Run created = loader(coordinator, "globaltag", "create", "G-GT-1", "/G/Cal/Mv=G-MV-1", "--description", "d");
+        assertThat(created.exit()).as(created.err()).isZero();
+        assertThat(svc.getString("/v1/json/resolve/G-GT-1")).contains("G-MV-1");
+        Run locked = loader(coordinator, "globaltag", "lock", "G-GT-1");
+        assertThat(locked.exit()).as(locked.err()).isZero();
+        assertThat(svc.getString("/v1/json/globaltags")).contains("\"G-GT-1\",\"locked\"");
+        assertThat(svc.getString("/v1/json/tag/G-GT-1/G/Cal/Mv")).contains("locked");
+
+        java.io.PrintStream stdout = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+        Run listed;
+        Run resolved;
+        try {
+            listed = loader(writer, "globaltag", "list");
+            resolved = loader(writer, "globaltag", "resolve", "G-GT-1");
+        } finally {
+            System.setOut(stdout);
+        }
+        assertThat(listed.exit()).as(listed.err()).isZero();
+        assertThat(resolved.exit()).as(resolved.err()).isZero();
+        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("G-GT-1\tlocked\t").contains("\td\n")
+                .contains("/G/Cal/Mv\tG-MV-1");
+        assertThat(loader(coordinator, "globaltag", "lock", "NO-SUCH-GT").exit()).isEqualTo(3);
+    }
 }

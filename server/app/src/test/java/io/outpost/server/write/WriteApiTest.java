@@ -143,6 +143,29 @@ class WriteApiTest {
         assertThat(client.get("/write/v1/audit", calo).statusCode()).isEqualTo(403);
     }
 
+    /** Keys as typed and doubles as written, or a 400 naming the line: the loader's rules, in every body format. */
+    @Test
+    void keysAndDoublesAreStoredAsWrittenOrRefused() throws Exception {
+        created(client.json("POST", "/write/v1/folders/DET/Calo/Dbl", calo,
+                "{\"versioning\":\"MV\",\"keyType\":\"run-lumi\",\"payload\":\"g:Double\",\"parents\":true}"));
+        refused(400, "line 2: '320' is not a run-lumi key: write RUN/LUMI, e.g. 320/0 for run 320, lumi 0",
+                csv("/DET/Calo/Dbl", calo, "channel,since,until,g\n1,320,max,1.5\n"));
+        refused(400, "line 2: column 4, field 'g': 'NaN' is not a valid Double",
+                csv("/DET/Calo/Dbl", calo, "channel,since,until,g\n1,320/0,max,NaN\n"));
+        refused(400, "beyond the range of a Double", client.json("POST", "/write/v1/iovs/DET/Calo/Dbl", calo,
+                "[{\"channel\":1,\"since\":\"320/0\",\"until\":\"max\",\"payload\":{\"g\":1e400}}]"));
+        refused(400, "NaN and infinities", client.json("POST", "/write/v1/iovs/DET/Calo/Dbl", calo,
+                "[{\"channel\":1,\"since\":\"320/0\",\"until\":\"max\",\"payload\":{\"g\":\"-Infinity\"}}]"));
+        refused(400, "line 3: the IOV of channel 1 from 320/0 to max is given twice, also at CSV body line 2",
+                csv("/DET/Calo/Dbl", calo, "channel,since,until,g\n1,320/0,max,1\n1,320/0,max,2\n"));
+        refused(400, "line 2: the quote opened", csv("/DET/Calo/Dbl", calo, "channel,since,until,g\n1,320/0,max,\"1\n"));
+        assertThat(client.get("/v1/json/count/HEAD/0/9223372036854775807/all/DET/Calo/Dbl", null).body())
+                .contains("[0]");
+        created(csv("/DET/Calo/Dbl", calo, "channel,since,until,g\n1,320/0,raw:1378684502016,1.5\n"));
+        assertThat(client.get("/v1/json/browse/HEAD/0/9223372036854775807/all/cs/DET/Calo/Dbl", null).body())
+                .contains("[1," + (320L << 32) + "," + (321L << 32) + ",1.5]");
+    }
+
     @Test
     void everyInvalidWriteIsA4xxAndChangesNothing() throws Exception {
         created(client.json("POST", "/write/v1/folders/DET/Calo/Bad", calo,

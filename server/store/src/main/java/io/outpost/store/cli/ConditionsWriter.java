@@ -51,6 +51,21 @@ interface ConditionsWriter extends AutoCloseable {
     /** COOL's truncateObjectValidity; {@code channels} as the loader spells them. Returns the IOVs truncated. */
     int truncate(String folder, long until, String channels);
 
+    /** Creates a global tag choosing each folder's tag ({@code globaltag create}); {@code lock}: lock it as well. */
+    void createGlobalTag(String name, String description, java.util.Map<String, String> choices, boolean lock);
+
+    /**
+     * Sets the lock of a global tag and of every tag it reaches ({@code globaltag lock}); locking freezes what it
+     * serves. Returns what to add to the confirmation (what was frozen), or "".
+     */
+    String lockGlobalTag(String name, TagLock lock);
+
+    /** One line per global tag: name, lock, insertion time, description, tab-separated ({@code globaltag list}). */
+    List<String> globalTags();
+
+    /** One line per folder the global tag covers: path, tab, the tag it reads ({@code globaltag resolve}). */
+    List<String> resolveGlobalTag(String name);
+
     /** One line per node, as {@code list} prints them. */
     List<String> list();
 

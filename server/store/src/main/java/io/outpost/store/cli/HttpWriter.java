@@ -207,12 +207,7 @@ final class HttpWriter implements ConditionsWriter {
 
     @Override
     public void lock(String node, String tag, TagLock lock) {
-        String status = switch (lock) {
-            case LOCKED -> "locked";
-            case UNLOCKED -> "unlocked";
-            case PARTIALLY_LOCKED -> "partial";
-        };
-        ObjectNode b = JSON.createObjectNode().put("status", status);
+        ObjectNode b = JSON.createObjectNode().put("status", status(lock));
         if (node != null) {
             b.put("node", node);
         }
@@ -237,7 +232,51 @@ final class HttpWriter implements ConditionsWriter {
     @Override
     public int truncate(String folder, long until, String channels) {
         return answer("POST", "/write/v1/truncations" + folder,
-                bytes(JSON.createObjectNode().put("until", until).put("channels", channels))).path("truncated").asInt();
+                bytes(JSON.createObjectNode().put("until", "raw:" + until).put("channels", channels))).path("truncated").asInt();
+    }
+
+    @Override
+    public void createGlobalTag(String name, String description, java.util.Map<String, String> choices, boolean lock) {
+        ObjectNode b = JSON.createObjectNode().put("name", name).put("description", description).put("lock", lock);
+        ObjectNode c = b.putObject("choices");
+        choices.forEach(c::put);
+        send("POST", "/write/v1/globaltags", "application/json", bytes(b));
+    }
+
+    @Override
+    public String lockGlobalTag(String name, TagLock lock) {
+        send("PUT", "/write/v1/globaltags/" + URLEncoder.encode(name, StandardCharsets.UTF_8) + "/lock",
+                "application/json", bytes(JSON.createObjectNode().put("status", status(lock))));
+        return lock == TagLock.LOCKED ? " (frozen by the service: see its snapshot)" : "";
+    }
+
+    @Override
+    public List<String> globalTags() {
+        List<String> out = new ArrayList<>();
+        // the read API's columns: name, lock, description, insertionTime
+        for (JsonNode row : read("/v1/json/globaltags")) {
+            out.add(row.get(0).asString() + "\t" + row.get(1).asString() + "\t" + row.get(3).asString() + "\t"
+                    + row.get(2).asString());
+        }
+        return out;
+    }
+
+    @Override
+    public List<String> resolveGlobalTag(String name) {
+        List<String> out = new ArrayList<>();
+        // folder, tag, lock, versioning, keyType, generation
+        for (JsonNode row : read("/v1/json/resolve/" + URLEncoder.encode(name, StandardCharsets.UTF_8))) {
+            out.add(row.get(0).asString() + "\t" + row.get(1).asString());
+        }
+        return out;
+    }
+
+    private static String status(TagLock lock) {
+        return switch (lock) {
+            case LOCKED -> "locked";
+            case UNLOCKED -> "unlocked";
+            case PARTIALLY_LOCKED -> "partial";
+        };
     }
 
     private JsonNode answer(String method, String path, byte[] body) {
@@ -262,8 +301,13 @@ final class HttpWriter implements ConditionsWriter {
     }
 
     private JsonNode nodes() {
+        return read("/v1/json/nodes");
+    }
+
+    /** The rows of a read API answer, asked past any cache. */
+    private JsonNode read(String path) {
         finishUpload();
-        HttpResponse<byte[]> r = exchange(HttpRequest.newBuilder(URI.create(base + "/v1/json/nodes"))
+        HttpResponse<byte[]> r = exchange(HttpRequest.newBuilder(URI.create(base + path))
                 .header("Cache-Control", "no-cache").GET(), true);
         check(r);
         return JSON.readTree(r.body()).get("rows");

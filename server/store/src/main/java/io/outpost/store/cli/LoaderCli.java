@@ -8,7 +8,6 @@ import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.TagLock;
-import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.workload.ManyFolders;
 import io.outpost.store.workload.Workload;
@@ -209,7 +208,9 @@ public final class LoaderCli {
 
         @Override
         void run(ConditionsWriter store) throws Exception {
-            List<NewIov> rows = IovFiles.read(file, store.payloadSpec(folder), store.keyType(folder));
+            KeyType keys = store.keyType(folder);
+            IovFiles.Rows read = IovFiles.read(file, store.payloadSpec(folder), keys);
+            List<NewIov> rows = read.iovs();
             // the bar and the final line count only what the database or the service confirmed stored
             try (ProgressBar bar = Progress.bar("load", rows.size())) {
                 for (int i = 0; i < rows.size(); i += batch) {
@@ -220,10 +221,48 @@ public final class LoaderCli {
                     bar.stepBy(store.store(folder, chunk));
                 }
                 bar.stepBy(store.flush());
+            } catch (io.outpost.store.StoreException e) {
+                throw new io.outpost.store.StoreException(e.kind(), where(e.getMessage(), read, keys)
+                        + withoutBatchIndex(e.getMessage()), e);
+            } catch (HttpWriter.Refused e) {
+                throw new HttpWriter.Refused(where(e.getMessage(), read, keys) + withoutBatchIndex(e.getMessage()));
             }
             System.out.println("stored " + rows.size() + " IOVs in " + folder);
         }
+
+        /**
+         * The file and line of the IOV a refusal of the store names ("channel C: [SINCE, UNTIL) …"), or the file
+         * alone when it names none (a locked tag, a missing permission).
+         */
+        private String where(String message, IovFiles.Rows read, KeyType keys) {
+            java.util.regex.Matcher m = NAMED_IOV.matcher(message);
+            if (m.find()) {
+                try {
+                    long channel = Long.parseLong(m.group(1));
+                    long since = KeyText.parse(m.group(2), keys);
+                    long until = KeyText.parse(m.group(3), keys);
+                    for (int i = 0; i < read.iovs().size(); i++) {
+                        NewIov r = read.iovs().get(i);
+                        if (r.channelId() == channel && r.since() == since && r.until() == until) {
+                            return read.place(i) + ": ";
+                        }
+                    }
+                } catch (IllegalArgumentException notAKey) {
+                    // fall through: the file alone
+                }
+            }
+            return file + ": ";
+        }
     }
+
+    /** The store counts the IOVs of a batch ("object #3 (…)"); the loader names the line instead. */
+    private static String withoutBatchIndex(String message) {
+        return message.replaceFirst("object #\\d+ \\((channel [^)]*\\))\\)", "$1");
+    }
+
+    /** How the store names an IOV in a refusal: channel, then [since, until) with keys as the folder spells them. */
+    private static final java.util.regex.Pattern NAMED_IOV = java.util.regex.Pattern.compile(
+            "channel (\\d+)\\D{0,3}\\[([^,\\]]+), ([^)\\]]+)\\)");
 
     @Command(name = "generate", description = "Generate a reference workload with random payloads.")
     static final class Generate extends Base {
@@ -286,19 +325,26 @@ public final class LoaderCli {
         }
     }
 
-    @Command(name = "lock", description = "Set a tag's lock status.")
+    @Command(name = "lock", description = {"Set a tag's lock status: lock [NODE] TAG, the node first as in"
+        + " 'tag FOLDER TAG'.", "NODE (the folder or folderset that owns TAG) is checked when given; without it the"
+        + " tag's own node. --node NODE is the older spelling."})
     static final class Lock extends Base {
-        @Parameters(index = "0")
-        String tag;
+        @Parameters(arity = "1..2", paramLabel = "[NODE] TAG")
+        List<String> nodeAndTag;
         @Option(names = "--status", defaultValue = "locked", description = "locked, partial or unlocked")
         String status;
 
-        @Option(names = "--node", description = "the folder or folderset that owns the tag (checked when given)")
+        @Option(names = "--node", description = "the folder or folderset that owns the tag (as NODE)")
         String node;
 
         @Override
         void run(ConditionsWriter store) {
-            store.lock(node, tag, TagLock.parse(status));
+            String tag = nodeAndTag.getLast();
+            String owner = nodeAndTag.size() == 2 ? nodeAndTag.getFirst() : node;
+            if (nodeAndTag.size() == 2 && node != null && !node.equals(owner)) {
+                throw new IllegalArgumentException("two nodes: " + owner + " and --node " + node + "; give one");
+            }
+            store.lock(owner, tag, TagLock.parse(status));
             System.out.println(tag + " is now " + status);
         }
     }
@@ -339,7 +385,8 @@ public final class LoaderCli {
     static final class Truncate extends Base {
         @Parameters(index = "0")
         String folder;
-        @Parameters(index = "1", description = "the new until: a key, RUN/LUMI or an ISO date/time as the folder's keys are")
+        @Parameters(index = "1", description = "the new until, as the folder's keys are written: RUN/LUMI (or raw:N)"
+                + " in run-lumi folders, ns since 1970 or an ISO date/time in time folders")
         String until;
         @Option(names = "--channels", description = "all (default), N, N-M, or name:X", defaultValue = "all")
         String channels;
@@ -417,8 +464,4 @@ public final class LoaderCli {
         return e instanceof IllegalArgumentException || e instanceof java.nio.file.NoSuchFileException ? 2 : 1;
     }
 
-    /** A key of either kind as {@link KeyText} spells it; -1 also means the end of time. */
-    static long key(String s) {
-        return s.trim().equals("-1") ? ValidityKey.MAX : KeyText.parse(s, null);
-    }
 }

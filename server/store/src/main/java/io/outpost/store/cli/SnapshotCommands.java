@@ -85,7 +85,8 @@ final class SnapshotCommands {
         LoaderCli.Db db;
         @Option(names = "--global-tag", required = true, description = "tag of the root folderset (HEAD: the HEAD of every folder)")
         String globalTag;
-        @Option(names = "--from", description = "first key of the range (inclusive), when every folder has one key type")
+        @Option(names = "--from", description = "first key of the range (inclusive), when every folder has one key type: 0, min,"
+                + " a date/time, RUN/LUMI or raw:N (a bare number could be either kind)")
         String from;
         @Option(names = "--to", description = "last key of the range (inclusive; -1 for the end of time)")
         String to;
@@ -93,7 +94,7 @@ final class SnapshotCommands {
         String timeFrom;
         @Option(names = "--time-to", description = "last time of the range of the time folders (inclusive; -1: end of time)")
         String timeTo;
-        @Option(names = "--run-from", description = "first key of the range of the run-lumi folders (inclusive; RUN/LUMI or decimal)")
+        @Option(names = "--run-from", description = "first key of the range of the run-lumi folders (inclusive; RUN/LUMI, or raw:N for a raw key)")
         String runFrom;
         @Option(names = "--run-to", description = "last run-lumi key of that range (inclusive; -1: no end)")
         String runTo;
@@ -171,8 +172,20 @@ final class SnapshotCommands {
             return new SnapshotExporter.Range(key(fromValue, type), key(toValue, type));
         }
 
+        /**
+         * A key of a range; -1 also means the end of time. A bare number in the one range of --from/--to could be a
+         * time or a raw run-lumi key, so only 0 (the start of both) is taken as it is.
+         */
         private static long key(String s, KeyType type) {
-            return s.trim().equals("-1") ? ValidityKey.MAX : KeyText.parse(s, type);
+            String t = s.trim();
+            if (t.equals("-1")) {
+                return ValidityKey.MAX;
+            }
+            if (type == null && !t.equals("0") && !t.isEmpty() && t.chars().allMatch(Character::isDigit)) {
+                throw new IllegalArgumentException("'" + s + "' could be a time (ns since 1970) or a raw run-lumi key:"
+                        + " give --time-from/--time-to or --run-from/--run-to, or write it raw:" + t);
+            }
+            return KeyText.parse(s, type);
         }
     }
 

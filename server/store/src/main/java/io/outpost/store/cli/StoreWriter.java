@@ -1,6 +1,9 @@
 package io.outpost.store.cli;
 
 import io.outpost.store.IovStore;
+import io.outpost.store.globaltag.FolderChoice;
+import io.outpost.store.globaltag.GlobalTag;
+import io.outpost.store.globaltag.GlobalTags;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
@@ -113,5 +116,42 @@ final class StoreWriter implements ConditionsWriter {
     @Override
     public void close() {
         store.close();
+    }
+
+    @Override
+    public void createGlobalTag(String name, String description, java.util.Map<String, String> choices, boolean lock) {
+        GlobalTags gts = new GlobalTags(store);
+        gts.create(name, description, choices);
+        if (lock) {
+            gts.lock(name, TagLock.LOCKED, "outpost-loader (" + System.getProperty("user.name") + ")");
+        }
+    }
+
+    @Override
+    public String lockGlobalTag(String name, TagLock lock) {
+        GlobalTags gts = new GlobalTags(store);
+        gts.lock(name, lock, "outpost-loader (" + System.getProperty("user.name") + ")");
+        String frozenAt = gts.frozenAt(name);
+        return frozenAt == null ? "" : "; it serves the " + gts.frozenFolders(name).size() + " folders it served at "
+                + frozenAt + ", with the HEADs it read as of then";
+    }
+
+    @Override
+    public List<String> globalTags() {
+        List<String> out = new ArrayList<>();
+        for (GlobalTag gt : new GlobalTags(store).list()) {
+            out.add(gt.name() + "\t" + gt.lock().name().toLowerCase(java.util.Locale.ROOT) + "\t" + gt.insertionTime()
+                    + "\t" + gt.description());
+        }
+        return out;
+    }
+
+    @Override
+    public List<String> resolveGlobalTag(String name) {
+        List<String> out = new ArrayList<>();
+        for (FolderChoice c : new GlobalTags(store).resolve(name)) {
+            out.add(c.folder().path() + "\t" + c.tagName());
+        }
+        return out;
     }
 }

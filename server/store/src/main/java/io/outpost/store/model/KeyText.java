@@ -9,15 +9,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Validity keys as a person types them, in every input of the loader and the write API: a decimal key, {@code min},
- * {@code max}, {@code RUN/LUMI} (or {@code RUN:LUMI}) for run-lumi folders, an ISO date or date-time (UTC unless
- * it has an offset) for time folders. The same grammar as the command-line clients' times (docs/cli.md, "Times").
+ * Validity keys as a person types them, in every input of the loader and the write API: {@code min}, {@code max},
+ * {@code RUN/LUMI} (or {@code RUN:LUMI}) for run-lumi folders, ns since 1970 or an ISO date or date-time (UTC unless
+ * it has an offset) for time folders, and {@code raw:N} for a key as its stored number in either. A bare number in a
+ * run-lumi folder is refused: {@code 320} could mean run 320 or the raw key 320 (run 0, lumi 320). The same grammar
+ * as the command-line clients' times (docs/cli.md, "Times").
  */
 public final class KeyText {
     private static final Pattern RUN_LUMI = Pattern.compile("(\\d{1,10})[/:](\\d{1,10})");
     private static final Pattern ISO = Pattern.compile(
             "(\\d{4})-(\\d{2})-(\\d{2})(?:T(\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d{1,9}))?)?(Z|[+-]\\d{2}:\\d{2})?)?");
     private static final String MAX_TEXT = Long.toString(ValidityKey.MAX);
+    /** The explicit spelling of a key as its stored number, whatever the folder's key type. */
+    public static final String RAW_PREFIX = "raw:";
 
     private KeyText() {
     }
@@ -34,11 +38,18 @@ public final class KeyText {
         if (s.equalsIgnoreCase("max")) {
             return ValidityKey.MAX;
         }
-        if (!s.isEmpty() && s.length() <= 19 && s.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            if (s.length() == 19 && s.compareTo(MAX_TEXT) > 0) {
-                throw bad(text, "over 2^63-1 (use max for the end of time)");
+        if (s.regionMatches(true, 0, RAW_PREFIX, 0, RAW_PREFIX.length())) {
+            String digits = s.substring(RAW_PREFIX.length());
+            if (!isDecimal(digits)) {
+                throw bad(text, "raw: is followed by the key as a whole number, e.g. raw:1297080123392");
             }
-            return Long.parseLong(s);
+            return decimal(text, digits);
+        }
+        if (isDecimal(s)) {
+            if (type == KeyType.RUN_LUMI) {
+                throw bareNumber(text, s);
+            }
+            return decimal(text, s);
         }
         Matcher rl = RUN_LUMI.matcher(s);
         if (rl.matches()) {
@@ -55,9 +66,9 @@ public final class KeyText {
         }
         Matcher m = ISO.matcher(s);
         if (!m.matches()) {
-            throw bad(text, "use a whole number, min, max, " + (type == KeyType.TIME ? ""
-                    : "RUN/LUMI (e.g. 305/50)" + (type == null ? ", " : "")) + (type == KeyType.RUN_LUMI ? ""
-                    : "or an ISO date/time such as 2026-01-01T01:00:00Z"));
+            throw bad(text, "use min, max, " + (type == KeyType.TIME ? ""
+                    : "RUN/LUMI (e.g. 305/50), ") + (type == KeyType.RUN_LUMI ? ""
+                    : "ns since 1970, an ISO date/time such as 2026-01-01T01:00:00Z, ") + "or raw:N for a raw key");
         }
         if (type == KeyType.RUN_LUMI) {
             throw bad(text, "a date is for time folders; this folder's keys are RUN/LUMI (e.g. 305/50)");
@@ -78,6 +89,50 @@ public final class KeyText {
             throw bad(text, "not a valid date/time (" + e.getMessage() + ")");
         } catch (ArithmeticException e) {
             throw bad(text, "after 2262-04-11T23:47:16.854775807Z");
+        }
+    }
+
+    private static boolean isDecimal(String s) {
+        return !s.isEmpty() && s.length() <= 19 && s.chars().allMatch(c -> c >= '0' && c <= '9');
+    }
+
+    private static long decimal(String text, String digits) {
+        if (digits.length() == 19 && digits.compareTo(MAX_TEXT) > 0) {
+            throw bad(text, "over 2^63-1 (use max for the end of time)");
+        }
+        return Long.parseLong(digits);
+    }
+
+    /**
+     * Why a bare number is not a run-lumi key, showing how to write what it most likely means: the run (lumi 0),
+     * or, for a number too large to be a run, the raw key and the RUN/LUMI it stands for.
+     */
+    public static IllegalArgumentException bareNumber(String text, String digits) {
+        StringBuilder b = new StringBuilder("'" + text + "' is not a run-lumi key: write RUN/LUMI");
+        long n = digits.length() == 19 && digits.compareTo(MAX_TEXT) > 0 ? -1 : Long.parseLong(digits);
+        if (n >= 0 && n <= 0x7FFF_FFFFL) {
+            b.append(", e.g. ").append(n).append("/0 for run ").append(n).append(", lumi 0");
+        }
+        if (n > 0xFFFF_FFFFL) {
+            b.append(" (").append(ValidityKey.run(n)).append('/').append(ValidityKey.lumi(n)).append(" is the raw key ")
+                    .append(n).append(')');
+        }
+        b.append("; a raw key is written ").append(RAW_PREFIX).append(n >= 0 ? Long.toString(n) : "N");
+        return new IllegalArgumentException(b.toString());
+    }
+
+    /**
+     * How a key is written in a URL of the HTTP API, for a refusal of {@code text}: the two forms with an example
+     * each, and the number {@code text} stands for when it is a key as a person writes it (a date, RUN/LUMI).
+     */
+    public static String urlForms(String text) {
+        String forms = "keys in URLs are decimal numbers 0 … 9223372036854775807: a time is ns since the epoch"
+                + " (2026-01-01T01:00:00Z → 1767229200000000000), a run-lumi key is (RUN << 32) | LUMI"
+                + " (302/0 → 1297080123392)";
+        try {
+            return forms + "; '" + text + "' is " + parse(text, null);
+        } catch (IllegalArgumentException notAKey) {
+            return forms;
         }
     }
 

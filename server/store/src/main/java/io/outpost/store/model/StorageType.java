@@ -84,7 +84,7 @@ public enum StorageType {
             }
             case FLOAT -> {
                 if (value instanceof Number n) {
-                    double d = n.doubleValue();
+                    double d = finite(n.doubleValue());
                     float f = (float) d;
                     if (Float.isInfinite(f) && !Double.isInfinite(d)) {
                         throw new IllegalArgumentException(d + " is out of range for Float");
@@ -95,7 +95,7 @@ public enum StorageType {
             }
             case DOUBLE -> {
                 if (value instanceof Number n) {
-                    return n.doubleValue();
+                    return finite(n.doubleValue());
                 }
                 throw wrongClass(value, "a number");
             }
@@ -188,5 +188,16 @@ public enum StorageType {
             }
         }
         return bytes;
+    }
+
+    /**
+     * NaN and infinities are refused: they do not survive every backend (SQLite stores NaN as NULL, MariaDB refuses
+     * both), and a value must read back as it was written.
+     */
+    private static double finite(double d) {
+        if (!Double.isFinite(d)) {
+            throw new IllegalArgumentException(d + " is not stored: NaN and infinities do not survive every database");
+        }
+        return d;
     }
 }

@@ -34,7 +34,9 @@ public final class IovWriter {
         List<NewIov> out = new ArrayList<>(objects.size());
         int i = 0;
         for (NewIov o : objects) {
-            String where = "object #" + i + " (channel " + o.channelId() + ", [" + o.since() + ", " + o.until() + "))";
+            String where = "object #" + i + " (channel " + o.channelId() + ", ["
+                    + io.outpost.store.model.KeyText.format(o.since(), folder.keyType()) + ", "
+                    + io.outpost.store.model.KeyText.format(o.until(), folder.keyType()) + "))";
             try {
                 ValidityKey.checkInterval(o.since(), o.until());
             } catch (StoreException e) {

@@ -50,7 +50,8 @@ final class SvWriter {
                     prev.until = o.since();
                 } else if (prev.until > o.since()) {
                     throw new StoreException(StoreException.Kind.OVERLAP, "channel " + o.channelId() + ": ["
-                            + o.since() + ", " + o.until() + ") overlaps [" + prev.since + ", " + prev.until
+                            + key(folder, o.since()) + ", " + key(folder, o.until()) + ") overlaps ["
+                            + key(folder, prev.since) + ", " + key(folder, prev.until)
                             + ") stored before it in the same batch");
                 }
             }
@@ -86,9 +87,10 @@ final class SvWriter {
                 } else if (first.since < l.until) {
                     backInsert = true;
                     if (list.size() != 1 || overlapsStored(c, folder, ch, first)) {
-                        throw new StoreException(StoreException.Kind.OVERLAP, "channel " + ch + ": [" + first.since
-                                + ", " + first.until + ") overlaps stored IOVs (the last one is [" + l.since + ", "
-                                + l.until + ")); single-version folders accept a past IOV only into a gap");
+                        throw new StoreException(StoreException.Kind.OVERLAP, "channel " + ch + ": ["
+                                + key(folder, first.since) + ", " + key(folder, first.until)
+                                + ") overlaps stored IOVs (the last one is [" + key(folder, l.since) + ", "
+                                + key(folder, l.until) + ")); single-version folders accept a past IOV only into a gap");
                     }
                 }
             }
@@ -112,6 +114,11 @@ final class SvWriter {
     }
 
     /** COOL's back-insertion check: the browse over [since, until − 1] in that channel must be empty. */
+    /** A key as the folder's users write it (RUN/LUMI in run-lumi folders), for refusals. */
+    private static String key(Node folder, long key) {
+        return io.outpost.store.model.KeyText.format(key, folder.keyType());
+    }
+
     private boolean overlapsStored(Connection c, Node folder, long ch, IovRows.Row r) throws SQLException {
         BrowseSpec spec = new BrowseSpec(folder, Layer.SV, r.since, r.until - 1, ChannelSelection.channel(ch), false, false);
         return reader.count(c, spec) > 0;

@@ -46,8 +46,8 @@ class LoaderCliTest {
         Files.writeString(csv, "channel,since,until,i,s\n7,0,10,1,\"a, quoted\"\n7,10,max,2,\n");
         assertThat(run(url, "load", "/DET/sv", csv.toString())).isZero();
         Path json = dir.resolve("mv.json");
-        Files.writeString(json, "[{\"channel\":1,\"since\":0,\"until\":\"max\",\"payload\":{\"g\":1.5}},"
-                + "{\"channel\":1,\"since\":5,\"until\":8,\"payload\":{\"g\":2.5}}]");
+        Files.writeString(json, "[{\"channel\":1,\"since\":\"min\",\"until\":\"max\",\"payload\":{\"g\":1.5}},"
+                + "{\"channel\":1,\"since\":\"raw:5\",\"until\":\"0/8\",\"payload\":{\"g\":2.5}}]");
         assertThat(run(url, "load", "/DET/mv", json.toString())).isZero();
         assertThat(run(url, "tag", "/DET/mv", "MV-1")).isZero();
         assertThat(run(url, "lock", "MV-1")).isZero();
@@ -101,7 +101,8 @@ class LoaderCliTest {
         assertThat(run(url, "tag", "/DET/mv", "MV-1")).isZero();
         assertThat(run(url, "lock", "MV-1", "--node", "/DET")).as(err.toString()).isEqualTo(3);   // not found
         assertThat(err.toString()).contains("no tag 'MV-1' in '/DET'");
-        assertThat(run(url, "lock", "MV-1", "--node", "/DET/mv")).isZero();
+        assertThat(run(url, "lock", "/DET/mv", "MV-1")).isZero();   // NODE TAG, as 'tag FOLDER TAG'
+        assertThat(run(url, "lock", "/DET", "MV-1")).isEqualTo(3);
         assertThat(run(url, "delete-tag", "/DET/mv", "MV-1")).isEqualTo(4);   // refused: the tag is locked
         assertThat(err.toString()).contains("locked");
         assertThat(run(url, "lock", "MV-1", "--node", "/DET/mv", "--status", "unlocked")).isZero();
@@ -179,7 +180,7 @@ class LoaderCliTest {
                     cells.add(switch (name) {
                         case "channel" -> row[0].toString();
                         case "since" -> run + "/0";        // RUN/LUMI as a person types it
-                        case "until" -> Long.toString((Long) row[2]);
+                        case "until" -> "raw:" + row[2];   // the raw key, spelled as one
                         case "gain" -> row[3].toString();
                         case "err" -> row[4].toString();
                         case "label" -> row[5].toString();

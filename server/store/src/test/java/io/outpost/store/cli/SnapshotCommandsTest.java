@@ -52,7 +52,7 @@ class SnapshotCommandsTest {
             s.createTagRelation("GT", "DET-ALL");
         }
         // one range for time and run-lumi folders means nothing: refused, and no file is left
-        assertThat(run("export", "--url", src, "--global-tag", "GT", "--from", "0", "--to", "100", "--out",
+        assertThat(run("export", "--url", src, "--global-tag", "GT", "--from", "0", "--to", "raw:100", "--out",
                 snap.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("--time-from/--time-to and --run-from/--run-to");
         assertThat(snap).doesNotExist();
@@ -65,9 +65,16 @@ class SnapshotCommandsTest {
         assertThat(run("export", "--url", src, "--global-tag", "GT", "--time-from", "0", "--time-to", "100",
                 "--run-from", "0/0", "--run-to", "0/60", "--out", snap.toString())).as(err.toString()).isZero();
         assertThat(run("export", "--url", src, "--global-tag", "GT", "--time-from", "0", "--time-to", "100",
-                "--run-from", "0", "--run-to", "60", "--out", snap.toString())).isEqualTo(2);
+                "--run-from", "0/0", "--run-to", "0/60", "--out", snap.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("exists");
-        assertThat(run("export", "--url", src, "--global-tag", "NOPE", "--from", "0", "--to", "100", "--out",
+        // a bare number is no run-lumi key, and in the one range of --from/--to could be either kind
+        assertThat(run("export", "--url", src, "--global-tag", "GT", "--time-from", "0", "--time-to", "100",
+                "--run-from", "0/0", "--run-to", "60", "--out", dir.resolve("bare.db").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("'60' is not a run-lumi key: write RUN/LUMI, e.g. 60/0");
+        assertThat(run("export", "--url", src, "--global-tag", "GT", "--from", "0", "--to", "100", "--out",
+                dir.resolve("bare.db").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("'100' could be a time (ns since 1970) or a raw run-lumi key");
+        assertThat(run("export", "--url", src, "--global-tag", "NOPE", "--from", "0", "--to", "raw:100", "--out",
                 dir.resolve("nope.db").toString())).isEqualTo(3);   // not found
         assertThat(err.toString()).contains("no tag 'NOPE'");
         assertThat(dir.resolve("nope.db")).doesNotExist();
@@ -105,7 +112,7 @@ class SnapshotCommandsTest {
         assertThat(run("load", "/DET/sv", csv.toString(), "--url", maria, "--user", "root")).as(err.toString()).isZero();
 
         Path snap = dir.resolve("from-maria.db");
-        assertThat(run("export", "--url", maria, "--user", "root", "--global-tag", "HEAD", "--from", "0", "--to", "100",
+        assertThat(run("export", "--url", maria, "--user", "root", "--global-tag", "HEAD", "--from", "0", "--to", "raw:100",
                 "--out", snap.toString())).as(err.toString()).isZero();
         Files.writeString(csv, "channel,since,until,i\n0,20,30,3\n");
         assertThat(run("load", "/DET/sv", csv.toString(), "--url", maria, "--user", "root")).as(err.toString()).isZero();
@@ -115,7 +122,7 @@ class SnapshotCommandsTest {
         }
 
         String target = MariaDbServer.shared().createDatabase("cli_out");
-        assertThat(run("export", "--url", "jdbc:sqlite:" + snap, "--global-tag", "HEAD", "--from", "0", "--to", "100",
+        assertThat(run("export", "--url", "jdbc:sqlite:" + snap, "--global-tag", "HEAD", "--from", "0", "--to", "raw:100",
                 "--out", target, "--out-user", "root")).as(err.toString()).isZero();
         try (IovStore s = IovStore.open(DatabaseConfig.of(target, "root", ""))) {
             assertThat(s.count(s.folder("/DET/sv"), 0, 100, ChannelSelection.all(), null)).isEqualTo(2);

@@ -21,4 +21,17 @@ class StorageTypeTest {
     void everyWireTypeIsAStorageType() {
         assertThat(StorageType.values()).hasSameSizeAs(ColumnType.values());
     }
+
+    /** NaN and infinities would not read back on every backend: every writer (loader, write API) refuses them. */
+    @Test
+    void nanAndInfinitiesAreRefusedAsFloatAndDouble() {
+        for (StorageType t : new StorageType[] {StorageType.FLOAT, StorageType.DOUBLE}) {
+            for (double d : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.coerce(d)).as(t + " " + d)
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NaN and infinities");
+            }
+            assertThat(t.coerce(-0.0)).as(t.name()).isNotNull();
+        }
+        assertThat(StorageType.DOUBLE.coerce(Double.MAX_VALUE)).isEqualTo(Double.MAX_VALUE);
+    }
 }
