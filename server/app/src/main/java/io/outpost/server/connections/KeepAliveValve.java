@@ -39,7 +39,11 @@ public final class KeepAliveValve extends ValveBase {
         getNext().invoke(request, response);
         if (body && !request.isAsync() && !fullyRead(coyote)) {
             // commit the answer as it is, then tell Tomcat not to read the rest (which also ends the connection
-            // after the answer: the next request could not be found in the unread body)
+            // after the answer: the next request could not be found in the unread body). Said in the answer where
+            // it is still open, so the client does not send its next request on this connection.
+            if (!response.isCommitted()) {
+                response.setHeader("Connection", "close");
+            }
             response.flushBuffer();
             coyote.action(ActionCode.DISABLE_SWALLOW_INPUT, null);
         }

@@ -118,6 +118,9 @@ public class WriteErrors {
         resp.setStatus(status);
         resp.setContentType("application/problem+json");
         resp.setHeader("Cache-Control", "no-store");
+        // a write refused before its body was read ends its connection (KeepAliveValve): said here, where the
+        // answer is still open (it commits once Content-Length bytes are written), so the client opens a new one
+        resp.setHeader("Connection", "close");
         resp.setContentLength(bytes.length);
         resp.getOutputStream().write(bytes);
     }
