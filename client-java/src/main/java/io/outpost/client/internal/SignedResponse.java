@@ -51,6 +51,10 @@ final class SignedResponse implements Response {
                 }
             }
         }
+        if (announced >= 0 && length < announced) {
+            throw new io.outpost.wire.CorruptAnswerException("truncated answer: " + length + " of " + announced
+                    + " bytes (Content-Length)");
+        }
         r.close();
         return new SignedResponse(r, chunks, length, digest.digest());
     }
