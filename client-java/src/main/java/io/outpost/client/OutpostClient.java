@@ -198,7 +198,9 @@ public final class OutpostClient implements AutoCloseable {
         if (offline != null) {
             return offline.browse(folder, tag, t1, t2, channels, order);
         }
-        return fetch(Paths.browse(tag, t1, t2, channels, order, folder), AnswerKind.IOVS).iovs();
+        String path = Paths.browse(tag, t1, t2, channels, order, folder);
+        return checkKind(fetchChecked(path, a -> checkAsked(a, folder, channels, t1, t2, "GET " + path)),
+                AnswerKind.IOVS, path).iovs();
     }
 
     /** As {@link #browse}, decoded while it arrives; for answers too large to hold. Never cached in process. */
@@ -354,7 +356,7 @@ public final class OutpostClient implements AutoCloseable {
     /**
      * With security=sig: refuses an iovs answer that is not the one asked for, as a bad signature is refused: another
      * folder, a channel outside the selection, or a row whose validity does not meet the keys {@code lo..hi}
-     * (an at-time read: lo = hi = the key asked).
+     * (an at-time read: lo = hi = the key asked; a browse or a cache-aligned window: its range).
      */
     private void checkAsked(Answer a, String folder, ChannelSelection channels, long lo, long hi, String what)
             throws OutpostException {

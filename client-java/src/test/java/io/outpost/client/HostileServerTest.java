@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Every case of the shared hostile-server fixture (testdata/hostile) against the library and against the CLI in a
  * JVM of 256 MB heap (an answer buffered without bound would end it with OutOfMemoryError, not the expected error):
  * each ends with the expected failure kind and detail, the CLI with exit code 5 (every route failed), well within
- * 60 s. The man in the middle relays to a real service signing with the published test key, so the client verifies
+ * 60 s and 1 GB of resident memory. The man in the middle relays to a real service signing with the published test key, so the client verifies
  * with the test key the replayed vector was signed with too.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -120,6 +120,26 @@ class HostileServerTest {
         }
     }
 
+    /** Keeps the largest VmHWM (peak resident set) of {@code p} seen while it runs, read every 50 ms. */
+    private static void sampleHighWaterMark(Process p, java.util.concurrent.atomic.AtomicLong peakKb) {
+        Path status = Path.of("/proc", Long.toString(p.pid()), "status");
+        while (p.isAlive()) {
+            try {
+                for (String line : java.nio.file.Files.readAllLines(status)) {
+                    if (line.startsWith("VmHWM:")) {
+                        peakKb.accumulateAndGet(Long.parseLong(line.replaceAll("[^0-9]", "")), Math::max);
+                    }
+                }
+                p.waitFor(50, TimeUnit.MILLISECONDS);
+            } catch (java.io.IOException e) {
+                return; // the process has just ended
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}, security=sig {1}")
     @CsvSource(delimiter = '|', textBlock = """
             endless                   | true  | larger than maxanswerbytes
@@ -142,6 +162,8 @@ class HostileServerTest {
                     "--no-align"));
             long start = System.nanoTime();
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            java.util.concurrent.atomic.AtomicLong peakKb = new java.util.concurrent.atomic.AtomicLong();
+            Thread sampler = Thread.ofVirtual().start(() -> sampleHighWaterMark(p, peakKb));
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             Thread reader = Thread.ofVirtual().start(() -> {
                 try (InputStream in = p.getInputStream()) {
@@ -155,11 +177,13 @@ class HostileServerTest {
                 p.destroyForcibly();
             }
             reader.join(5000);
+            sampler.join(5000);
             String text = out.toString(StandardCharsets.UTF_8);
             assertThat(ended).as("ended within 60 s: " + text).isTrue();
             assertThat(text).doesNotContain("OutOfMemoryError");
             assertThat(p.exitValue()).as(text).isEqualTo(5);
             assertThat(text).contains(detail);
+            assertThat(peakKb.get()).as("peak resident memory (VmHWM), KB").isBetween(1L, 1L << 20);
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
         }
     }
