@@ -64,6 +64,38 @@ class BoundedAnswersTest {
     }
 
     @Test
+    void withSecurityASignedAnswerOverTheLimitIsRefusedWhileItIsReadAndTheNextServerAnswers() throws Exception {
+        java.nio.file.Path dir = io.outpost.testkit.TempDirs.create("bounded-signed");
+        try {
+            io.outpost.testkit.SigningKeys key = io.outpost.testkit.SigningKeys.create(dir, "k");
+            byte[] big = manyRows(20_000);
+            FakeOutpost honest = new FakeOutpost();
+            try (FakeServer bloated = FakeServer.start(r -> FakeServer.Reply.of(200, big, "Cache-Control", "max-age=60",
+                    "X-Outpost-Signature", key.header("k", r.target(), big)));
+                 FakeServer good = FakeServer.start(r -> {
+                     FakeServer.Reply reply = honest.handle(r);
+                     reply.headers().put("X-Outpost-Signature", key.header("k", r.target(), reply.body()));
+                     return reply;
+                 })) {
+                List<ClientEvent> events = new ArrayList<>();
+                ClientConfig cfg = ClientConfig.parse("(serverurl=" + bloated.url() + ")(serverurl=" + good.url()
+                        + ")(retries=0)(maxanswerbytes=1048576)(cachewindow=0)(security=sig)(verifykey=k:"
+                        + key.publicKey() + ")");
+                try (OutpostClient c = OutpostClient.builder(cfg).eventListener(events::add).build()) {
+                    assertThat(c.channels("/A/Time")).hasSize(FakeOutpost.CHANNELS);
+                }
+                assertThat(events).filteredOn(e -> e instanceof ClientEvent.AttemptFailed)
+                        .map(e -> (ClientEvent.AttemptFailed) e).isNotEmpty().allSatisfy(f -> {
+                            assertThat(f.kind()).isEqualTo(OutpostException.Kind.CORRUPT);
+                            assertThat(f.detail()).contains("decompressed answer larger than 1048576");
+                        });
+            }
+        } finally {
+            io.outpost.testkit.TempDirs.deleteQuietly(dir);
+        }
+    }
+
+    @Test
     void theLimitsHaveSaneDefaultsAndRefuseNonsense() {
         ClientConfig cfg = ClientConfig.parse("(serverurl=http://a:8000)");
         assertThat(cfg.maxAnswerBytes()).isEqualTo(256L << 20);

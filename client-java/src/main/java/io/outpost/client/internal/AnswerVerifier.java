@@ -113,22 +113,15 @@ public final class AnswerVerifier {
      */
     public Check check(String target, int status, String location, String etag, String header, byte[] bodySha256,
                        long nowSeconds) {
-        if (header == null || header.isBlank()) {
-            return new Check(Verdict.UNSIGNED, (status == 200 ? "answer" : "HTTP " + status) + " has no signature ("
-                    + HEADER + ")");
+        Check refused = headerProblem(status, header);
+        if (refused != null) {
+            return refused;
         }
         String[] parts = header.strip().split(" +");
-        if (parts[0].equals("ed25519") && parts.length == 3) {
+        if (parts[0].equals("ed25519")) {
             return checkSig1(target, status, parts, bodySha256);
         }
-        if (!parts[0].equals("outpost-sig-2") || parts.length != 5 || !parts[1].equals("ed25519")
-                || !EXPIRES.matcher(parts[3]).matches()) {
-            return new Check(Verdict.MALFORMED, "unreadable signature header '" + abbreviate(header) + "'");
-        }
         PublicKey key = keys.get(parts[2]);
-        if (key == null) {
-            return unknownKey(parts[2]);
-        }
         long expires = Long.parseLong(parts[3]);
         String message = String.join("\n", "outpost-sig-2", "GET", target, Integer.toString(status),
                 location == null ? "" : location, etag == null ? "" : etag, parts[3],
@@ -144,15 +137,32 @@ public final class AnswerVerifier {
         return OK;
     }
 
+    /**
+     * Why the signature header alone already refuses the answer (none, unreadable, an unknown key, the old format
+     * where it is not accepted), or null when the body must be checked: lets a client refuse before reading a body.
+     */
+    public Check headerProblem(int status, String header) {
+        if (header == null || header.isBlank()) {
+            return new Check(Verdict.UNSIGNED, (status == 200 ? "answer" : "HTTP " + status) + " has no signature ("
+                    + HEADER + ")");
+        }
+        String[] parts = header.strip().split(" +");
+        if (parts[0].equals("ed25519") && parts.length == 3) {
+            if (!acceptSig1) {
+                return new Check(Verdict.SIG1_REFUSED, "an outpost-sig-1 signature (no expiry), accepted only with"
+                        + " acceptsig1=yes");
+            }
+            return keys.containsKey(parts[1]) ? null : unknownKey(parts[1]);
+        }
+        if (!parts[0].equals("outpost-sig-2") || parts.length != 5 || !parts[1].equals("ed25519")
+                || !EXPIRES.matcher(parts[3]).matches()) {
+            return new Check(Verdict.MALFORMED, "unreadable signature header '" + abbreviate(header) + "'");
+        }
+        return keys.containsKey(parts[2]) ? null : unknownKey(parts[2]);
+    }
+
     private Check checkSig1(String target, int status, String[] parts, byte[] bodySha256) {
-        if (!acceptSig1) {
-            return new Check(Verdict.SIG1_REFUSED, "an outpost-sig-1 signature (no expiry), accepted only with"
-                    + " acceptsig1=yes");
-        }
         PublicKey key = keys.get(parts[1]);
-        if (key == null) {
-            return unknownKey(parts[1]);
-        }
         String message = "outpost-sig-1\n" + target + "\n" + HexFormat.of().formatHex(bodySha256);
         if (status != 200 || !verifies(key, message, parts[2])) {
             return new Check(Verdict.BAD_SIGNATURE, "outpost-sig-1 signature by key '" + parts[1]

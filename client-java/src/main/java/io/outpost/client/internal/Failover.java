@@ -65,7 +65,10 @@ public final class Failover {
     private final RandomGenerator random;
     private final Map<String, String> baseHeaders;
     private final ReloadPolicy reload;
-    /** Non-null with security=sig: answers are read whole and verified before the handler sees them. */
+    /**
+     * Non-null with security=sig: every hop is verified; a whole answer's handler result is used only once the body
+     * it read verifies, a streamed answer is read whole and verified before its handler sees it.
+     */
     private final AnswerVerifier verifier;
 
     public Failover(ClientConfig config, Transport transport, FailedRoutes failedRoutes, EventListener listener,
@@ -258,16 +261,42 @@ public final class Failover {
             if (stale != null) {
                 return new Attempt<>(null, new Failure(Kind.STALE, status, false, stale, null));
             }
+            T value;
             if (verifier != null) {
-                SignedResponse whole = SignedResponse.read(response);
-                AnswerVerifier.Check check = verifier.check(whole.target(), status, null, whole.header("ETag"),
-                        whole.header(AnswerVerifier.HEADER), whole.sha256(), System.currentTimeMillis() / 1000);
-                if (!check.ok()) {
-                    return new Attempt<>(null, new Failure(Kind.UNSIGNED, status, false, check.problem(), null));
+                AnswerVerifier.Check refused = verifier.headerProblem(status, response.header(AnswerVerifier.HEADER));
+                if (refused != null) {
+                    return new Attempt<>(null, new Failure(Kind.UNSIGNED, status, false, refused.problem(), null));
                 }
-                response = whole;
+                if (keepOpen) {
+                    // a stream hands rows out as they arrive: it is read whole and verified before the first one
+                    SignedResponse whole = SignedResponse.read(response);
+                    AnswerVerifier.Check check = verify(whole, status, whole.sha256());
+                    if (!check.ok()) {
+                        return new Attempt<>(null, new Failure(Kind.UNSIGNED, status, false, check.problem(), null));
+                    }
+                    response = whole;
+                    value = handler.handle(response);
+                } else {
+                    // decoded as it arrives and hashed on the way; the result is used only if the signature verifies
+                    DigestingResponse hashed = new DigestingResponse(response);
+                    try {
+                        value = handler.handle(hashed);
+                    } catch (CorruptAnswerException | OutpostException e) {
+                        AnswerVerifier.Check check = verify(hashed, status, hashed.sha256());
+                        if (!check.ok()) { // not the service's answer: that is the cause, whatever else is wrong
+                            return new Attempt<>(null, new Failure(Kind.UNSIGNED, status, false, check.problem(),
+                                    null));
+                        }
+                        throw e;
+                    }
+                    AnswerVerifier.Check check = verify(hashed, status, hashed.sha256());
+                    if (!check.ok()) {
+                        return new Attempt<>(null, new Failure(Kind.UNSIGNED, status, false, check.problem(), null));
+                    }
+                }
+            } else {
+                value = handler.handle(response);
             }
-            T value = handler.handle(response);
             success = true;
             listener.onEvent(new ClientEvent.AttemptSucceeded(path, route, refresh, status));
             return new Attempt<>(value, null);
@@ -293,6 +322,11 @@ public final class Failover {
                 response.close(); // read to the end: back to the keep-alive pool
             }
         }
+    }
+
+    private AnswerVerifier.Check verify(Response r, int status, byte[] sha256) {
+        return verifier.check(r.target(), status, null, r.header("ETag"), r.header(AnswerVerifier.HEADER), sha256,
+                System.currentTimeMillis() / 1000);
     }
 
     private record Redirect(String target, Failure failure) {
