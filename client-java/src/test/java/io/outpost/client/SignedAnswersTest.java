@@ -222,4 +222,27 @@ class SignedAnswersTest {
                     .contains("[100, 200), not valid at the key 550");
         }
     }
+    @Test
+    void aStreamedBrowseIsVerifiedWholeBeforeItsFirstRow() throws Exception {
+        FakeOutpost outpost = new FakeOutpost();
+        try (FakeServer altered = FakeServer.start(r -> {
+            FakeServer.Reply reply = outpost.handle(r);
+            reply.headers().put("X-Outpost-Signature", oldKey.header("k-1", r.target(), reply.body()));
+            reply.body()[reply.body().length / 2] ^= 1; // altered after signing
+            return reply;
+        }); FakeServer good = FakeServer.start(signedBy(oldKey, "k-1"))) {
+            java.util.List<ClientEvent> events = new java.util.ArrayList<>();
+            int rows = 0;
+            try (OutpostClient c = OutpostClient.builder(signedConfig("", altered, good)).eventListener(events::add)
+                    .build(); IovStream s = c.browseStream("/A/Time", OutpostClient.HEAD, 0, 999,
+                    ChannelSelection.all(), Order.CHANNEL_SINCE)) {
+                while (s.next() != null) {
+                    rows++;
+                }
+            }
+            assertThat(rows).isEqualTo(FakeOutpost.CHANNELS * 10);
+            assertThat(failures(events)).singleElement().asString().startsWith("UNSIGNED signature by key 'k-1' does"
+                    + " not verify");
+        }
+    }
 }
