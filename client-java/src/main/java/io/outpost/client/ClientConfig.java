@@ -23,6 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ClientConfig {
     /** Used when no server is configured. */
     public static final String DEFAULT_SERVER = "http://localhost:8000";
+    /** The default largest answer body accepted: 256 MiB ({@code maxanswerbytes}). */
+    public static final long DEFAULT_MAX_ANSWER_BYTES = 256L << 20;
     /** Frontier's limits on list lengths. */
     public static final int MAX_SERVERS = 16;
     /** A server URL with this prefix names an offline snapshot file instead of a server. */
@@ -62,6 +64,9 @@ public final class ClientConfig {
     private final Duration writeTimeout;
     private final boolean signedAnswers;
     private final Map<String, String> verifyKeys;
+    private final boolean acceptSig1;
+    private final long maxAnswerBytes;
+    private final Duration attemptTimeout;
 
     private ClientConfig(Builder b, LoadBalance loadBalance) {
         this.servers = List.copyOf(b.servers.isEmpty() ? List.of(Endpoint.parse(DEFAULT_SERVER)) : b.servers);
@@ -92,6 +97,24 @@ public final class ClientConfig {
         this.writeTimeout = b.writeTimeout;
         this.signedAnswers = b.signedAnswers;
         this.verifyKeys = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.verifyKeys));
+        this.acceptSig1 = b.acceptSig1;
+        this.maxAnswerBytes = b.maxAnswerBytes;
+        this.attemptTimeout = b.attemptTimeout;
+    }
+
+    /** With security=sig, also accept the older {@code outpost-sig-1} signatures ({@code acceptsig1=yes}). */
+    public boolean acceptSig1() {
+        return acceptSig1;
+    }
+
+    /** The largest answer body accepted ({@code maxanswerbytes}), compressed and decoded alike. */
+    public long maxAnswerBytes() {
+        return maxAnswerBytes;
+    }
+
+    /** The longest one attempt may take, connect to the end of the answer ({@code attempttimeoutsecs}). */
+    public Duration attemptTimeout() {
+        return attemptTimeout;
     }
 
     /** frontier_client's security=sig: only answers signed by one of {@link #verifyKeys()} are accepted. */
@@ -204,6 +227,9 @@ public final class ClientConfig {
         b.writeTimeout = writeTimeout;
         b.signedAnswers = signedAnswers;
         b.verifyKeys.putAll(verifyKeys);
+        b.acceptSig1 = acceptSig1;
+        b.maxAnswerBytes = maxAnswerBytes;
+        b.attemptTimeout = attemptTimeout;
         return b;
     }
 
@@ -298,6 +324,11 @@ public final class ClientConfig {
             sb.append("(security=sig)");
         }
         verifyKeys.forEach((id, file) -> sb.append("(verifykey=").append(id).append(':').append(file).append(')'));
+        if (acceptSig1) {
+            sb.append("(acceptsig1=yes)");
+        }
+        sb.append("(maxanswerbytes=").append(maxAnswerBytes).append(')');
+        sb.append("(attempttimeoutsecs=").append(secs(attemptTimeout)).append(')');
         sb.append("(failovertoserver=").append(failoverToServer ? "yes" : "no").append(')');
         if (loadBalance != LoadBalance.NONE) {
             sb.append("(loadbalance=").append(loadBalance.name().toLowerCase(Locale.ROOT)).append(')');
@@ -347,6 +378,9 @@ public final class ClientConfig {
         private Duration writeTimeout = Duration.ofSeconds(5);
         private boolean signedAnswers;
         private final Map<String, String> verifyKeys = new LinkedHashMap<>();
+        private boolean acceptSig1;
+        private long maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES;
+        private Duration attemptTimeout = Duration.ofSeconds(30);
 
         private Builder() {
         }
@@ -458,6 +492,33 @@ public final class ClientConfig {
                 throw new IllegalArgumentException("preferipfamily must be 4, 6 or 0, not " + family);
             }
             preferIpFamily = family;
+            return this;
+        }
+
+        /** With security=sig, also accept {@code outpost-sig-1} signatures (default no: they bind no expiry). */
+        public Builder acceptSig1(boolean yes) {
+            acceptSig1 = yes;
+            return this;
+        }
+
+        /**
+         * The largest answer body accepted (default 256 MiB), checked against Content-Length before reading and
+         * counted while reading, compressed and decoded: a larger answer fails like a corrupt one.
+         */
+        public Builder maxAnswerBytes(long bytes) {
+            if (bytes < 1024) {
+                throw new IllegalArgumentException("maxanswerbytes must be at least 1024, not " + bytes);
+            }
+            maxAnswerBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The longest one attempt may take, connect, request and the whole answer (default 30 s): a server that
+         * sends a byte now and then, so that the read timeout never fires, is still ended.
+         */
+        public Builder attemptTimeout(Duration d) {
+            attemptTimeout = positive(d, "attemptTimeout");
             return this;
         }
 
@@ -669,6 +730,9 @@ public final class ClientConfig {
                 case "writetimeout", "writetimeoutsecs" -> writeTimeout(seconds(key, value));
                 case "security" -> security(value);
                 case "verifykey" -> verifyKey(value);
+                case "acceptsig1" -> acceptSig1(yesNo(key, value));
+                case "maxanswerbytes" -> maxAnswerBytes(number(key, value));
+                case "attempttimeout", "attempttimeoutsecs" -> attemptTimeout(seconds(key, value));
                 case "failovertoserver" -> failoverToServer(yesNo(key, value));
                 case "loadbalance" -> loadBalance(switch (value.toLowerCase(Locale.ROOT)) {
                     case "proxies", "proxy" -> LoadBalance.PROXIES;

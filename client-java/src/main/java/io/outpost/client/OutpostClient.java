@@ -57,7 +57,8 @@ public final class OutpostClient implements AutoCloseable {
         this.cache = AnswerCache.create(config.cacheMaxBytes(), b.ticker);
         Transport transport = b.transport != null ? b.transport
                 : new HttpTransport(config.connectTimeout(), config.readTimeout(), config.logicalServer(),
-                        config.preferIpFamily());
+                        config.preferIpFamily(), !config.signedAnswers(), config.maxAnswerBytes(),
+                        config.attemptTimeout());
         this.offline = config.snapshot() == null ? null : OfflineQueries.open(config.snapshot());
         // Read and evaluated now, so that a bad PAC file is an error of create(), not of a later query.
         ProxyDiscovery discovery = offline != null || config.proxyConfigUrls().isEmpty() ? null
@@ -167,7 +168,9 @@ public final class OutpostClient implements AutoCloseable {
         }
         long lo = align.lo(t);
         long hi = align.hiInclusive(t);
-        Answer window = fetch(Paths.browse(tag, lo, hi, channels, Order.CHANNEL_SINCE, folder), AnswerKind.IOVS);
+        String windowPath = Paths.browse(tag, lo, hi, channels, Order.CHANNEL_SINCE, folder);
+        Answer window = checkKind(fetchChecked(windowPath, a -> checkAsked(a, folder, channels, lo, hi, "GET " + windowPath)),
+                AnswerKind.IOVS, windowPath);
         long validSince = lo;
         long validUntil = hi == Keys.MAX ? Keys.MAX : hi + 1;
         List<Row> valid = new ArrayList<>();
@@ -195,7 +198,9 @@ public final class OutpostClient implements AutoCloseable {
         if (offline != null) {
             return offline.browse(folder, tag, t1, t2, channels, order);
         }
-        return fetch(Paths.browse(tag, t1, t2, channels, order, folder), AnswerKind.IOVS).iovs();
+        String path = Paths.browse(tag, t1, t2, channels, order, folder);
+        return checkKind(fetchChecked(path, a -> checkAsked(a, folder, channels, t1, t2, "GET " + path)),
+                AnswerKind.IOVS, path).iovs();
     }
 
     /** As {@link #browse}, decoded while it arrives; for answers too large to hold. Never cached in process. */
@@ -206,7 +211,7 @@ public final class OutpostClient implements AutoCloseable {
         }
         String path = Paths.browse(tag, t1, t2, channels, order, folder);
         IovStream s = failover.execute(path, response -> {
-            AnswerDecoder d = new AnswerDecoder(response.body(), response.contentLength());
+            AnswerDecoder d = new AnswerDecoder(response.body(), response.contentLength(), config.maxAnswerBytes());
             AnswerHeader h = d.readHeader();
             if (h.kind() != AnswerKind.IOVS || h.schema().size() < 3) {
                 throw new OutpostException(OutpostException.Kind.PROTOCOL, "GET " + path + " answered a "
@@ -234,6 +239,16 @@ public final class OutpostClient implements AutoCloseable {
      * allows). The path should be canonical (docs/api.md); the query methods build canonical paths.
      */
     public Answer fetch(String apiPath) throws OutpostException {
+        return fetchChecked(apiPath, null);
+    }
+
+    /** A check of a decoded answer before it is accepted (and cached); throwing fails the attempt. */
+    @FunctionalInterface
+    private interface AnswerCheck {
+        void check(Answer a) throws OutpostException;
+    }
+
+    private Answer fetchChecked(String apiPath, AnswerCheck check) throws OutpostException {
         if (offline != null) {
             throw OfflineQueries.unsupported("fetch of a raw API path");
         }
@@ -242,7 +257,13 @@ public final class OutpostClient implements AutoCloseable {
             listener.onEvent(new ClientEvent.CacheHit(apiPath));
             return cached;
         }
-        Fetched f = failover.execute(apiPath, OutpostClient::readWhole, false);
+        Fetched f = failover.execute(apiPath, r -> {
+            Fetched read = readWhole(r);
+            if (check != null) {
+                check.check(read.answer);
+            }
+            return read;
+        }, false);
         cache.put(apiPath, f.answer, failover.reload().capFreshSeconds(f.freshSeconds));
         return f.answer;
     }
@@ -296,8 +317,8 @@ public final class OutpostClient implements AutoCloseable {
     private record Fetched(Answer answer, long freshSeconds, long validSince, long validUntil) {
     }
 
-    private static Fetched readWhole(Response response) throws IOException {
-        try (AnswerDecoder d = new AnswerDecoder(response.body(), response.contentLength())) {
+    private Fetched readWhole(Response response) throws IOException {
+        try (AnswerDecoder d = new AnswerDecoder(response.body(), response.contentLength(), config.maxAnswerBytes())) {
             AnswerHeader h = d.readHeader();
             List<Row> rows = new ArrayList<>();
             for (Object[] v; (v = d.nextRow()) != null; ) {
@@ -319,11 +340,54 @@ public final class OutpostClient implements AutoCloseable {
         if (a != null) {
             listener.onEvent(new ClientEvent.CacheHit(path));
         } else {
-            Fetched f = failover.execute(path, OutpostClient::readWhole, false);
+            Fetched f = failover.execute(path, response -> {
+                Fetched read = readWhole(response);
+                // a signed answer must also be the one asked for: an answer moved here from another key is refused
+                // like a bad signature, on this route (the next one may be honest)
+                checkAsked(read.answer, folder, channels, t, t, "GET " + path);
+                return read;
+            }, false);
             a = checkKind(f.answer, AnswerKind.IOVS, path);
             cache.putValid(subject, f.validSince, f.validUntil, a, failover.reload().capFreshSeconds(f.freshSeconds));
         }
         return a;
+    }
+
+    /**
+     * With security=sig: refuses an iovs answer that is not the one asked for, as a bad signature is refused: another
+     * folder, a channel outside the selection, or a row whose validity does not meet the keys {@code lo..hi}
+     * (an at-time read: lo = hi = the key asked; a browse or a cache-aligned window: its range).
+     */
+    private void checkAsked(Answer a, String folder, ChannelSelection channels, long lo, long hi, String what)
+            throws OutpostException {
+        if (!config.signedAnswers() || a.kind() != AnswerKind.IOVS || a.schema().size() < 3) {
+            return;
+        }
+        if (!strip(a.folder()).equals(strip(folder))) {
+            throw new OutpostException(OutpostException.Kind.UNSIGNED, what + ": the answer is about folder '"
+                    + a.folder() + "', not the one asked for");
+        }
+        for (Row r : a.rows()) {
+            long channel = (Long) r.get(0);
+            long since = (Long) r.get(1);
+            long until = (Long) r.get(2);
+            if (!channels.contains(channel) || since > hi || until <= lo) {
+                throw new OutpostException(OutpostException.Kind.UNSIGNED, what + ": the answer holds channel "
+                        + channel + " [" + since + ", " + until + "), not valid at the key"
+                        + (lo == hi ? " " + lo : "s " + lo + ".." + hi) + " and channels asked for");
+            }
+        }
+    }
+
+    private static String strip(String path) {
+        String p = path == null ? "" : path;
+        while (p.startsWith("/")) {
+            p = p.substring(1);
+        }
+        while (p.endsWith("/")) {
+            p = p.substring(0, p.length() - 1);
+        }
+        return p;
     }
 
     private Answer fetch(String path, AnswerKind expected) throws OutpostException {

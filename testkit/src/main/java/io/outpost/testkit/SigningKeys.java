@@ -34,24 +34,48 @@ public record SigningKeys(Path privateKey, Path publicKey) {
     }
 
     /**
-     * The {@code X-Outpost-Signature} value the service would send for {@code body} at {@code pathAndQuery} with this
-     * key named {@code keyId}: for test servers that play a signing service.
+     * The {@code X-Outpost-Signature} value ({@code outpost-sig-2}) the service would send for a 200 with
+     * {@code body} and no ETag at {@code target}, valid for five minutes: for test servers that play a signing
+     * service.
      */
-    public String header(String keyId, String pathAndQuery, byte[] body) {
+    public String header(String keyId, String target, byte[] body) {
+        return header(keyId, target, 200, "", "", System.currentTimeMillis() / 1000 + 300, body);
+    }
+
+    /** The {@code outpost-sig-2} header over these fields (docs/api.md "Signed answers"). */
+    public String header(String keyId, String target, int status, String location, String etag, long expires,
+                         byte[] body) {
+        String message = String.join("\n", "outpost-sig-2", "GET", target, Integer.toString(status), location, etag,
+                Long.toString(expires), sha256Hex(body));
+        return "outpost-sig-2 ed25519 " + keyId + " " + expires + " " + sign(message);
+    }
+
+    /** The older {@code outpost-sig-1} header ({@code ed25519 KEYID SIG}, no expiry) for a 200 at {@code target}. */
+    public String headerSig1(String keyId, String target, byte[] body) {
+        return "ed25519 " + keyId + " " + sign("outpost-sig-1\n" + target + "\n" + sha256Hex(body));
+    }
+
+    private String sign(String message) {
         try {
             String pem = Files.readString(privateKey, StandardCharsets.US_ASCII).replaceAll("-----[A-Z ]+-----", "");
             java.security.PrivateKey key = java.security.KeyFactory.getInstance("Ed25519").generatePrivate(
                     new java.security.spec.PKCS8EncodedKeySpec(Base64.getMimeDecoder().decode(pem)));
             java.security.Signature s = java.security.Signature.getInstance("Ed25519");
             s.initSign(key);
-            String digest = java.util.HexFormat.of().formatHex(
-                    java.security.MessageDigest.getInstance("SHA-256").digest(body));
-            s.update(("outpost-sig-1\n" + pathAndQuery + "\n" + digest).getBytes(StandardCharsets.UTF_8));
-            return "ed25519 " + keyId + " " + Base64.getEncoder().encodeToString(s.sign());
+            s.update(message.getBytes(StandardCharsets.UTF_8));
+            return Base64.getEncoder().encodeToString(s.sign());
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String sha256Hex(byte[] body) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(body));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -32,6 +32,7 @@ public final class AnswerDecoder implements Closeable {
 
     private final InputStream raw;
     private final long contentLength;
+    private final long maxContentBytes;
     private final CRC32 crc = new CRC32();
     private final byte[] buf = new byte[BUFFER];
     private int pos;
@@ -53,8 +54,17 @@ public final class AnswerDecoder implements Closeable {
      * @param contentLength the HTTP Content-Length, or -1 if unknown
      */
     public AnswerDecoder(InputStream raw, long contentLength) {
+        this(raw, contentLength, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #AnswerDecoder(InputStream, long)}, refusing an answer whose decompressed content exceeds
+     * {@code maxContentBytes} (a small compressed body may expand without limit).
+     */
+    public AnswerDecoder(InputStream raw, long contentLength, long maxContentBytes) {
         this.raw = raw;
         this.contentLength = contentLength;
+        this.maxContentBytes = maxContentBytes;
     }
 
     /** Reads and checks the header and the content's description. Call once, before {@link #nextRow()}. */
@@ -90,6 +100,9 @@ public final class AnswerDecoder implements Closeable {
             content = zstd;
         } else {
             content = body;
+        }
+        if (maxContentBytes != Long.MAX_VALUE) {
+            content = new ContentLimit(content, maxContentBytes);
         }
         AnswerKind kind = AnswerKind.ofCode(u8());
         if (kind == null) {
@@ -348,6 +361,32 @@ public final class AnswerDecoder implements Closeable {
             have += r;
         }
         return b;
+    }
+
+    /** The decompressed content, refused once longer than a limit. */
+    private static final class ContentLimit extends java.io.FilterInputStream {
+        private final long max;
+        private long count;
+
+        ContentLimit(InputStream in, long max) {
+            super(in);
+            this.max = max;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = in.read(b, off, len);
+            if (n > 0 && (count += n) > max) {
+                throw new CorruptAnswerException("decompressed answer larger than " + max + " bytes");
+            }
+            return n;
+        }
     }
 
     /** The compressed body: exactly {@code length} bytes of the raw stream; ending earlier is truncation. */

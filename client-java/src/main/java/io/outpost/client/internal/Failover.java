@@ -44,6 +44,10 @@ public final class Failover {
     public static final int MAX_PATH_CHARS = 64 << 10;
     /** Longest error body kept for the exception message. */
     private static final int MAX_ERROR_BODY = 2048;
+    /** Most redirects followed in one attempt under security=sig (each one verified). */
+    public static final int MAX_REDIRECTS = 5;
+    /** Longest redirect body read (to hash it: a service redirect has none). */
+    private static final int MAX_REDIRECT_BODY = 64 << 10;
 
     /** Turns a 200 response into a result; throws CorruptAnswerException if the answer is not whole. */
     @FunctionalInterface
@@ -61,13 +65,16 @@ public final class Failover {
     private final RandomGenerator random;
     private final Map<String, String> baseHeaders;
     private final ReloadPolicy reload;
-    /** Non-null with security=sig: answers are read whole and verified before the handler sees them. */
+    /**
+     * Non-null with security=sig: every hop is verified; a whole answer's handler result is used only once the body
+     * it read verifies, a streamed answer is read whole and verified before its handler sees it.
+     */
     private final AnswerVerifier verifier;
 
     public Failover(ClientConfig config, Transport transport, FailedRoutes failedRoutes, EventListener listener,
                     Ticker ticker, Sleeper sleeper, RandomGenerator random, Map<String, String> baseHeaders,
                     ProxyDiscovery discovery) {
-        this.verifier = config.signedAnswers() ? AnswerVerifier.of(config.verifyKeys()) : null;
+        this.verifier = config.signedAnswers() ? AnswerVerifier.of(config.verifyKeys(), config.acceptSig1()) : null;
         this.config = config;
         this.transport = transport;
         this.failedRoutes = failedRoutes;
@@ -205,16 +212,33 @@ public final class Failover {
         if (refresh == Refresh.HARD) {
             headers.put("Pragma", "no-cache");
         }
-        Response response;
-        try {
-            response = transport.get(route, path, headers);
-        } catch (Transport.ConnectFailedException e) {
-            Kind kind = e.getCause() instanceof SocketTimeoutException ? Kind.TIMEOUT : Kind.UNAVAILABLE;
-            return new Attempt<>(null, new Failure(kind, 0, true, e.getMessage(), e));
-        } catch (SocketTimeoutException e) {
-            return new Attempt<>(null, new Failure(Kind.TIMEOUT, 0, false, "no answer within the read timeout", e));
-        } catch (IOException | RuntimeException e) {
-            return new Attempt<>(null, new Failure(Kind.UNAVAILABLE, 0, false, "no HTTP answer: " + e, e));
+        Response response = null;
+        String target = path;
+        for (int hop = 0; response == null; hop++) {
+            Response r;
+            try {
+                r = transport.get(route, target, headers);
+            } catch (Transport.ConnectFailedException e) {
+                Kind kind = e.getCause() instanceof SocketTimeoutException ? Kind.TIMEOUT : Kind.UNAVAILABLE;
+                return new Attempt<>(null, new Failure(kind, 0, true, e.getMessage(), e));
+            } catch (AttemptDeadline.AttemptTimeoutException e) {
+                return new Attempt<>(null, new Failure(Kind.TIMEOUT, 0, false, e.getMessage(), e));
+            } catch (SocketTimeoutException e) {
+                return new Attempt<>(null, new Failure(Kind.TIMEOUT, 0, false, "no answer within the read timeout", e));
+            } catch (IOException | RuntimeException e) {
+                return new Attempt<>(null, new Failure(Kind.UNAVAILABLE, 0, false, "no HTTP answer: " + e, e));
+            }
+            if (verifier == null || !isRedirect(r.status())) {
+                response = r;
+                continue;
+            }
+            // Under security=sig a redirect is followed only when signed for the target asked at this hop.
+            Endpoint named = route.isDirect() || config.logicalServer() == null ? route.server() : config.logicalServer();
+            Redirect next = signedRedirect(r, hop, named.basePath());
+            if (next.failure != null) {
+                return new Attempt<>(null, next.failure);
+            }
+            target = next.target;
         }
         boolean success = false;
         try {
@@ -228,24 +252,58 @@ public final class Failover {
                 return new Attempt<>(null, new Failure(Kind.UNAVAILABLE, status, false,
                         "unexpected HTTP " + status, null));
             }
+            if (response.contentLength() > config.maxAnswerBytes()) {
+                return new Attempt<>(null, new Failure(Kind.CORRUPT, status, false, "answer of "
+                        + response.contentLength() + " bytes (Content-Length) is larger than maxanswerbytes ("
+                        + config.maxAnswerBytes() + ")", null));
+            }
             String stale = staleness(response);
             if (stale != null) {
                 return new Attempt<>(null, new Failure(Kind.STALE, status, false, stale, null));
             }
+            T value;
             if (verifier != null) {
-                SignedResponse whole = SignedResponse.read(response);
-                String untrusted = verifier.problem(whole.target(), whole.header(AnswerVerifier.HEADER), whole.bytes());
-                if (untrusted != null) {
-                    return new Attempt<>(null, new Failure(Kind.UNSIGNED, status, false, untrusted, null));
+                AnswerVerifier.Check refused = verifier.headerProblem(status, response.header(AnswerVerifier.HEADER));
+                if (refused != null) {
+                    return new Attempt<>(null, new Failure(Kind.UNSIGNED, status, false, refused.problem(), null));
                 }
-                response = whole;
+                if (keepOpen) {
+                    // a stream hands rows out as they arrive: it is read whole and verified before the first one
+                    SignedResponse whole = SignedResponse.read(response);
+                    AnswerVerifier.Check check = verify(whole, status, whole.sha256());
+                    if (!check.ok()) {
+                        return new Attempt<>(null, new Failure(Kind.UNSIGNED, status, false, check.problem(), null));
+                    }
+                    response = whole;
+                    value = handler.handle(response);
+                } else {
+                    // decoded as it arrives and hashed on the way; the result is used only if the signature verifies
+                    DigestingResponse hashed = new DigestingResponse(response);
+                    try {
+                        value = handler.handle(hashed);
+                    } catch (CorruptAnswerException | OutpostException e) {
+                        AnswerVerifier.Check check = verify(hashed, status, hashed.sha256());
+                        if (!check.ok()) { // not the service's answer: that is the cause, whatever else is wrong
+                            return new Attempt<>(null, new Failure(Kind.UNSIGNED, status, false, check.problem(),
+                                    null));
+                        }
+                        throw e;
+                    }
+                    AnswerVerifier.Check check = verify(hashed, status, hashed.sha256());
+                    if (!check.ok()) {
+                        return new Attempt<>(null, new Failure(Kind.UNSIGNED, status, false, check.problem(), null));
+                    }
+                }
+            } else {
+                value = handler.handle(response);
             }
-            T value = handler.handle(response);
             success = true;
             listener.onEvent(new ClientEvent.AttemptSucceeded(path, route, refresh, status));
             return new Attempt<>(value, null);
         } catch (CorruptAnswerException e) {
             return new Attempt<>(null, new Failure(Kind.CORRUPT, 200, false, e.getMessage(), e));
+        } catch (AttemptDeadline.AttemptTimeoutException e) {
+            return new Attempt<>(null, new Failure(Kind.TIMEOUT, 200, false, e.getMessage(), e));
         } catch (SocketTimeoutException e) {
             return new Attempt<>(null, new Failure(Kind.TIMEOUT, 200, false, "read timeout in the answer", e));
         } catch (java.net.SocketException e) {
@@ -264,6 +322,81 @@ public final class Failover {
                 response.close(); // read to the end: back to the keep-alive pool
             }
         }
+    }
+
+    private AnswerVerifier.Check verify(Response r, int status, byte[] sha256) {
+        return verifier.check(r.target(), status, null, r.header("ETag"), r.header(AnswerVerifier.HEADER), sha256,
+                System.currentTimeMillis() / 1000);
+    }
+
+    private record Redirect(String target, Failure failure) {
+    }
+
+    static boolean isRedirect(int status) {
+        return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+    }
+
+    /**
+     * The next target of a redirect that verifies for the target asked at this hop, or why it is refused (an
+     * unsigned or badly signed redirect is refused like a bad answer). The redirect's connection is given up.
+     */
+    private Redirect signedRedirect(Response r, int hop, String basePath) {
+        int status = r.status();
+        try {
+            if (hop >= MAX_REDIRECTS) {
+                return new Redirect(null, new Failure(Kind.UNAVAILABLE, status, false, "more than " + MAX_REDIRECTS
+                        + " redirects", null));
+            }
+            String location = r.header("Location");
+            java.security.MessageDigest digest = AnswerVerifier.bodyDigest();
+            try (InputStream in = r.body()) {
+                byte[] b = in.readNBytes(MAX_REDIRECT_BODY);
+                digest.update(b);
+            }
+            AnswerVerifier.Check check = verifier.check(r.target(), status, location, r.header("ETag"),
+                    r.header(AnswerVerifier.HEADER), digest.digest(), System.currentTimeMillis() / 1000);
+            if (!check.ok()) {
+                return new Redirect(null, new Failure(Kind.UNSIGNED, status, false, "redirect to "
+                        + (location == null ? "nowhere" : abbreviate(location)) + " refused: " + check.problem(), null));
+            }
+            String next = nextTarget(location, basePath);
+            if (next == null) {
+                return new Redirect(null, new Failure(Kind.UNSIGNED, status, false, "signed redirect to '"
+                        + abbreviate(location) + "', which is no path on this server", null));
+            }
+            return new Redirect(next, null);
+        } catch (IOException e) {
+            return new Redirect(null, new Failure(Kind.UNAVAILABLE, status, false, "redirect broke: " + e, e));
+        } finally {
+            r.abort();
+        }
+    }
+
+    /**
+     * The API path a Location names on the same server: its path and query below the server's base path (an
+     * absolute URL's host is that of the route, which the signature covered); null when it is none.
+     */
+    static String nextTarget(String location, String basePath) {
+        if (location == null || location.isEmpty()) {
+            return null;
+        }
+        try {
+            java.net.URI u = new java.net.URI(location);
+            String p = u.getRawPath();
+            if (p == null || !p.startsWith("/")) {
+                return null;
+            }
+            if (!basePath.isEmpty() && p.startsWith(basePath + "/")) {
+                p = p.substring(basePath.length());
+            }
+            return u.getRawQuery() == null ? p : p + "?" + u.getRawQuery();
+        } catch (java.net.URISyntaxException e) {
+            return null;
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 120 ? s.substring(0, 120) + "…" : s;
     }
 
     /** Why the answer is older than the server allows ({@code Age > max-age}), or null if it is not. */

@@ -21,23 +21,34 @@ import java.util.Map;
  * {@link Transport} over {@link HttpURLConnection}: HTTP/1.1 with the JDK's keep-alive pool (per server and proxy),
  * a proxy chosen per request, and a read timeout that applies to every read of the body, which
  * {@code java.net.http.HttpClient} does not offer (its timeout ends when the headers arrive), so a stalled
- * proxy cannot hang a streaming browse.
+ * proxy cannot hang a streaming browse. Each attempt also has an overall deadline and a largest body
+ * ({@link BoundedBody}), so that no server ends it with an endless, dripping or oversized answer.
  */
 public final class HttpTransport implements Transport {
     private final int connectTimeoutMillis;
     private final int readTimeoutMillis;
     private final Endpoint logicalServer;
     private final int preferIpFamily;
+    private final boolean followRedirects;
+    private final long maxAnswerBytes;
+    private final Duration attemptTimeout;
 
     /**
-     * @param logicalServer frontier_client's logicalserverurl, or null: requests through a proxy name this server
-     *                      (so one cache entry serves every physical server), direct ones the route's server
+     * @param logicalServer   frontier_client's logicalserverurl, or null: requests through a proxy name this server
+     *                        (so one cache entry serves every physical server), direct ones the route's server
+     * @param followRedirects false to hand 3xx answers to the caller (which verifies each hop's signature)
+     * @param maxAnswerBytes  the most body bytes read ({@code maxanswerbytes})
+     * @param attemptTimeout  the longest an attempt may take, connect to the last byte ({@code attempttimeoutsecs})
      */
-    public HttpTransport(Duration connectTimeout, Duration readTimeout, Endpoint logicalServer, int preferIpFamily) {
+    public HttpTransport(Duration connectTimeout, Duration readTimeout, Endpoint logicalServer, int preferIpFamily,
+                         boolean followRedirects, long maxAnswerBytes, Duration attemptTimeout) {
         this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
         this.readTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, readTimeout.toMillis());
         this.logicalServer = logicalServer;
         this.preferIpFamily = preferIpFamily;
+        this.followRedirects = followRedirects;
+        this.maxAnswerBytes = maxAnswerBytes;
+        this.attemptTimeout = attemptTimeout;
     }
 
     @Override
@@ -87,27 +98,34 @@ public final class HttpTransport implements Transport {
         // useCaches=false would make the JDK add "Cache-Control: no-cache" and "Pragma: no-cache" to every request,
         // turning each one into a hard refresh that bypasses Squid. No JDK ResponseCache is installed by default.
         c.setUseCaches(true);
-        c.setInstanceFollowRedirects(true);
+        c.setInstanceFollowRedirects(followRedirects);
         headers.forEach(c::setRequestProperty);
+        AttemptDeadline deadline = AttemptDeadline.start(attemptTimeout, c::disconnect);
         try {
             c.connect();
         } catch (IOException e) {
             c.disconnect();
+            deadline.cancel();
             throw new ConnectFailedException("cannot connect to " + (route.isDirect() ? route.server() : route.proxy())
                     + ": " + e, e);
         }
         int status;
+        InputStream body;
         try {
             status = c.getResponseCode();
-        } catch (IOException e) {
+            body = status >= 400 ? c.getErrorStream() : c.getInputStream();
+        } catch (IOException | RuntimeException e) {
             c.disconnect();
+            deadline.cancel();
+            deadline.check(); // the deadline broke the connection: say so
             throw e;
         }
-        InputStream body = status >= 400 ? c.getErrorStream() : c.getInputStream();
-        return new UrlConnectionResponse(c, status, body == null ? InputStream.nullInputStream() : body);
+        return new UrlConnectionResponse(c, status, new BoundedBody(body == null ? InputStream.nullInputStream() : body,
+                maxAnswerBytes, deadline), deadline);
     }
 
-    private record UrlConnectionResponse(HttpURLConnection c, int status, InputStream body) implements Response {
+    private record UrlConnectionResponse(HttpURLConnection c, int status, InputStream body, AttemptDeadline deadline)
+            implements Response {
         @Override
         public String header(String name) {
             return c.getHeaderField(name);
@@ -125,6 +143,7 @@ public final class HttpTransport implements Transport {
 
         @Override
         public void close() {
+            deadline.cancel();
             try {
                 body.close();
             } catch (IOException e) {
@@ -134,6 +153,7 @@ public final class HttpTransport implements Transport {
 
         @Override
         public void abort() {
+            deadline.cancel();
             c.disconnect();
         }
     }

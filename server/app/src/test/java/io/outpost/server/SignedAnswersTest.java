@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Answers signed with a configured Ed25519 key (docs/api.md "Signed answers"), checked here with the JDK alone
- * against the documented message: computed answers, memory hits, pinned, state and snapshot answers; none on
- * redirects and 304s.
+ * against the documented message (outpost-sig-2): computed answers, memory hits, pinned, state and snapshot answers,
+ * redirects and 304s; never errors.
  */
 class SignedAnswersTest {
     private static final long T = DemoData.T0 + 5 * DemoData.HOUR + 7;
@@ -51,17 +51,31 @@ class SignedAnswersTest {
         TempDirs.deleteQuietly(dir);
     }
 
-    /** Checks the signature header of a 200 against {@code path} with the JDK's own verifier. */
+    /** Checks the signature header of {@code r}, a 200 or 301, against {@code path} with the JDK's own verifier. */
     private static boolean verifies(String path, HttpResponse<byte[]> r) throws Exception {
+        return verifies(path, r, r.body());
+    }
+
+    /** As {@link #verifies(String, HttpResponse)}, of {@code body} (the stored answer a 304 signs anew). */
+    private static boolean verifies(String path, HttpResponse<byte[]> r, byte[] body) throws Exception {
         String[] parts = r.headers().firstValue("X-Outpost-Signature").orElseThrow().split(" ");
-        assertThat(parts).hasSize(3);
-        assertThat(parts[0]).isEqualTo("ed25519");
-        assertThat(parts[1]).isEqualTo("site-2026");
-        String digest = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(r.body()));
+        assertThat(parts).hasSize(5);
+        assertThat(parts[0]).isEqualTo("outpost-sig-2");
+        assertThat(parts[1]).isEqualTo("ed25519");
+        assertThat(parts[2]).isEqualTo("site-2026");
+        long expires = Long.parseLong(parts[3]);
+        long maxAge = io.outpost.server.signing.AnswerSigner.maxAge(r.headers().firstValue("Cache-Control").orElse(""));
+        long now = System.currentTimeMillis() / 1000;
+        assertThat(expires).as("max-age + the 300 s grace from now").isBetween(now + maxAge + 150, now + maxAge + 301);
+        int status = r.statusCode() == 304 ? 200 : r.statusCode();
+        String digest = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(body));
+        String message = String.join("\n", "outpost-sig-2", "GET", path, Integer.toString(status),
+                r.headers().firstValue("Location").orElse(""), r.headers().firstValue("ETag").orElse(""), parts[3],
+                digest);
         Signature s = Signature.getInstance("Ed25519");
         s.initVerify(key);
-        s.update(("outpost-sig-1\n" + path + "\n" + digest).getBytes(StandardCharsets.UTF_8));
-        return s.verify(Base64.getDecoder().decode(parts[2]));
+        s.update(message.getBytes(StandardCharsets.UTF_8));
+        return s.verify(Base64.getDecoder().decode(parts[4]));
     }
 
     @Test
@@ -95,26 +109,41 @@ class SignedAnswersTest {
     }
 
     @Test
-    void redirectsNotModifiedAndErrorsCarryNoSignature() throws Exception {
+    void redirectsAndNotModifiedAreSignedErrorsAreNot() throws Exception {
         String path = "/v1/json/at/HEAD/" + T + "/all/DEMO/Calo/Pedestals";
         HttpResponse<byte[]> r = svc.get(path);
-        HttpResponse<byte[]> notModified = svc.get(path, "If-None-Match", r.headers().firstValue("ETag").orElseThrow());
+        String etag = r.headers().firstValue("ETag").orElseThrow();
+        HttpResponse<byte[]> notModified = svc.get(path, "If-None-Match", etag);
         assertThat(notModified.statusCode()).isEqualTo(304);
-        HttpResponse<byte[]> redirect = svc.get("/v1/json/at/HEAD/" + T + "/all/DEMO%2FCalo%2FPedestals");
+        assertThat(verifies(path, notModified, r.body())).as("a 304 signs the stored answer anew").isTrue();
+        String other = "/v1/json/at/HEAD/" + T + "/all/DEMO/DCS/HV";
+        HttpResponse<byte[]> computed304 = svc.get(other, "If-None-Match", svc.get(other).headers()
+                .firstValue("ETag").orElseThrow());
+        assertThat(computed304.statusCode()).isEqualTo(304);
+        assertThat(computed304.headers().firstValue("X-Outpost-Signature")).isPresent();
+
+        String spelled = "/v1/json/at/HEAD/" + T + "/all/DEMO%2FCalo%2FPedestals";
+        HttpResponse<byte[]> redirect = svc.get(spelled);
         assertThat(redirect.statusCode()).isEqualTo(301);
+        assertThat(redirect.headers().firstValue("Location")).contains(path);
+        assertThat(verifies(spelled, redirect)).as("the redirect is signed for the target asked").isTrue();
+        assertThat(verifies(path, redirect)).isFalse();
+
+        String encodedComma = "/v1/json/snapshot/DEMO-GT-2026/1767229200000000000%2C1297080123392";
+        HttpResponse<byte[]> pinnedRedirect = svc.get(encodedComma);
+        assertThat(pinnedRedirect.statusCode()).isEqualTo(301);
+        assertThat(verifies(encodedComma, pinnedRedirect)).as("the pinned API's redirects too").isTrue();
         HttpResponse<byte[]> missing = svc.get("/v1/json/at/HEAD/" + T + "/all/NO/SUCH");
         assertThat(missing.statusCode()).isEqualTo(404);
-        for (HttpResponse<byte[]> unsigned : java.util.List.of(notModified, redirect, missing)) {
-            assertThat(unsigned.headers().firstValue("X-Outpost-Signature")).isEmpty();
-        }
+        assertThat(missing.headers().firstValue("X-Outpost-Signature")).isEmpty();
     }
 
     @Test
     void aKeyFileThatIsNoPrivateKeyStopsTheStartNamingTheSetting() throws Exception {
         Path notAKey = Files.writeString(dir.resolve("not-a-key.pem"), "hello\n");
-        assertThatThrownBy(() -> AnswerSigner.of(new io.outpost.server.signing.SigningProperties(notAKey, "k")))
+        assertThatThrownBy(() -> AnswerSigner.of(new io.outpost.server.signing.SigningProperties(notAKey, "k", null)))
                 .hasMessageContaining("outpost.signing.key-file").hasMessageContaining("PKCS#8");
-        assertThatThrownBy(() -> new io.outpost.server.signing.SigningProperties(notAKey, null))
+        assertThatThrownBy(() -> new io.outpost.server.signing.SigningProperties(notAKey, null, null))
                 .hasMessageContaining("outpost.signing.key-id");
     }
 }

@@ -26,6 +26,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiFunction;
@@ -68,6 +69,10 @@ class SignedAnswersThroughSquidTest {
     }
 
     private OutpostClient job(String proxy, SigningKeys verifyWith, List<ClientEvent> events) {
+        return job(site, proxy, verifyWith, events);
+    }
+
+    private static OutpostClient job(SiteCache site, String proxy, SigningKeys verifyWith, List<ClientEvent> events) {
         ClientConfig config = ClientConfig.builder().server(site.outpost.baseUrl()).proxy(proxy).security("sig")
                 .verifyKey("site-1:" + verifyWith.publicKey()).retries(0).cacheMaxBytes(0).build();
         return OutpostClient.builder(config).eventListener(events::add).build();
@@ -103,7 +108,57 @@ class SignedAnswersThroughSquidTest {
                 URI.create(site.outpost.baseUrl() + path)).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(viaSquid.headers().firstValue("X-Cache").orElse("")).startsWith("HIT");
         assertThat(viaSquid.headers().firstValue("X-Outpost-Signature").orElse(""))
-                .as("Squid keeps the signature with the answer").startsWith("ed25519 site-1 ");
+                .as("Squid keeps the signature with the answer").startsWith("outpost-sig-2 ed25519 site-1 ");
+    }
+
+    /**
+     * With answers fresh for 2 s and a grace of 1 s, a signature expires 3 s after it was made; Squid revalidates
+     * the stale answer, the service answers 304 with a fresh signature, and Squid serves the answer it kept with
+     * the new signature, which the next job accepts.
+     */
+    @Test
+    void anAnswerRevalidatedBySquidStillVerifiesAfterItsFirstSignatureExpired() throws Exception {
+        try (SiteCache shortLived = SiteCache.start("signed-short", TestData::writeCond,
+                "--outpost.signing.key-file=" + keys.privateKey(), "--outpost.signing.key-id=site-1",
+                "--outpost.signing.grace=1s", "--outpost.caching.open-ended-max-age=2s",
+                "--outpost.caching.default-max-age=2s", "--outpost.caching.metadata-max-age=2s")) {
+            String squid = "http://127.0.0.1:" + shortLived.squid.port();
+            List<ClientEvent> first = new CopyOnWriteArrayList<>();
+            List<Iov> rows;
+            try (OutpostClient c = job(shortLived, squid, keys, first)) {
+                rows = browse(c);
+            }
+            String path = succeededPath(first);
+            HttpResponse<byte[]> before = viaSquid(shortLived, path);
+            long firstExpiry = expiry(before);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (System.currentTimeMillis() / 1000 <= firstExpiry) { // polls the clock: the condition is time itself
+                assertThat(System.nanoTime() - deadline).as("the first signature expires within 30 s").isNegative();
+                Thread.sleep(100);
+            }
+            List<ClientEvent> second = new CopyOnWriteArrayList<>();
+            try (OutpostClient c = job(shortLived, squid, keys, second)) {
+                assertThat(browse(c)).isEqualTo(rows);
+            }
+            assertThat(second).noneMatch(e -> e instanceof ClientEvent.AttemptFailed);
+            assertThat(shortLived.squid.awaitAccessLog(shortLived.outpost.baseUrl() + path, 3, Duration.ofSeconds(10)))
+                    .as("Squid revalidated its copy").anyMatch(l -> l.result().contains("REFRESH_UNMODIFIED"));
+            HttpResponse<byte[]> after = viaSquid(shortLived, path);
+            assertThat(after.body()).isEqualTo(before.body());
+            assertThat(expiry(after)).as("the 304's fresh signature replaced the stored one").isGreaterThan(firstExpiry);
+        }
+    }
+
+    private static HttpResponse<byte[]> viaSquid(SiteCache site, String path) throws Exception {
+        return site.squid.client().send(HttpRequest.newBuilder(URI.create(site.outpost.baseUrl() + path)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** The EXPIRES of an answer's outpost-sig-2 signature. */
+    private static long expiry(HttpResponse<byte[]> r) {
+        String[] parts = r.headers().firstValue("X-Outpost-Signature").orElseThrow().split(" ");
+        assertThat(parts).hasSize(5);
+        return Long.parseLong(parts[3]);
     }
 
     @Test

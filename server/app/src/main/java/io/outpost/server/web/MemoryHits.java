@@ -109,19 +109,51 @@ public final class MemoryHits {
         resp.setHeader("Cache-Control", hit.cacheControl());
         resp.setHeader("ETag", h.etag());
         resp.setHeader("Last-Modified", h.lastModified());
+        String signature = signature(signer, hit.answer(), uri, hit.cacheControl());
         if (hit.notModified()) {
+            // a cache updates its stored headers from a 304: the stored answer's signature gets a new expiry
             resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
+            if (signature != null) {
+                resp.setHeader(AnswerSigner.HEADER, signature);
+            }
             return;
         }
-        writeBody(resp, hit.answer(), signature(signer, hit.answer(), uri));
+        writeBody(resp, hit.answer(), signature);
     }
 
     /**
-     * The signature header of {@code a} served at {@code uri} (no query string: native URLs have none), or null when
-     * answers are not signed; computed on the answer's first write to that URI, then kept with the answer.
+     * A 301 from {@code target} to its canonical spelling {@code location}, kept by caches for a day and signed
+     * (a client under security=sig follows only a signed redirect).
      */
-    static String signature(AnswerSigner signer, Answer a, String uri) {
-        return signer.enabled() ? a.headers().signature().header(uri, u -> signer.header(u, a.body())) : null;
+    void redirect(String target, String location, HttpServletResponse resp) {
+        String cacheControl = "public, max-age=86400";
+        resp.setStatus(HttpServletResponse.SC_MOVED_PERMANENTLY);
+        resp.setHeader("Location", location);
+        resp.setHeader("Cache-Control", cacheControl);
+        if (signer.enabled()) {
+            resp.setHeader(AnswerSigner.HEADER, signer.redirectHeader(target, location,
+                    signer.expiresFor(cacheControl)));
+        }
+        resp.setContentLength(0);
+    }
+
+    /** True when answers are signed: a 304 then needs the answer's body to sign, not only its validators. */
+    public boolean signs() {
+        return signer.enabled();
+    }
+
+    /**
+     * The signature header of {@code a} served at {@code uri} (no query string: native URLs have none) with
+     * {@code cacheControl}, or null when answers are not signed; computed on the answer's first write to that URI,
+     * then kept with the answer until too little of its life is left for the max-age about to be sent.
+     */
+    static String signature(AnswerSigner signer, Answer a, String uri, String cacheControl) {
+        if (!signer.enabled()) {
+            return null;
+        }
+        return a.headers().signature().header(uri, signer.nowSeconds(), AnswerSigner.maxAge(cacheControl),
+                signer.graceSeconds(),
+                expires -> signer.answerHeader(uri, a.headers().etag(), expires, a.body()));
     }
 
     /**

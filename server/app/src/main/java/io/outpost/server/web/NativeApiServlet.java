@@ -83,10 +83,7 @@ public class NativeApiServlet extends HttpServlet {
             String canonical = q.canonicalPath();
             if (!canonical.equals(raw)) {
                 redirects.increment();
-                resp.setStatus(HttpServletResponse.SC_MOVED_PERMANENTLY);
-                resp.setHeader("Location", canonical);
-                resp.setHeader("Cache-Control", "public, max-age=86400");
-                resp.setContentLength(0);
+                hits.redirect(raw, canonical, resp);
                 return;
             }
             answer(q, canonical, req, resp);
@@ -122,7 +119,8 @@ public class NativeApiServlet extends HttpServlet {
         String generation = catalogWide ? catalog.catalogGeneration() : entry.generation();
         Instant modified = catalogWide ? catalog.catalogModified() : entry.lastModified();
         String etag = etag(canonical, generation);
-        if (MemoryHits.notModified(req, etag, modified.toEpochMilli())) {
+        // with signed answers a 304 carries a fresh signature of the body: it is answered once the answer is at hand
+        if (!hits.signs() && MemoryHits.notModified(req, etag, modified.toEpochMilli())) {
             hits.notModifiedAnswered();
             resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
             resp.setHeader("ETag", etag);

@@ -108,7 +108,7 @@ public class PinnedApiServlet extends HttpServlet {
             PinnedRequest r = PinnedRequest.parse(raw);
             String canonical = r.canonicalPath();
             if (!canonical.equals(raw)) {
-                redirect(resp, canonical, r.pin() != null ? pinned.immutableCacheControl() : "public, max-age=86400");
+                redirect(req, resp, canonical, r.pin() != null ? pinned.immutableCacheControl() : "public, max-age=86400");
                 return;
             }
             switch (r.type()) {
@@ -178,7 +178,7 @@ public class PinnedApiServlet extends HttpServlet {
         SnapshotService.Snapshot snap = snapshots.at(r.format(), s, r.keys());
         resp.setHeader("X-Outpost-State", s.hash());
         if (!snap.canonical().equals(r.keys())) {
-            redirect(resp, snap.pinnedPath(), pinned.immutableCacheControl());
+            redirect(req, resp, snap.pinnedPath(), pinned.immutableCacheControl());
             return;
         }
         serve(snap.answer(), snap.answer().headers().cacheControl(), req, resp);
@@ -224,24 +224,34 @@ public class PinnedApiServlet extends HttpServlet {
             throws IOException {
         Answer.Headers h = a.headers();
         resp.setHeader("Cache-Control", cacheControl);
+        String signature = MemoryHits.signature(signer, a, req.getRequestURI(), cacheControl);
         if (!h.etag().isEmpty()) {
             resp.setHeader("ETag", h.etag());
             String inm = req.getHeader("If-None-Match");
             if (inm != null && (inm.contains(h.etag()) || inm.trim().equals("*"))) {
+                // a cache updates its stored headers from a 304: the stored answer's signature gets a new expiry
                 resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
+                if (signature != null) {
+                    resp.setHeader(AnswerSigner.HEADER, signature);
+                }
                 return;
             }
         }
         if (!h.lastModified().isEmpty()) {
             resp.setHeader("Last-Modified", h.lastModified());
         }
-        MemoryHits.writeBody(resp, a, MemoryHits.signature(signer, a, req.getRequestURI()));
+        MemoryHits.writeBody(resp, a, signature);
     }
 
-    private static void redirect(HttpServletResponse resp, String location, String cacheControl) {
+    /** A 301 to the canonical spelling, signed (a client under security=sig follows only a signed redirect). */
+    private void redirect(HttpServletRequest req, HttpServletResponse resp, String location, String cacheControl) {
         resp.setStatus(HttpServletResponse.SC_MOVED_PERMANENTLY);
         resp.setHeader("Location", location);
         resp.setHeader("Cache-Control", cacheControl);
+        if (signer.enabled()) {
+            resp.setHeader(AnswerSigner.HEADER, signer.redirectHeader(req.getRequestURI(), location,
+                    signer.expiresFor(cacheControl)));
+        }
         resp.setContentLength(0);
     }
 
