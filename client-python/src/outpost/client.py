@@ -79,7 +79,7 @@ class Client:
     def __init__(self, servers: str | Sequence[str] | None = None, proxies: str | Sequence[str] | None = None,
                  config: str | Config | None = None, *, on_event: Callable[[Event], None] | None = None,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-                 rng: _random.Random | None = None) -> None:
+                 rng: _random.Random | None = None, wall_clock: Callable[[], float] = time.time) -> None:
         if isinstance(config, Config):
             cfg = config.copy()
         elif isinstance(config, str):
@@ -115,7 +115,7 @@ class Client:
         self._sleep = sleep
         self._rng = rng or _random.Random()
         self._reload = cfg.reload_policy()
-        self._verifier = AnswerVerifier(cfg.verify_keys, cfg.accept_sig1) if cfg.signed_answers else None
+        self._verifier = AnswerVerifier(cfg.verify_keys, cfg.accept_sig1, wall_clock) if cfg.signed_answers else None
         self._transport = Transport(cfg.prefer_ip_family)
         self._cache = AnswerCache(cfg.cache_max_bytes, clock)
         self._postponed: dict[str, float] = {}
@@ -356,6 +356,7 @@ class Client:
             return _Result(Outcome.OK, value=consume(x), exchange=x)
         except OutpostError as e:
             x.close()
+            e.__traceback__ = None  # its frames hold the body read so far: a failed attempt keeps none of it
             if e.kind == ErrorKind.CORRUPT:
                 e.message = f"{e.message} ({x.where}, after {x.bytes_read} bytes)" if "(" not in e.message \
                     else e.message

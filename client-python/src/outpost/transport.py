@@ -74,14 +74,19 @@ class _DeadlineReader(io.RawIOBase):
 
     def __init__(self, sock: socket.socket, limits: Limits) -> None:
         self._sock = sock
+        self._raw = sock.makefile("rb", buffering=0)  # keeps the socket open while the response reads it
         self._limits = limits
 
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer: Any) -> int:
+    def readinto(self, buffer: Any) -> int | None:
         self._sock.settimeout(self._limits.timeout(self._limits.read_timeout))
-        return self._sock.recv_into(buffer)
+        return self._raw.readinto(buffer)
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
 
 
 class _BoundedSocket:
