@@ -29,7 +29,7 @@ class StreamDecoder:
         self._ended = False  # the end marker was read
         self._done = False
 
-    def feed(self, data: bytes) -> list[tuple[Value, ...]]:
+    def feed(self, data: bytes | bytearray) -> list[tuple[Value, ...]]:
         """The rows completed by these bytes."""
         rows: list[tuple[Value, ...]] = []
         view = memoryview(data)

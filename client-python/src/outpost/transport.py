@@ -197,7 +197,7 @@ class ChunkReader:
     def __iter__(self) -> "ChunkReader":
         return self
 
-    def __next__(self) -> bytes:
+    def __next__(self) -> bytes | bytearray:
         x = self.exchange
         if x.body is not None:  # buffered: the whole body once
             body, self.remaining = (x.body if self.remaining else b""), 0
