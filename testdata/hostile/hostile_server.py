@@ -137,10 +137,13 @@ class Handler(socketserver.BaseRequestHandler):
             sock.sendall(FILLER)
 
     def case_drip(self, sock, req, rest):
-        sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n"
-                     b"Connection: close\r\n\r\n")
+        sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/vnd.outpost.v1+binary\r\n"
+                     b"Content-Length: 100000\r\nConnection: close\r\n\r\n")
+        # a valid header of the binary format (docs/wire-format.md) first: a client that decodes as it reads
+        # waits for the rest, so only its overall deadline can end the attempt
+        body = b"OUTP\x01\x00\x00\x00" + (100000 - 32).to_bytes(8, "big") + FILLER
         for i in range(100000):
-            sock.sendall(FILLER[i % len(FILLER):i % len(FILLER) + 1])
+            sock.sendall(body[i % len(body):i % len(body) + 1])
             time.sleep(1)
 
     def case_big_headers(self, sock, req, rest):
