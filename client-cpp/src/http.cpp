@@ -315,7 +315,10 @@ AttemptResult performAttempt(CURL* h, const AttemptSpec& spec, RowSink& sink) {
         if (rc != CURLE_OK) {
             curl_off_t connectTime = 0;
             curl_easy_getinfo(h, CURLINFO_CONNECT_TIME_T, &connectTime);
-            bool overall = rc == CURLE_OPERATION_TIMEDOUT && std::chrono::steady_clock::now() >= deadline;
+            // curl's CURLOPT_TIMEOUT_MS, not the read timeout (the low-speed limit): it ends at the deadline, give
+            // or take its timer's granularity
+            bool overall = rc == CURLE_OPERATION_TIMEDOUT &&
+                           std::chrono::steady_clock::now() + std::chrono::milliseconds(200) >= deadline;
             bool neverConnected = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ||
                                   rc == CURLE_COULDNT_RESOLVE_PROXY ||
                                   (rc == CURLE_OPERATION_TIMEDOUT && connectTime == 0 && t.status == 0 && !overall);
