@@ -43,6 +43,7 @@ constexpr std::size_t kMaxErrorBody = 4096;
 constexpr std::size_t kMaxRedirectBody = 64 * 1024;
 constexpr std::size_t kMaxHeaderBytes = 256 * 1024;  // status line and header lines of one attempt
 constexpr int kMaxHops = 5;                           // the first request and at most four redirects
+constexpr std::size_t kBlock = 1 << 20;               // a kept body grows by blocks of this size
 
 /// State shared with curl's callbacks during one transfer.
 struct Transfer {
@@ -58,7 +59,8 @@ struct Transfer {
     std::string etag;        // ETag, as sent
     std::string location;    // Location, as sent
     bool keepWhole = false;  // security=sig: collect the body in `whole` instead of decoding it as it arrives
-    std::string whole;
+    std::vector<std::string> whole;  // in blocks: growing never copies what arrived
+    Sha256 wholeSha256;              // of `whole`, as it arrives
     std::string errorBody;   // the body of a non-200 answer (problem+json), capped; a redirect's whole under sig
     std::uint64_t bytes = 0;
     std::uint64_t maxBytes = 0;
@@ -141,19 +143,19 @@ std::size_t onBody(char* data, std::size_t size, std::size_t n, void* user) {
         return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
     }
     if (t->status == 200 && t->keepWhole) {
-        if (t->whole.empty()) {  // one allocation when the length is known: never a second copy while growing
-            curl_off_t length = -1;
-            curl_easy_getinfo(t->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
-            if (length > 0 && static_cast<std::uint64_t>(length) <= t->maxBytes) {
-                t->whole.reserve(static_cast<std::size_t>(length));
+        t->wholeSha256.update(data, len);
+        while (len > 0) {
+            if (t->whole.empty() || t->whole.back().size() == t->whole.back().capacity()) {
+                t->whole.emplace_back();
+                t->whole.back().reserve(kBlock);
             }
+            std::string& block = t->whole.back();
+            std::size_t take = std::min(len, block.capacity() - block.size());
+            block.append(data, take);
+            data += take;
+            len -= take;
         }
-        if (t->whole.capacity() - t->whole.size() < len) {  // unknown length: grow, never past maxanswerbytes
-            std::uint64_t grown = std::max<std::uint64_t>(t->whole.size() + len, t->whole.capacity() * 3 / 2);
-            t->whole.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(grown, t->maxBytes)));
-        }
-        t->whole.append(data, len);
-        return len;
+        return size * n;
     }
     if (t->status == 200) {
         return t->decoder.feed(data, len) ? len : 0;  // 0 aborts the transfer (CURLE_WRITE_ERROR)
@@ -382,22 +384,29 @@ AttemptResult performAttempt(CURL* h, const AttemptSpec& spec, RowSink& sink) {
         }
         if (signedOnly) {
             // The final hop: the target of the URL this answer came from (the original, or a verified redirect's).
-            Hop answer{requestTarget(url), 200, "", t.etag, sha256Hex(t.whole.data(), t.whole.size())};
+            Hop answer{requestTarget(url), 200, "", t.etag, t.wholeSha256.hex()};
             std::string why = spec.verifier->problem(answer, t.signature);
             if (why.empty() && spec.asked) {  // every row checked before any reaches the sink
                 AskedSink check(spec.asked);
                 StreamDecoder dry(check);
                 dry.setMaxContentBytes(spec.maxAnswerBytes);
-                if (!dry.feed(t.whole.data(), t.whole.size()) && !check.problem().empty()) {
-                    why = "not the answer asked for: " + check.problem();
+                for (const std::string& block : t.whole) {
+                    if (!dry.feed(block.data(), block.size())) break;
                 }
+                if (!check.problem().empty()) why = "not the answer asked for: " + check.problem();
             }
             if (!why.empty()) {
                 res.outcome = Outcome::Untrusted;
                 res.error = Error(ErrorCode::Untrusted, why + " (" + where + ")", 200);
                 return res;
             }
-            if (!t.decoder.feed(t.whole.data(), t.whole.size())) {
+            bool fed = true;
+            for (std::string& block : t.whole) {
+                fed = t.decoder.feed(block.data(), block.size());
+                std::string().swap(block);  // decoded: its memory goes back as the rest is decoded
+                if (!fed) break;
+            }
+            if (!fed) {
                 const Error& e = t.decoder.error();
                 res.outcome = e.code == ErrorCode::Cancelled ? Outcome::Cancelled : Outcome::Corrupt;
                 res.error = Error(e.code, e.message + " (" + where + ")", 200);

@@ -59,6 +59,20 @@ private:
 /// Lowercase hex SHA-256 of `size` bytes.
 std::string sha256Hex(const void* data, std::size_t size);
 
+/// SHA-256 of bytes as they arrive: a body is hashed while it is read, never copied for it.
+class Sha256 {
+public:
+    Sha256();
+    ~Sha256();
+    Sha256(const Sha256&) = delete;
+    Sha256& operator=(const Sha256&) = delete;
+    void update(const void* data, std::size_t size);
+    std::string hex();  ///< lowercase; ends the hash
+
+private:
+    void* ctx_;
+};
+
 /// The request target (path and query) of an absolute URL: "http://h:1/a/b?c" -> "/a/b?c".
 std::string requestTarget(const std::string& url);
 
