@@ -180,3 +180,39 @@ def test_the_command_line_never_prints_another_keys_answer_under_a_redirecting_c
                                            "2026-01-01T05:00:00Z", "-c", "1", *align)
         assert (rc, out) == (6, ""), err
         assert "redirect to" in err and "refused" in err
+
+
+def bomb(codec: int, content_size: bool = True) -> bytes:
+    """An answer whose 10 KB-or-so body decompresses to 64 MiB of zeros (never a valid content: the size check comes
+    first)."""
+    import struct
+    import zlib
+
+    import zstandard
+
+    content = bytes(64 << 20)
+    body = zlib.compress(content) if codec == 1 else zstandard.ZstdCompressor(
+        write_content_size=content_size).compress(content)
+    return struct.pack(">4sBBHQ", b"OUTP", 1, codec, 0, len(body)) + body + struct.pack(">QI4s", 0, 0, b"PTUO")
+
+
+@pytest.mark.parametrize("codec, content_size", [(1, True), (2, True), (2, False)],
+                         ids=["zlib", "zstd", "zstd without content size"])
+def test_a_small_body_that_decompresses_past_maxanswerbytes_is_refused_in_bounded_memory(
+        codec: int, content_size: bool) -> None:
+    from outpost.stream import StreamDecoder
+    from outpost.errors import CorruptAnswer
+    from outpost.wire import decode
+
+    answer = bomb(codec, content_size)
+    assert len(answer) < 1 << 20
+    tracemalloc.start()
+    try:
+        with pytest.raises(CorruptAnswer, match="answer too large"):
+            decode(answer, 4 << 20)
+        with pytest.raises(CorruptAnswer, match="answer too large"):
+            StreamDecoder(4 << 20).feed(answer)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20, f"{peak} bytes allocated at the peak"

@@ -193,7 +193,7 @@ class Client:
         path = q.browse_path(folder, tag, t1, t2, _channels(channels), order)
 
         def start(x: Exchange) -> RowStream:
-            stream = RowStream(x)
+            stream = RowStream(x, self.config.max_answer_bytes)
             stream.prime()
             return stream
 
@@ -460,10 +460,10 @@ class RowStream:
     """The rows of a streamed answer; iterate once. ``header`` (columns, folder, tag) is known before the first
     row. Use as a context manager (or iterate to the end) so that the connection is released."""
 
-    def __init__(self, exchange: Exchange) -> None:
+    def __init__(self, exchange: Exchange, max_content: int = 1 << 62) -> None:
         self._exchange = exchange
         self._chunks = exchange.read_chunks()
-        self._decoder = StreamDecoder()
+        self._decoder = StreamDecoder(max_content)
         self._pending: deque[tuple[Value, ...]] = deque()
         self.rows = 0
 

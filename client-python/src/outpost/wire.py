@@ -319,9 +319,9 @@ def decompress(codec: int, body: bytes | memoryview, max_content: int = 1 << 62)
     if declared > max_content:
         raise _too_large(max_content)
     z = zstandard.ZstdDecompressor().decompressobj()
-    # fed in slices small enough that none can expand far past the limit (a 4-byte block can stand for 128 KiB),
-    # whatever size the frame declares
-    step = 4096
+    # fed in slices small enough that none can expand far past the limit (a 4-byte block can stand for 128 KiB:
+    # at most 8 MiB from 256 bytes), whatever size the frame declares
+    step = ZSTD_SLICE
     parts: list[bytes] = []
     produced = fed = 0
     try:
@@ -342,6 +342,10 @@ def decompress(codec: int, body: bytes | memoryview, max_content: int = 1 << 62)
     if extra:
         raise CorruptAnswer(f"{extra} bytes after the zstd frame")
     return out
+
+
+ZSTD_SLICE = 256  # body bytes per zstd call
+ZLIB_SLICE = 4096  # per zlib call, where its exact max_length cannot be used (deflate expands at most ~1032 times)
 
 
 def _too_large(max_content: int) -> CorruptAnswer:
