@@ -11,8 +11,8 @@ import zstandard
 from isal.isal_zlib import crc32
 
 from .errors import CorruptAnswer
-from .wire import (HEADER_SIZE, TRAILER_SIZE, ZLIB_SLICE, ZSTD_MAGIC, ZSTD_SLICE, Answer, ContentHeader,
-                   Incomplete, Value, check_header, parse_content_header, parse_trailer, walk_row)
+from .wire import (HEADER_SIZE, TRAILER_SIZE, ZLIB_SLICE, ZSTD_MAGIC, Answer, ContentHeader,
+                   Incomplete, Value, check_header, parse_content_header, parse_trailer, walk_row, zstd_slice)
 
 
 class StreamDecoder:
@@ -81,12 +81,14 @@ class StreamDecoder:
             return
         # in slices small enough that none can expand far past maxanswerbytes (a small body may decompress to
         # gigabytes)
-        step = ZLIB_SLICE if self._codec == 1 else ZSTD_SLICE
-        for start in range(0, len(chunk), step):
+        start = 0
+        while start < len(chunk):
+            step = ZLIB_SLICE if self._codec == 1 else zstd_slice(self._max_content - self._content_seen)
             try:
                 out = self._decompressor.decompress(chunk[start:start + step])
             except (zlib.error, zstandard.ZstdError) as e:
                 raise CorruptAnswer(f"{'zlib' if self._codec == 1 else 'zstd'}: {e}") from None
+            start += step
             self._add(out)
 
     def _add(self, out: bytes) -> None:

@@ -319,13 +319,12 @@ def decompress(codec: int, body: bytes | memoryview, max_content: int = 1 << 62)
     if declared > max_content:
         raise _too_large(max_content)
     z = zstandard.ZstdDecompressor().decompressobj()
-    # fed in slices small enough that none can expand far past the limit (a 4-byte block can stand for 128 KiB:
-    # at most 8 MiB from 256 bytes), whatever size the frame declares
-    step = ZSTD_SLICE
+    # fed in slices small enough that none can expand past twice the limit, whatever size the frame declares
     parts: list[bytes] = []
     produced = fed = 0
     try:
         while fed < len(body) and not z.eof:
+            step = zstd_slice(max_content - produced)
             part = z.decompress(body[fed:fed + step])
             fed += min(step, len(body) - fed)
             produced += len(part)
@@ -344,8 +343,13 @@ def decompress(codec: int, body: bytes | memoryview, max_content: int = 1 << 62)
     return out
 
 
-ZSTD_SLICE = 256  # body bytes per zstd call
 ZLIB_SLICE = 4096  # per zlib call, where its exact max_length cannot be used (deflate expands at most ~1032 times)
+
+
+def zstd_slice(room: int) -> int:
+    """Body bytes for the next zstd call when ``room`` more content bytes are allowed: a 4-byte block can stand for
+    128 KiB, so a slice of room / 32768 bytes cannot expand past the room (at least 256 bytes: 8 MiB)."""
+    return max(256, min(1 << 20, room >> 15))
 
 
 def _too_large(max_content: int) -> CorruptAnswer:
