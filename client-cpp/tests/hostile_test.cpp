@@ -17,7 +17,9 @@
 #include <sstream>
 #include <thread>
 
+#include "encoder.h"
 #include "outpost/client.h"
+#include "outpost/decoder.h"
 
 using namespace outpost;
 
@@ -273,5 +275,29 @@ TEST_F(HostileTest, TheCommandLineNeverPrintsAnotherKeysAnswerUnderARedirectingC
         EXPECT_EQ(6, r.exitCode) << r.err;
         EXPECT_EQ("", r.out);
         EXPECT_NE(std::string::npos, r.err.find("redirect to")) << r.err;
+    }
+}
+
+namespace {
+
+/// An answer whose body of a few hundred KB decompresses to 60 MiB: IOVs with String16M payloads of 'a's.
+std::string bomb(int codec) {
+    Table t = outpost::testing::iovTable("/DEMO/F", {{"payload", ColumnType::String16M}});
+    for (int i = 0; i < 4; ++i) outpost::testing::addIov(t, 1, i, i + 1, {std::string(15u << 20, 'a')});
+    return outpost::testing::frame(outpost::testing::content(t), 4, codec);
+}
+
+}  // namespace
+
+TEST(HostileContent, ASmallBodyThatDecompressesPastMaxAnswerBytesIsRefused) {
+    for (int codec : {1, 2}) {
+        std::string answer = bomb(codec);
+        ASSERT_LT(answer.size(), 1u << 20);
+        TableSink sink;
+        StreamDecoder d(sink);
+        d.setMaxContentBytes(4u << 20);
+        EXPECT_FALSE(d.feed(answer.data(), answer.size()));
+        EXPECT_EQ(ErrorCode::Corrupt, d.error().code);
+        EXPECT_NE(std::string::npos, d.error().message.find("answer too large")) << d.error().message;
     }
 }
