@@ -357,7 +357,7 @@ class Transport:
                     conn = self._connect(target, proxy, limits.timeout(limits.connect_timeout),
                                          self._prefer_ip_family)
                 except OSError as e:
-                    if limits.expired:
+                    if limits.expired and isinstance(e, (TimeoutError, socket.timeout)):
                         return Exchange(Outcome.TRANSFER_FAILED, error=OutpostError(
                             ErrorKind.TIMEOUT, f"{limits.timeout_message('')} ({where})"), where=where)
                     return Exchange(Outcome.CONNECT_FAILED, error=OutpostError(
