@@ -146,8 +146,14 @@ std::size_t onBody(char* data, std::size_t size, std::size_t n, void* user) {
         t->wholeSha256.update(data, len);
         while (len > 0) {
             if (t->whole.empty() || t->whole.back().size() == t->whole.back().capacity()) {
+                std::size_t block = kBlock;
+                curl_off_t length = -1;  // a small answer gets a small block
+                if (t->whole.empty() && curl_easy_getinfo(t->handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) ==
+                                            CURLE_OK && length > 0 && static_cast<std::uint64_t>(length) < kBlock) {
+                    block = static_cast<std::size_t>(length);
+                }
                 t->whole.emplace_back();
-                t->whole.back().reserve(kBlock);
+                t->whole.back().reserve(std::max(block, len));
             }
             std::string& block = t->whole.back();
             std::size_t take = std::min(len, block.capacity() - block.size());
