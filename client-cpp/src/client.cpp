@@ -106,6 +106,24 @@ std::string userName() {
 
 }  // namespace
 
+/// Under security=sig: why a row of an IOV answer is not what was asked for ("" when it is): another folder, a
+/// channel not selected, or an IOV not valid anywhere in [t1, t2] (t1 = t2 for a read at one key). A signed
+/// answer of another query, served in this one's place, is refused like a bad signature.
+using Asked = std::function<std::string(const AnswerHeader&, const Row&)>;
+
+static Asked askedFor(std::string_view folder, const ChannelSelection& sel, Key t1, Key t2) {
+    return [folder = std::string(folder), sel, t1, t2](const AnswerHeader& h, const Row& r) -> std::string {
+        if (h.kind != AnswerKind::Iovs) return "";
+        if (!h.folder.empty() && h.folder != folder) return "an answer for folder " + h.folder + ", asked " + folder;
+        if (r.since > t2 || r.until <= t1) {
+            return "an IOV valid [" + std::to_string(r.since) + ", " + std::to_string(r.until) + "), not at " +
+                   (t1 == t2 ? "key " + std::to_string(t1) : "[" + std::to_string(t1) + ", " + std::to_string(t2) + "]");
+        }
+        if (!sel.contains(r.channel)) return "channel " + std::to_string(r.channel) + " was not asked for";
+        return "";
+    };
+}
+
 struct Client::Impl {
     explicit Impl(Config c)
         : cfg(std::move(c)), pool(cfg.maxIdleConnections), cache(cfg.cacheMaxBytes), user(userName()) {
@@ -163,7 +181,7 @@ struct Client::Impl {
     }
 
     AttemptResult attempt(const std::string& proxy, const std::string& server, const std::string& path,
-                          const std::string& refresh, RowSink& sink) {
+                          const std::string& refresh, RowSink& sink, const Asked* asked) {
         internal::AttemptSpec spec;
         // Through a proxy the logical server (if any) is named, so every physical server shares one cache entry.
         spec.url = (proxy.empty() || cfg.logicalServer.empty() ? server : cfg.logicalServer) + path;
@@ -173,6 +191,9 @@ struct Client::Impl {
         spec.connectTimeout = cfg.connectTimeout;
         spec.readTimeout = cfg.readTimeout;
         spec.verifier = verifier.get();
+        if (asked) spec.asked = *asked;
+        spec.attemptTimeout = cfg.attemptTimeout;
+        spec.maxAnswerBytes = cfg.maxAnswerBytes;
         spec.resolve = addressOrder(proxy.empty() ? spec.url : proxy);
         internal::CurlEasy h = pool.acquire();
         if (!h) {
@@ -288,14 +309,14 @@ struct Client::Impl {
     /// One route: plain (or as the reload controls say), then on a corrupt answer a soft refresh (max-age=0), then
     /// a hard one (no-cache).
     AttemptResult attemptWithRefresh(const std::string& proxy, const std::string& server, const std::string& path,
-                                     RowSink& sink, std::vector<Error>& failures) {
+                                     RowSink& sink, std::vector<Error>& failures, const Asked* asked) {
         static const char* const kRefresh[] = {"", "max-age=0", "no-cache"};
         const std::string plain = cfg.maxAgeSecs > 0 ? "max-age=" + std::to_string(cfg.maxAgeSecs) : "";
         AttemptResult r;
         for (int i = initialRefresh(path); i < 3; ++i) {
             const std::string refresh = i == 0 ? plain : kRefresh[i];
             if (i > 0) ++refreshes;
-            r = attempt(proxy, server, path, refresh, sink);
+            r = attempt(proxy, server, path, refresh, sink, asked);
             if (r.outcome != Outcome::Corrupt) return r;
             failures.push_back(r.error);
             emit(Event::Kind::Corrupt, proxy, server, server + path, refresh, r.status, r.error.message);
@@ -347,13 +368,14 @@ struct Client::Impl {
 
     /// The failover policy (docs/client-failover.md). Returns rows decoded into `sink`; `freshFor` gets the
     /// seconds the answer may be cached (-1: not cacheable).
-    Result<std::uint64_t> fetch(const std::string& path, RowSink& sink, long* freshFor, std::string* state = nullptr) {
+    Result<std::uint64_t> fetch(const std::string& path, RowSink& sink, long* freshFor, std::string* state = nullptr,
+                                const Asked* asked = nullptr) {
         std::vector<Error> failures;
         for (int pass = 0; pass <= cfg.retries; ++pass) {
             if (pass > 0) sleepBackoff(pass, path);
             for (const auto& [proxy, servers] : routeGroups()) {
                 for (const std::string& server : servers) {
-                    AttemptResult r = attemptWithRefresh(proxy, server, path, sink, failures);
+                    AttemptResult r = attemptWithRefresh(proxy, server, path, sink, failures, asked);
                     const std::string url = server + path;
                     // Success: forget earlier failures of this route.
                     if (r.outcome == Outcome::Ok) {
@@ -404,7 +426,7 @@ struct Client::Impl {
         return e;
     }
 
-    Result<std::shared_ptr<const Table>> getShared(const std::string& path) {
+    Result<std::shared_ptr<const Table>> getShared(const std::string& path, const Asked* asked = nullptr) {
         auto now = cfg.clock();
         if (auto hit = initialRefresh(path) ? nullptr : cache.get(path, now)) {
             ++cacheHits;
@@ -413,7 +435,7 @@ struct Client::Impl {
         }
         TableSink sink;
         long freshFor = -1;
-        auto r = fetch(path, sink, &freshFor);
+        auto r = fetch(path, sink, &freshFor, nullptr, asked);
         if (!r) return r.error();
         auto table = std::make_shared<const Table>(sink.take());
         if (cfg.maxAgeSecs > 0) freshFor = std::min(freshFor, cfg.maxAgeSecs);
@@ -421,8 +443,8 @@ struct Client::Impl {
         return table;
     }
 
-    Result<Table> get(const std::string& path) {
-        auto r = getShared(path);
+    Result<Table> get(const std::string& path, const Asked* asked = nullptr) {
+        auto r = getShared(path, asked);
         if (!r) return r.error();
         return Table(**r);
     }
@@ -489,7 +511,7 @@ Result<Client> Client::create(Config config) {
     internal::ensureCurlGlobalInit();
     auto impl = std::make_unique<Impl>(std::move(config));
     if (impl->cfg.signedAnswers) {
-        auto v = internal::AnswerVerifier::load(impl->cfg.verifyKeys);
+        auto v = internal::AnswerVerifier::load(impl->cfg.verifyKeys, impl->cfg.acceptSig1, impl->cfg.wallClock);
         if (!v) return v.error();
         impl->verifier = std::move(*v);
     }
@@ -553,9 +575,13 @@ Result<Table> Client::objectsAt(std::string_view folder, const ChannelSelection&
         checkTag(tag);
         checkKey("t", t);
         Window w = impl_->windowFor(std::string(folder));
-        if (w.length <= 0) return impl_->get(paths::at(folder, tag, t, sel));
+        if (w.length <= 0) {
+            Asked asked = askedFor(folder, sel, t, t);
+            return impl_->get(paths::at(folder, tag, t, sel), &asked);
+        }
         auto [lo, hi] = alignedWindow(t, w);
-        auto window = impl_->getShared(paths::browse(folder, tag, lo, hi, sel, Order::ChannelSince));
+        Asked asked = askedFor(folder, sel, lo, hi);
+        auto window = impl_->getShared(paths::browse(folder, tag, lo, hi, sel, Order::ChannelSince), &asked);
         if (!window) return window.error();
         const Table& all = **window;
         if (all.header.kind != AnswerKind::Iovs) {
@@ -583,12 +609,18 @@ Result<Table> Client::objectsAt(std::string_view folder, const ChannelSelection&
 
 Result<Table> Client::browse(std::string_view folder, const ChannelSelection& sel, Key t1, Key t2,
                              std::string_view tag, Order order) {
-    return guarded([&]() -> Result<Table> { return impl_->get(paths::browse(folder, tag, t1, t2, sel, order)); });
+    return guarded([&]() -> Result<Table> {
+        Asked asked = askedFor(folder, sel, t1, t2);
+        return impl_->get(paths::browse(folder, tag, t1, t2, sel, order), &asked);
+    });
 }
 
 Result<std::uint64_t> Client::browse(std::string_view folder, const ChannelSelection& sel, Key t1, Key t2,
                                      std::string_view tag, Order order, RowSink& sink) {
-    return guarded([&]() -> Result<std::uint64_t> { return get(paths::browse(folder, tag, t1, t2, sel, order), sink); });
+    return guarded([&]() -> Result<std::uint64_t> {
+        Asked asked = askedFor(folder, sel, t1, t2);
+        return impl_->fetch(paths::browse(folder, tag, t1, t2, sel, order), sink, nullptr, nullptr, &asked);
+    });
 }
 
 Result<std::uint64_t> Client::count(std::string_view folder, const ChannelSelection& sel, Key t1, Key t2,

@@ -190,6 +190,18 @@ Result<void> Config::apply(std::string_view spec) {
                 return configError("(security=" + value + "): expected sig or none");
             }
             signedAnswers = value == "sig";
+        } else if (key == "acceptsig1") {
+            if (isYes(value)) acceptSig1 = true;
+            else if (isNo(value)) acceptSig1 = false;
+            else return configError("(acceptsig1=" + value + "): expected yes or no");
+        } else if (key == "maxanswerbytes") {
+            long long n = 0;
+            if (!parseLong(value, n) || n < 1) return configError("(maxanswerbytes=" + value + "): expected bytes > 0");
+            maxAnswerBytes = static_cast<std::uint64_t>(n);
+        } else if (key == "attempttimeout" || key == "attempttimeoutsecs") {
+            if (!parseSeconds(value, attemptTimeout) || attemptTimeout.count() <= 0) {
+                return configError("(" + key + "=" + value + "): expected seconds > 0");
+            }
         } else if (key == "verifykey") {
             std::size_t colon = value.find(':');
             std::string id = colon == std::string::npos ? "" : value.substr(0, colon);
@@ -384,6 +396,8 @@ std::string Config::toString() const {
     if (!logicalServer.empty()) o << "(logicalserverurl=" << logicalServer << ")";
     if (signedAnswers) o << "(security=sig)";
     for (const auto& [id, file] : verifyKeys) o << "(verifykey=" << id << ":" << file << ")";
+    if (acceptSig1) o << "(acceptsig1=yes)";
+    o << "(maxanswerbytes=" << maxAnswerBytes << ")(attempttimeoutsecs=" << attemptTimeout.count() / 1000.0 << ")";
     o << "(preferipfamily=" << preferIpFamily << ")(writetimeoutsecs=" << writeTimeout.count() / 1000.0 << ")";
     o << "(retries=" << retries << ")(connecttimeout=" << connectTimeout.count() / 1000.0
       << ")(readtimeout=" << readTimeout.count() / 1000.0 << ")(backoff=" << backoff.count() / 1000.0

@@ -122,6 +122,8 @@ struct StreamDecoder::Impl {
     std::size_t need = 0;              // parse again only once wpos - rpos >= need
     std::uint64_t contentBase = 0;     // content offset of buf[0]
     std::uint32_t crc = 0;
+    std::uint64_t contentSeen = 0;
+    std::uint64_t maxContent = ~std::uint64_t(0);
 
     AnswerHeader header;
     Row row;
@@ -134,6 +136,13 @@ struct StreamDecoder::Impl {
         return false;
     }
     bool corrupt(const std::string& msg) { return fail(ErrorCode::Corrupt, "corrupt answer: " + msg); }
+    /// Counts content bytes: a small body may decompress to gigabytes.
+    bool count(std::size_t n) {
+        contentSeen += n;
+        if (contentSeen <= maxContent) return true;
+        return corrupt("answer too large: its content is over maxanswerbytes=" + std::to_string(maxContent) +
+                       " bytes decompressed");
+    }
     std::string at() const { return " at content byte " + std::to_string(contentBase + rpos); }
 
     bool feed(const unsigned char* data, std::size_t size);
@@ -226,6 +235,7 @@ void StreamDecoder::Impl::makeRoom(std::size_t atLeast) {
 }
 
 bool StreamDecoder::Impl::append(const unsigned char* data, std::size_t size) {
+    if (!count(size)) return false;
     makeRoom(size);
     std::memcpy(buf.data() + wpos, data, size);
     crc = static_cast<std::uint32_t>(crc32(crc, data, static_cast<uInt>(size)));
@@ -273,7 +283,7 @@ bool StreamDecoder::Impl::inflateBody(const unsigned char* data, std::size_t siz
         if (produced > 0) {
             crc = static_cast<std::uint32_t>(crc32(crc, out, static_cast<uInt>(produced)));
             wpos += produced;
-            if (!parse()) return false;
+            if (!count(produced) || !parse()) return false;
         }
         if (rc == Z_STREAM_END) {
             streamEnded = true;
@@ -318,7 +328,7 @@ bool StreamDecoder::Impl::zstdBody(const unsigned char* data, std::size_t size) 
         if (ob.pos > 0) {
             crc = static_cast<std::uint32_t>(crc32(crc, out, static_cast<uInt>(ob.pos)));
             wpos += ob.pos;
-            if (!parse()) return false;
+            if (!count(ob.pos) || !parse()) return false;
         }
         if (rc == 0) {  // frame complete and fully flushed
             streamEnded = true;
@@ -526,6 +536,7 @@ std::uint64_t StreamDecoder::expectedSize() const {
     return impl_->state == Impl::State::Header ? 0 : 32 + impl_->bodyLen;
 }
 std::uint64_t StreamDecoder::rows() const { return impl_->rowCount; }
+void StreamDecoder::setMaxContentBytes(std::uint64_t max) { impl_->maxContent = max; }
 
 Result<Table> decode(const void* data, std::size_t size) {
     TableSink sink;

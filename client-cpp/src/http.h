@@ -5,6 +5,8 @@
 #include <curl/curl.h>
 
 #include <chrono>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -64,8 +66,14 @@ struct AttemptSpec {
     bool freshConnect = false;
     /// CURLOPT_RESOLVE entry "host:port:addr,addr" for the first hop, in the order to try them ("" = curl resolves)
     std::string resolve;
-    /// security=sig: the body is kept whole and reaches the sink only once its signature verifies (null: streamed).
+    /// security=sig: the body is kept whole and reaches the sink only once its signature verifies (null: streamed);
+    /// a redirect is followed only when its own signature verifies for the target asked at that hop.
     const AnswerVerifier* verifier = nullptr;
+    /// With a verifier: why a verified answer is not the one asked for ("" when it is), checked on every row
+    /// before any reaches the sink (null: not checked).
+    std::function<std::string(const AnswerHeader&, const Row&)> asked;
+    std::chrono::milliseconds attemptTimeout{30000};  ///< the whole attempt, every hop included
+    std::uint64_t maxAnswerBytes = 256ull << 20;      ///< body bytes as sent, and content bytes decompressed
 };
 
 /// Sends one GET and decodes the answer into `sink`. Never throws for network or data problems.

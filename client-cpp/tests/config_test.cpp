@@ -84,3 +84,25 @@ TEST(Config, ToStringListsTheOptions) {
     ASSERT_TRUE(again) << again.error().message;
     EXPECT_EQ(c->servers, again->servers);
 }
+
+TEST(Config, TheBoundsOfAnAttemptAndAcceptSig1) {
+    auto d = Config::fromString("(serverurl=http://a:8000)");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(256ull << 20, d->maxAnswerBytes);
+    EXPECT_EQ(30000, d->attemptTimeout.count());
+    EXPECT_FALSE(d->acceptSig1);
+    auto c = Config::fromString("(serverurl=http://a:8000)(maxanswerbytes=1048576)(attempttimeoutsecs=2.5)(acceptsig1=yes)");
+    ASSERT_TRUE(c) << c.error().message;
+    auto again = Config::fromString(c->toString());
+    ASSERT_TRUE(again) << again.error().message;
+    for (const Config* x : {&*c, &*again}) {
+        EXPECT_EQ(1u << 20, x->maxAnswerBytes);
+        EXPECT_EQ(2500, x->attemptTimeout.count());
+        EXPECT_TRUE(x->acceptSig1);
+    }
+    for (const char* bad : {"(maxanswerbytes=0)", "(maxanswerbytes=lots)", "(attempttimeout=0)", "(acceptsig1=maybe)"}) {
+        auto r = Config::fromString(std::string("(serverurl=http://a:8000)") + bad);
+        ASSERT_FALSE(r) << bad;
+        EXPECT_EQ(ErrorCode::Config, r.error().code);
+    }
+}

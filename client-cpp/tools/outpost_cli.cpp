@@ -114,7 +114,9 @@ int exitCodeFor(const Error& e) {
         case ErrorCode::Protocol: return kExitCorrupt;
         case ErrorCode::Unavailable: {
             bool allCorrupt = !e.attempts.empty();
-            for (const auto& a : e.attempts) allCorrupt = allCorrupt && a.code == ErrorCode::Corrupt;
+            for (const auto& a : e.attempts) {  // a bad signature is a bad answer, as in the Java and Python tools
+                allCorrupt = allCorrupt && (a.code == ErrorCode::Corrupt || a.code == ErrorCode::Untrusted);
+            }
             return allCorrupt ? kExitCorrupt : kExitUnavailable;
         }
         case ErrorCode::Connect:

@@ -123,3 +123,18 @@ def test_proxy_auto_config_urls_from_the_string_and_the_environment() -> None:
     with pytest.raises(OutpostError) as e:
         Config.parse("(serverurl=a)(proxyconfigurl=ftp://x/p.pac)")
     assert e.value.kind == ErrorKind.CONFIG and "ftp://x/p.pac" in e.value.message
+
+
+def test_the_bounds_of_an_attempt_and_acceptsig1() -> None:
+    default = Config.parse("(serverurl=http://a:8000)")
+    assert (default.max_answer_bytes, default.attempt_timeout, default.accept_sig1) == (256 << 20, 30.0, False)
+    c = Config.parse("(serverurl=http://a:8000)(maxanswerbytes=1048576)(attempttimeoutsecs=2.5)(acceptsig1=yes)")
+    assert (c.max_answer_bytes, c.attempt_timeout, c.accept_sig1) == (1 << 20, 2.5, True)
+    again = Config.parse(c.to_string())
+    assert (again.max_answer_bytes, again.attempt_timeout, again.accept_sig1) == (1 << 20, 2.5, True)
+    assert Config.parse("(serverurl=http://a:8000)(attempttimeout=7)").attempt_timeout == 7.0
+    for spec, says in (("(maxanswerbytes=0)", "expected 1"), ("(maxanswerbytes=lots)", "whole number"),
+                       ("(attempttimeout=0)", "expected seconds > 0"), ("(acceptsig1=maybe)", "expected yes or no")):
+        with pytest.raises(OutpostError) as e:
+            Config.parse("(serverurl=http://a:8000)" + spec)
+        assert e.value.kind == ErrorKind.CONFIG and says in e.value.message, spec

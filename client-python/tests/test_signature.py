@@ -8,6 +8,7 @@ import base64
 import hashlib
 import os
 import struct
+import time
 import urllib.parse
 import zlib
 from collections.abc import Callable
@@ -41,7 +42,15 @@ class Signer:
                                                             serialization.PublicFormat.SubjectPublicKeyInfo))
         return file
 
-    def header(self, target: str, body: bytes) -> str:
+    def header(self, target: str, body: bytes, status: int = 200, location: str = "", etag: str = "",
+               expires: int | None = None) -> str:
+        """outpost-sig-2, as the service signs (testdata/signatures/README.md)."""
+        expires = int(time.time()) + 360 if expires is None else expires
+        message = "\n".join(["outpost-sig-2", "GET", target, str(status), location, etag, str(expires),
+                             hashlib.sha256(body).hexdigest()]).encode()
+        return f"outpost-sig-2 ed25519 {self.key_id} {expires} {base64.b64encode(self.key.sign(message)).decode()}"
+
+    def v1_header(self, target: str, body: bytes) -> str:
         message = f"outpost-sig-1\n{target}\n{hashlib.sha256(body).hexdigest()}".encode()
         return f"ed25519 {self.key_id} {base64.b64encode(self.key.sign(message)).decode()}"
 
@@ -97,7 +106,8 @@ def test_a_signed_answer_is_accepted(faulty: Start, keys: tuple[Signer, Path]) -
 
 
 @pytest.mark.parametrize("route", ["byte flipped, CRC fixed", "byte flipped", "no signature", "unknown key id",
-                                   "another key, same id", "another URL's signature", "not base64"])
+                                   "another key, same id", "another URL's signature", "not base64", "expired",
+                                   "another ETag", "outpost-sig-1"])
 def test_an_answer_not_signed_as_it_must_be_fails_over_to_the_next_server(
         faulty: Start, keys: tuple[Signer, Path], route: str) -> None:
     signer, key_file = keys
@@ -110,7 +120,14 @@ def test_an_answer_not_signed_as_it_must_be_fails_over_to_the_next_server(
         "unknown key id": signed(Signer("elsewhere")),
         "another key, same id": signed(Signer(signer.key_id)),
         "another URL's signature": signed(signer, target=lambda h: "/v1/bin/channels/DEMO/DCS/HV"),
-        "not base64": lambda h: send(h, 200, ANSWER, {"X-Outpost-Signature": "ed25519 site-2026 !!!"}),
+        "not base64": lambda h: send(h, 200, ANSWER, {"X-Outpost-Signature": "outpost-sig-2 ed25519 site-2026 "
+                                                                             f"{int(time.time()) + 60} !!!"}),
+        "expired": lambda h: send(h, 200, ANSWER, {"X-Outpost-Signature": signer.header(
+            origin_form(h), ANSWER, expires=int(time.time()) - 1)}),
+        "another ETag": lambda h: send(h, 200, ANSWER, {"ETag": '"g2"', "X-Outpost-Signature": signer.header(
+            origin_form(h), ANSWER, etag='"g1"')}),
+        "outpost-sig-1": lambda h: send(h, 200, ANSWER, {"X-Outpost-Signature": signer.v1_header(origin_form(h),
+                                                                                                 ANSWER)}),
     }
     bad, good = faulty(answers[route]), faulty(signed(signer))
     log: list[Event] = []
@@ -132,20 +149,69 @@ def test_unsigned_answers_everywhere_are_refused(faulty: Start, keys: tuple[Sign
     assert exit_code(e.value) == 6  # as corrupt answers everywhere
 
 
-def test_the_signature_binds_the_final_url_after_a_redirect(faulty: Start, keys: tuple[Signer, Path]) -> None:
+def test_an_outpost_sig_1_answer_is_accepted_only_where_configured(faulty: Start, keys: tuple[Signer, Path]) -> None:
     signer, key_file = keys
+    old = faulty(lambda h: send(h, 200, ANSWER, {"X-Outpost-Signature": signer.v1_header(origin_form(h), ANSWER)}))
+    log: list[Event] = []
+    with sig_client([old.url], key_file, log, "(acceptsig1=yes)") as c:
+        assert same_rows(c.get(PATH).rows)
+    with sig_client([old.url], key_file, log) as c, pytest.raises(OutpostError) as e:
+        c.get(PATH)
+    assert "acceptsig1=yes" in e.value.attempts[0].message
+
+
+def test_an_expired_signature_says_so(faulty: Start, keys: tuple[Signer, Path]) -> None:
+    signer, key_file = keys
+    old = faulty(lambda h: send(h, 200, ANSWER, {"X-Outpost-Signature": signer.header(
+        origin_form(h), ANSWER, expires=int(time.time()) - 600)}))
+    with sig_client([old.url], key_file, []) as c, pytest.raises(OutpostError) as e:
+        c.get(PATH)
+    assert e.value.attempts[0].kind == ErrorKind.UNSIGNED and "expired" in e.value.attempts[0].message
+    assert exit_code(e.value) == 6
+
+
+def redirecting(signer: Signer, redirect_header: Callable[[str, str], str]) -> Callable[[BaseHTTPRequestHandler],
+                                                                                        None]:
+    """Redirects /v1/bin/old/nodes to PATH with the signature header ``redirect_header(target, location)``, and
+    answers PATH signed."""
     answer = signed(signer)
 
     def moved(h: BaseHTTPRequestHandler) -> None:
         if h.path == "/v1/bin/old/nodes":
-            send(h, 301, b"", {"Location": PATH})
+            header = redirect_header(h.path, PATH)
+            send(h, 301, b"", {"Location": PATH, **({"X-Outpost-Signature": header} if header else {})})
         else:
             answer(h)
+    return moved
 
-    s = faulty(moved)
+
+def test_a_signed_redirect_is_followed(faulty: Start, keys: tuple[Signer, Path]) -> None:
+    signer, key_file = keys
+    s = faulty(redirecting(signer, lambda target, location: signer.header(target, b"", 301, location)))
     with sig_client([s.url], key_file, []) as c:
         assert len(c.get("/v1/bin/old/nodes")) == len(decode(ANSWER))
     assert s.targets == ["/v1/bin/old/nodes", PATH]
+
+
+@pytest.mark.parametrize("redirect", ["unsigned", "signed for another location", "signed for another target",
+                                      "expired"])
+def test_a_redirect_not_signed_for_this_hop_is_refused_like_a_bad_answer(
+        faulty: Start, keys: tuple[Signer, Path], redirect: str) -> None:
+    signer, key_file = keys
+    headers: dict[str, Callable[[str, str], str]] = {
+        "unsigned": lambda target, location: "",
+        "signed for another location": lambda target, location: signer.header(target, b"", 301, "/v1/bin/x"),
+        "signed for another target": lambda target, location: signer.header("/v1/bin/y", b"", 301, location),
+        "expired": lambda target, location: signer.header(target, b"", 301, location, expires=int(time.time()) - 1),
+    }
+    bad, good = faulty(redirecting(signer, headers[redirect])), faulty(redirecting(
+        signer, lambda target, location: signer.header(target, b"", 301, location)))
+    log: list[Event] = []
+    with sig_client([bad.url, good.url], key_file, log) as c:
+        assert len(c.get("/v1/bin/old/nodes")) == len(decode(ANSWER))
+    assert bad.targets == ["/v1/bin/old/nodes"]  # never followed
+    assert [e.kind for e in log] == ["attempt", "unsigned", "attempt", "success"]
+    assert "redirect to /v1/bin/nodes refused: unsigned answer" in log[1].detail
 
 
 def test_through_a_proxy_the_origin_form_is_signed(faulty: Start, keys: tuple[Signer, Path]) -> None:
@@ -209,3 +275,30 @@ def test_the_real_service_signs_and_the_client_verifies_directly_and_through_squ
     assert len(rows[0]) > 0 and all(r == rows[0] for r in rows)
     assert any("HIT/200" in line and "/Calo/Gains" in line
                for line in squid_log(access_log, lambda ls: any("HIT/200" in x and "/Calo/Gains" in x for x in ls)))
+
+
+@pytest.mark.parametrize("query, says", [
+    (lambda c: c.find("/T/all", 50, align=False), "not at key 50"),
+    (lambda c: c.browse("/T/all", 200, 300), "not at [200, 300]"),
+    (lambda c: c.browse("/T/other"), "an answer for folder /T/all, asked /T/other"),
+    (lambda c: c.browse("/T/all", channels="0-6"), "channel 4294967295 was not asked for"),
+])
+def test_a_signed_answer_for_another_query_is_refused(faulty: Start, keys: tuple[Signer, Path],
+                                                      query: Callable[[Client], object], says: str) -> None:
+    """The service's own answer, correctly signed for the URL asked, yet not what the URL asks (folder /T/all, rows
+    [0, 100) of channel 0, [100, max) of 4294967295, [5, 6) of 7): the client checks what it can (a signing key
+    that leaked, or a server that answers wrongly, must not make a job read other conditions)."""
+    signer, key_file = keys
+    s = faulty(signed(signer))
+    with sig_client([s.url], key_file, []) as c, pytest.raises(OutpostError) as e:
+        query(c)
+    assert [a.kind for a in e.value.attempts] == [ErrorKind.UNSIGNED]
+    assert "not the answer asked for" in e.value.attempts[0].message and says in e.value.attempts[0].message
+
+
+def test_a_signed_answer_for_the_query_asked_passes_the_check(faulty: Start, keys: tuple[Signer, Path]) -> None:
+    signer, key_file = keys
+    s = faulty(signed(signer))
+    with sig_client([s.url], key_file, []) as c:
+        assert len(c.browse("/T/all", 0, 100)) == 3
+        assert len(c.browse("/T/all", 5, 100, channels="0,7,4294967295")) == 3

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -74,6 +75,15 @@ struct Config {
     /// "Signed answers"); verifyKeys are (key id, PEM public key file) pairs from verifykey=KEYID:FILE.
     bool signedAnswers = false;
     std::vector<std::pair<std::string, std::string>> verifyKeys;
+    /// acceptsig1=yes: outpost-sig-1 signatures (no expiry, no generation) verify too; by default only outpost-sig-2.
+    bool acceptSig1 = false;
+    /// maxanswerbytes: the largest answer body accepted, as sent (Content-Length and counted) and decompressed.
+    std::uint64_t maxAnswerBytes = 256ull << 20;
+    /// attempttimeout(secs): one whole attempt (connect, send, status, headers, body) ends after this long, even
+    /// when bytes keep dripping in within the read timeout.
+    std::chrono::milliseconds attemptTimeout{30000};
+    /// Test hook: the wall clock signatures' expiry is checked against (Unix seconds; default: the system clock).
+    std::function<std::int64_t()> wallClock;
     bool failoverToServer = true;       ///< after the proxies, go direct to the servers
     int retries = 1;                    ///< extra passes over all routes after the first one failed
     std::chrono::milliseconds connectTimeout{5000};

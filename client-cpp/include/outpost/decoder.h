@@ -50,6 +50,8 @@ public:
 
     /// Feed the next bytes. Returns false once an error happened (see error()); later calls do nothing.
     bool feed(const void* data, std::size_t size);
+    /// The most content bytes (decompressed) accepted; more is a corrupt answer ("answer too large").
+    void setMaxContentBytes(std::uint64_t max);
     /// Call when the transfer ended: fails if the answer is not whole.
     Result<void> finish();
 

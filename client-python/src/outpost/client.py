@@ -22,7 +22,7 @@ from .locks import ForkSafeLock
 from .query import MAX_KEY, Channels, Order, Window
 from .reload import HARD, SOFT
 from .signature import HEADER as SIGNATURE_HEADER
-from .signature import AnswerVerifier
+from .signature import AnswerVerifier, Hop
 from .stream import StreamDecoder
 from .transport import Exchange, Outcome, Transport
 from .wire import Answer, AnswerKind, Value, decode, expect_kind
@@ -79,7 +79,7 @@ class Client:
     def __init__(self, servers: str | Sequence[str] | None = None, proxies: str | Sequence[str] | None = None,
                  config: str | Config | None = None, *, on_event: Callable[[Event], None] | None = None,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-                 rng: _random.Random | None = None) -> None:
+                 rng: _random.Random | None = None, wall_clock: Callable[[], float] = time.time) -> None:
         if isinstance(config, Config):
             cfg = config.copy()
         elif isinstance(config, str):
@@ -115,7 +115,7 @@ class Client:
         self._sleep = sleep
         self._rng = rng or _random.Random()
         self._reload = cfg.reload_policy()
-        self._verifier = AnswerVerifier(cfg.verify_keys) if cfg.signed_answers else None
+        self._verifier = AnswerVerifier(cfg.verify_keys, cfg.accept_sig1, wall_clock) if cfg.signed_answers else None
         self._transport = Transport(cfg.prefer_ip_family)
         self._cache = AnswerCache(cfg.cache_max_bytes, clock)
         self._postponed: dict[str, float] = {}
@@ -166,9 +166,9 @@ class Client:
         q.check_key("t", t)
         w = self._window_for(folder) if align else Window(0)
         if w.length <= 0:
-            return self._expect(q.at_path(folder, tag, t, sel), AnswerKind.IOVS)
+            return self._expect(q.at_path(folder, tag, t, sel), AnswerKind.IOVS, _asked(folder, sel, t, t))
         lo, hi = q.aligned_window(t, w)
-        window = self._expect(q.browse_path(folder, tag, lo, hi, sel), AnswerKind.IOVS)
+        window = self._expect(q.browse_path(folder, tag, lo, hi, sel), AnswerKind.IOVS, _asked(folder, sel, lo, hi))
         since, until = window.column(1), window.column(2)
         edges = np.concatenate([since, until])
         below, above = edges[edges <= t], edges[edges > t]
@@ -181,7 +181,9 @@ class Client:
     def browse(self, folder: str, t1: int = 0, t2: int = MAX_KEY, channels: Channels | str = "all",
                tag: str = "HEAD", order: Order = Order.CHANNEL_SINCE) -> Answer:
         """Every IOV with since <= t2 and until > t1, whole (and cached while its max-age lasts)."""
-        return self._expect(q.browse_path(folder, tag, t1, t2, _channels(channels), order), AnswerKind.IOVS)
+        sel = _channels(channels)
+        return self._expect(q.browse_path(folder, tag, t1, t2, sel, order), AnswerKind.IOVS,
+                            _asked(folder, sel, t1, t2))
 
     def browse_stream(self, folder: str, t1: int = 0, t2: int = MAX_KEY, channels: Channels | str = "all",
                       tag: str = "HEAD", order: Order = Order.CHANNEL_SINCE) -> RowStream:
@@ -191,7 +193,7 @@ class Client:
         path = q.browse_path(folder, tag, t1, t2, _channels(channels), order)
 
         def start(x: Exchange) -> RowStream:
-            stream = RowStream(x)
+            stream = RowStream(x, self.config.max_answer_bytes)
             stream.prime()
             return stream
 
@@ -230,21 +232,34 @@ class Client:
         from .snapshot import SnapshotSession
         return SnapshotSession(self, global_tag, subtree)
 
-    def get(self, path: str) -> Answer:
-        """The answer of a canonical path (``/v1/bin/…``), from the in-process cache while it is fresh."""
+    def get(self, path: str, asked: Callable[[Answer], str] | None = None) -> Answer:
+        """The answer of a canonical path (``/v1/bin/…``), from the in-process cache while it is fresh. With
+        ``security=sig``, ``asked`` says why a decoded answer is not the one asked for ("" when it is): such an
+        answer is refused like a bad signature."""
         hit = None if self._reload.forces(path) else self._cache.get(path)
         if hit is not None:
             self.stats.cache_hits += 1
             self._emit(Event("cache-hit", url=path))
             return hit
-        answer, fresh_for, _ = self.fetch(path)
+        answer, fresh_for, _ = self.fetch(path, asked)
         self._cache.put(path, answer, self._reload.cap_fresh(fresh_for))
         return answer
 
-    def fetch(self, path: str) -> tuple[Answer, int, Exchange]:
+    def fetch(self, path: str, asked: Callable[[Answer], str] | None = None) -> tuple[Answer, int, Exchange]:
         """The answer of a path through the failover policy, not cached: (answer, seconds it may be kept or -1,
         the exchange with the response headers)."""
-        value, x = self._fetch(path, lambda ex: decode(ex.read()))
+        max_content = self.config.max_answer_bytes
+        check = asked if self._verifier is not None else None
+
+        def consume(ex: Exchange) -> Answer:
+            answer = decode(ex.read(), max_content)
+            problem = check(answer) if check is not None else ""
+            if problem:
+                raise OutpostError(ErrorKind.UNSIGNED, f"unsigned answer: not the answer asked for: {problem} "
+                                                       f"({ex.where})", 200)
+            return answer
+
+        value, x = self._fetch(path, consume)
         return value, x.fresh_for(), x
 
     # --- the failover policy ------------------------------------------------------------------------------------
@@ -318,8 +333,11 @@ class Client:
         url = self._url(proxy, server, path)
         self._emit(Event("attempt", proxy, server, url, cache_control))
         self.stats.requests += 1
+        verifier = self._verifier
         x = self._transport.open(url, proxy, headers, self.config.connect_timeout, self.config.read_timeout,
-                                 self.config.write_timeout)
+                                 self.config.write_timeout, attempt_timeout=self.config.attempt_timeout,
+                                 max_answer_bytes=self.config.max_answer_bytes,
+                                 check_hop=verifier.problem if verifier is not None else None)
         if x.outcome != Outcome.OK:
             return _Result(x.outcome, x.error)
         if x.is_stale():
@@ -328,20 +346,25 @@ class Client:
                 ErrorKind.STALE, f"answer older than the server allows: Age {x.age()} over "
                                  f"{x.header('cache-control')} ({x.where})", 200))
         try:
-            if self._verifier is not None:  # the whole answer, verified before any of it is used
-                problem = self._verifier.problem(x.target, x.header(SIGNATURE_HEADER), x.buffer())
+            if verifier is not None:  # the whole answer, verified before any of it is used
+                x.buffer()
+                problem = verifier.problem(Hop(x.target, 200, "", x.header("etag"), x.body_sha256),
+                                           x.header(SIGNATURE_HEADER))
                 if problem:
                     x.close()
                     return _Result(Outcome.UNSIGNED, OutpostError(ErrorKind.UNSIGNED, f"{problem} ({x.where})", 200))
             return _Result(Outcome.OK, value=consume(x), exchange=x)
         except OutpostError as e:
             x.close()
+            e.__traceback__ = None  # its frames hold the body read so far: a failed attempt keeps none of it
             if e.kind == ErrorKind.CORRUPT:
                 e.message = f"{e.message} ({x.where}, after {x.bytes_read} bytes)" if "(" not in e.message \
                     else e.message
                 return _Result(Outcome.CORRUPT, e)
             if e.kind in (ErrorKind.TRANSFER, ErrorKind.TIMEOUT):
                 return _Result(Outcome.TRANSFER_FAILED, e)
+            if e.kind == ErrorKind.UNSIGNED:
+                return _Result(Outcome.UNSIGNED, e)
             return _Result(Outcome.CANCELLED if e.kind == ErrorKind.CANCELLED else Outcome.PROTOCOL, e)
 
     def _url(self, proxy: str, server: str, path: str) -> str:
@@ -405,8 +428,8 @@ class Client:
 
     # --- helpers ------------------------------------------------------------------------------------------------
 
-    def _expect(self, path: str, kind: AnswerKind) -> Answer:
-        return expect_kind(self.get(path), kind, f"GET {path}")
+    def _expect(self, path: str, kind: AnswerKind, asked: Callable[[Answer], str] | None = None) -> Answer:
+        return expect_kind(self.get(path, asked), kind, f"GET {path}")
 
     def _window_for(self, folder: str) -> Window:
         """The folder's own window if configured (exact path, else the longest node prefix ending in "/"), else by
@@ -437,10 +460,10 @@ class RowStream:
     """The rows of a streamed answer; iterate once. ``header`` (columns, folder, tag) is known before the first
     row. Use as a context manager (or iterate to the end) so that the connection is released."""
 
-    def __init__(self, exchange: Exchange) -> None:
+    def __init__(self, exchange: Exchange, max_content: int = 1 << 62) -> None:
         self._exchange = exchange
         self._chunks = exchange.read_chunks()
-        self._decoder = StreamDecoder()
+        self._decoder = StreamDecoder(max_content)
         self._pending: deque[tuple[Value, ...]] = deque()
         self.rows = 0
 
@@ -480,6 +503,33 @@ class RowStream:
 
     def __exit__(self, *exc: object) -> None:
         self._exchange.close()
+
+
+def _asked(folder: str, channels: Channels, t1: int, t2: int) -> Callable[[Answer], str]:
+    """Why an IOV answer is not the one asked for (folder, channels, every row valid somewhere in [t1, t2]; t1 = t2
+    for a read at one key), "" when it is: a signed answer of another query, served in this one's place."""
+    def problem(answer: Answer) -> str:
+        if answer.kind != AnswerKind.IOVS:
+            return ""  # expect_kind says what is wrong
+        if answer.folder and answer.folder != folder:
+            return f"an answer for folder {answer.folder[:200]}, asked {folder}"
+        if not len(answer):
+            return ""
+        since, until = answer.column(1), answer.column(2)
+        outside = (since > t2) | (until <= t1)
+        if outside.any():
+            i = int(np.argmax(outside))
+            where = f"key {t1}" if t1 == t2 else f"[{t1}, {t2}]"
+            return f"row {i} is valid [{int(since[i])}, {int(until[i])}), not at {where}"
+        if channels.ranges:
+            ids = answer.column(0)
+            inside = np.zeros(len(answer), dtype=bool)
+            for first, last in channels.ranges:
+                inside |= (ids >= first) & (ids <= last)
+            if not inside.all():
+                return f"channel {int(ids[int(np.argmin(inside))])} was not asked for"
+        return ""
+    return problem
 
 
 def _channels(channels: Channels | str) -> Channels:

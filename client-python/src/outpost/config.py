@@ -20,6 +20,7 @@ MAX_SERVERS = 16
 MAX_PROXIES = 24
 MAX_RETRIES = 10
 MAX_PROXY_CONFIGS = 16
+DEFAULT_MAX_ANSWER_BYTES = 256 << 20  # 256 MiB
 
 _logger = logging.getLogger("outpost")
 _logged: set[str] = set()
@@ -59,6 +60,9 @@ class Config:
     write_timeout: float = 5.0  # seconds to send a request (a socket timeout; see docs/client-failover.md)
     signed_answers: bool = False  # security=sig: only answers signed with one of verify_keys are accepted
     verify_keys: list[str] = field(default_factory=list)  # verifykey values: FILE or KEYID:FILE (PEM, Ed25519)
+    accept_sig1: bool = False  # acceptsig1=yes: outpost-sig-1 signatures (no expiry, no generation) verify too
+    max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES  # the largest answer body, as sent and decompressed
+    attempt_timeout: float = 30.0  # seconds for one whole attempt: connect, send, status, headers and body
     warnings: list[str] = field(default_factory=list)  # each one once, logged once per process (log_warnings)
 
     @staticmethod
@@ -203,6 +207,12 @@ class Config:
             if value.strip().lower() not in ("sig", "none", ""):
                 raise _config_error(f"(security={value}): expected sig or none")
             self.signed_answers = value.strip().lower() == "sig"
+        elif key == "acceptsig1":
+            self.accept_sig1 = _yes_no(key, value)
+        elif key == "maxanswerbytes":
+            self.max_answer_bytes = _int(key, value, 1, 1 << 62)
+        elif key in ("attempttimeout", "attempttimeoutsecs"):
+            self.attempt_timeout = _seconds(key, value, positive=True)
         elif key == "verifykey":
             key_spec(value)  # a malformed value is refused now; the file is read when a client is made
             self.verify_keys.append(value.strip())
@@ -275,6 +285,9 @@ class Config:
         if self.signed_answers:
             parts.append("(security=sig)")
         parts += [f"(verifykey={k})" for k in self.verify_keys]
+        if self.accept_sig1:
+            parts.append("(acceptsig1=yes)")
+        parts += [f"(maxanswerbytes={self.max_answer_bytes})", f"(attempttimeoutsecs={self.attempt_timeout:g})"]
         return "".join(parts)
 
 
@@ -346,6 +359,15 @@ def _int(key: str, value: str, lo: int, hi: int) -> int:
     if not lo <= n <= hi:
         raise _config_error(f"({key}={value}): expected {lo} ... {hi}")
     return n
+
+
+def _yes_no(key: str, value: str) -> bool:
+    v = value.strip().lower()
+    if v in ("yes", "true", "1", "on"):
+        return True
+    if v in ("no", "false", "0", "off"):
+        return False
+    raise _config_error(f"({key}={value}): expected yes or no")
 
 
 def _seconds(key: str, value: str, positive: bool) -> float:

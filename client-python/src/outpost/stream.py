@@ -11,12 +11,14 @@ import zstandard
 from isal.isal_zlib import crc32
 
 from .errors import CorruptAnswer
-from .wire import (HEADER_SIZE, TRAILER_SIZE, ZSTD_MAGIC, Answer, ContentHeader, Incomplete, Value,
-                   check_header, parse_content_header, parse_trailer, walk_row)
+from .wire import (HEADER_SIZE, TRAILER_SIZE, ZLIB_SLICE, ZSTD_MAGIC, Answer, ContentHeader,
+                   Incomplete, Value, check_header, parse_content_header, parse_trailer, walk_row, zstd_slice)
 
 
 class StreamDecoder:
-    def __init__(self) -> None:
+    def __init__(self, max_content: int = 1 << 62) -> None:
+        self._max_content = max_content
+        self._content_seen = 0
         self.header: ContentHeader | None = None
         self._raw = bytearray()  # header or trailer bytes not yet complete
         self._codec = -1
@@ -29,7 +31,7 @@ class StreamDecoder:
         self._ended = False  # the end marker was read
         self._done = False
 
-    def feed(self, data: bytes) -> list[tuple[Value, ...]]:
+    def feed(self, data: bytes | bytearray) -> list[tuple[Value, ...]]:
         """The rows completed by these bytes."""
         rows: list[tuple[Value, ...]] = []
         view = memoryview(data)
@@ -75,12 +77,25 @@ class StreamDecoder:
             raise CorruptAnswer("the body does not start with a zstd frame")
         self._body_seen += len(chunk)
         if self._codec == 0:
-            out = chunk
-        else:
+            self._add(chunk)
+            return
+        # in slices small enough that none can expand far past maxanswerbytes (a small body may decompress to
+        # gigabytes)
+        start = 0
+        while start < len(chunk):
+            step = ZLIB_SLICE if self._codec == 1 else zstd_slice(self._max_content - self._content_seen)
             try:
-                out = self._decompressor.decompress(chunk)
+                out = self._decompressor.decompress(chunk[start:start + step])
             except (zlib.error, zstandard.ZstdError) as e:
                 raise CorruptAnswer(f"{'zlib' if self._codec == 1 else 'zstd'}: {e}") from None
+            start += step
+            self._add(out)
+
+    def _add(self, out: bytes) -> None:
+        self._content_seen += len(out)
+        if self._content_seen > self._max_content:
+            raise CorruptAnswer(f"answer too large: its content is over maxanswerbytes={self._max_content} bytes "
+                                f"decompressed")
         self._crc = crc32(out, self._crc)
         self._content += out
 

@@ -8,19 +8,98 @@ a reset connection, and a pool of keep-alive connections per route that a stale 
 from __future__ import annotations
 
 import enum
+import functools
+import hashlib
 import http.client
+import io
 import json
 import socket
+import time
 import urllib.parse
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from .errors import ErrorKind, OutpostError
 from .locks import ForkSafeLock, renew_in_forked_child
+from .signature import HEADER as SIGNATURE_HEADER
+from .signature import Hop
 
 _MAX_ERROR_BODY = 4096
-_MAX_REDIRECTS = 3
+_MAX_REDIRECT_BODY = 64 * 1024
+_MAX_HOPS = 5  # the first request and at most four redirects
 _CHUNK = 256 * 1024
+
+HopCheck = Callable[[Hop, str], str]  # (hop, signature header) -> why it must not be trusted, "" when it may
+
+
+class Limits:
+    """The bounds of one attempt: an overall deadline (attempttimeout) over connect, send and every byte of the
+    answer, the read timeout between bytes, and the largest body (maxanswerbytes)."""
+
+    def __init__(self, connect_timeout: float, read_timeout: float, write_timeout: float,
+                 attempt_timeout: float | None = None, max_answer_bytes: int | None = None) -> None:
+        self.connect_timeout = connect_timeout
+        self.read_timeout = read_timeout
+        self.write_timeout = write_timeout
+        self.attempt_timeout = attempt_timeout
+        self.max_answer_bytes = max_answer_bytes
+        self.deadline = float("inf") if attempt_timeout is None else time.monotonic() + attempt_timeout
+        self.expired = False  # the deadline, not the read timeout, ended a wait
+
+    def timeout(self, per_wait: float) -> float:
+        """The socket timeout for the next wait: ``per_wait``, shortened to what is left of the attempt."""
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            self.expired = True
+            raise socket.timeout("attempt timeout")
+        if left <= per_wait:
+            self.expired = True  # if this wait times out, the deadline ended it
+            return left
+        self.expired = False
+        return per_wait
+
+    def too_large(self, n: int) -> bool:
+        return self.max_answer_bytes is not None and n > self.max_answer_bytes
+
+    def timeout_message(self, what: str) -> str:
+        if self.expired:
+            return f"transfer failed: the attempt took longer than attempttimeout={self.attempt_timeout:g} s"
+        return f"transfer failed: {what}"
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The response's view of the socket: each read waits at most the read timeout and never past the attempt's
+    deadline, so that an answer dripping a byte at a time still ends (http.client reads status, headers and body
+    through this)."""
+
+    def __init__(self, sock: socket.socket, limits: Limits) -> None:
+        self._sock = sock
+        self._raw = sock.makefile("rb", buffering=0)  # keeps the socket open while the response reads it
+        self._limits = limits
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int | None:
+        self._sock.settimeout(self._limits.timeout(self._limits.read_timeout))
+        return self._raw.readinto(buffer)
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+class _BoundedSocket:
+    def __init__(self, sock: socket.socket, limits: Limits) -> None:
+        self._sock = sock
+        self._limits = limits
+
+    def makefile(self, mode: str, *args: Any, **kwargs: Any) -> io.BufferedReader:
+        return io.BufferedReader(_DeadlineReader(self._sock, self._limits))
+
+
+def _bounded_response(sock: socket.socket, *args: Any, limits: Limits, **kwargs: Any) -> http.client.HTTPResponse:
+    return http.client.HTTPResponse(_BoundedSocket(sock, limits), *args, **kwargs)  # type: ignore[arg-type]
 
 
 class Outcome(enum.Enum):
@@ -49,7 +128,9 @@ class Exchange:
     release: Callable[[bool], None] | None = None  # give the connection back (True: reusable)
     bytes_read: int = 0
     target: str = ""  # the request target in origin form (path and query) of the final URL, after redirects
-    body: bytes | None = None  # the whole body once ``buffer`` read it
+    body: bytearray | None = None  # the whole body once ``buffer`` read it
+    limits: Limits | None = None
+    body_sha256: str = ""  # lowercase hex, once ``buffer`` read the body
 
     def header(self, name: str) -> str:
         return self.headers.get(name.lower(), "")
@@ -78,15 +159,26 @@ class Exchange:
     def read_chunks(self) -> "ChunkReader":
         return ChunkReader(self)
 
-    def read(self) -> bytes:
-        """The whole body (Content-Length bytes). Raises OutpostError CORRUPT when the connection closed early,
-        TRANSFER/TIMEOUT when it broke."""
-        return b"".join(self.read_chunks())
+    def read(self) -> bytearray:
+        """The whole body (Content-Length bytes), in one buffer. Raises OutpostError CORRUPT when the connection
+        closed early or the body is over maxanswerbytes, TRANSFER/TIMEOUT when it broke."""
+        if self.body is not None:
+            return self.body
+        body = bytearray()
+        for chunk in self.read_chunks():
+            body += chunk
+        return body
 
-    def buffer(self) -> bytes:
-        """Reads the whole body now (to verify it before anything uses it); later reads give it from memory."""
+    def buffer(self) -> bytearray:
+        """Reads the whole body now, hashing it as it arrives (to verify it before anything uses it, without a
+        second copy); later reads give it from memory."""
         if self.body is None:
-            self.body = self.read()
+            digest = hashlib.sha256()
+            body = bytearray()
+            for chunk in self.read_chunks():
+                digest.update(chunk)
+                body += chunk
+            self.body, self.body_sha256 = body, digest.hexdigest()
         return self.body
 
     def close(self, reusable: bool = False) -> None:
@@ -105,7 +197,7 @@ class ChunkReader:
     def __iter__(self) -> "ChunkReader":
         return self
 
-    def __next__(self) -> bytes:
+    def __next__(self) -> bytes | bytearray:
         x = self.exchange
         if x.body is not None:  # buffered: the whole body once
             body, self.remaining = (x.body if self.remaining else b""), 0
@@ -113,6 +205,7 @@ class ChunkReader:
                 raise StopIteration
             return body
         resp = x.response
+        limits = x.limits or Limits(0, 0, 0)
         if resp is None or self.remaining == 0:
             if resp is not None:
                 resp.read()  # marks the response finished, so that the connection can send the next request
@@ -124,7 +217,12 @@ class ChunkReader:
             chunk = e.partial
         except (TimeoutError, socket.timeout):
             x.close()
-            raise OutpostError(ErrorKind.TIMEOUT, f"transfer failed: no byte for the read timeout after "
+            what = limits.timeout_message("no byte for the read timeout")
+            raise OutpostError(ErrorKind.TIMEOUT, f"{what} after {x.bytes_read} bytes ({x.where})",
+                               x.status) from None
+        except http.client.HTTPException as e:  # a broken chunked encoding
+            x.close()
+            raise OutpostError(ErrorKind.CORRUPT, f"corrupt answer: {type(e).__name__} {str(e)[:200]} after "
                                                   f"{x.bytes_read} bytes ({x.where})", x.status) from None
         except OSError as e:
             x.close()
@@ -137,6 +235,10 @@ class ChunkReader:
             raise OutpostError(ErrorKind.CORRUPT, f"truncated answer: connection closed after {x.bytes_read} bytes "
                                                   f"({x.where})", x.status)
         x.bytes_read += len(chunk)
+        if limits.too_large(x.bytes_read):
+            x.close()
+            raise OutpostError(ErrorKind.CORRUPT, f"answer too large: over maxanswerbytes={limits.max_answer_bytes} "
+                                                  f"bytes ({x.where})", x.status)
         if self.remaining > 0:
             self.remaining -= len(chunk)
         return chunk
@@ -194,22 +296,55 @@ class Transport:
                 c.close()
 
     def open(self, url: str, proxy: str, headers: dict[str, str], connect_timeout: float,
-             read_timeout: float, write_timeout: float | None = None) -> Exchange:
+             read_timeout: float, write_timeout: float | None = None, *, attempt_timeout: float | None = None,
+             max_answer_bytes: int | None = None, check_hop: HopCheck | None = None) -> Exchange:
         """Sends the GET (within the write timeout, by default the read timeout) and reads status and headers,
-        following up to 3 redirects on the same route."""
-        for _ in range(_MAX_REDIRECTS + 1):
-            x = self._open_once(url, proxy, headers, connect_timeout, read_timeout,
-                                read_timeout if write_timeout is None else write_timeout)
+        following redirects on the same route (at most 5 requests), all within ``attempt_timeout``. With
+        ``check_hop`` (security=sig) a redirect is followed only when its signature verifies for the target asked
+        at that hop; any other is refused (outcome UNSIGNED)."""
+        limits = Limits(connect_timeout, read_timeout, read_timeout if write_timeout is None else write_timeout,
+                        attempt_timeout, max_answer_bytes)
+        for _ in range(_MAX_HOPS):
+            x = self._open_once(url, proxy, headers, limits)
             if x.status in (301, 302, 307, 308) and x.header("location"):
+                if check_hop is not None:
+                    refused = self._refused_redirect(x, check_hop)
+                    if refused is not None:
+                        return refused
                 x.close(reusable=False)
                 url = urllib.parse.urljoin(url, x.header("location"))
                 continue
             return x
         return Exchange(Outcome.PROTOCOL, x.status, error=OutpostError(
-            ErrorKind.PROTOCOL, f"more than {_MAX_REDIRECTS} redirects ({x.where})", x.status), where=x.where)
+            ErrorKind.PROTOCOL, f"more than {_MAX_HOPS - 1} redirects ({x.where})", x.status), where=x.where)
 
-    def _open_once(self, url: str, proxy: str, headers: dict[str, str], connect_timeout: float,
-                   read_timeout: float, write_timeout: float) -> Exchange:
+    @staticmethod
+    def _refused_redirect(x: Exchange, check_hop: HopCheck) -> Exchange | None:
+        """None when the redirect's signature verifies; else the refusal (an unsigned redirect is a bad answer)."""
+        try:
+            length = int(x.header("content-length") or 0)
+        except ValueError:
+            length = -1
+        if not 0 <= length <= _MAX_REDIRECT_BODY:
+            x.close()
+            return Exchange(Outcome.UNSIGNED, x.status, x.headers, OutpostError(
+                ErrorKind.UNSIGNED, f"redirect refused: a body of {x.header('content-length') or 'unknown'} bytes "
+                                    f"({x.where})", x.status), x.where)
+        try:
+            body = x.read()
+        except OutpostError as e:
+            return Exchange(Outcome.CORRUPT if e.kind == ErrorKind.CORRUPT else Outcome.TRANSFER_FAILED, x.status,
+                            x.headers, e, x.where)
+        hop = Hop(x.target, x.status, x.header("location"), x.header("etag"), hashlib.sha256(body).hexdigest())
+        problem = check_hop(hop, x.header(SIGNATURE_HEADER))
+        if not problem:
+            return None
+        x.close()
+        return Exchange(Outcome.UNSIGNED, x.status, x.headers, OutpostError(
+            ErrorKind.UNSIGNED, f"redirect to {x.header('location')[:200]} refused: {problem} ({x.where})", x.status),
+            x.where)
+
+    def _open_once(self, url: str, proxy: str, headers: dict[str, str], limits: Limits) -> Exchange:
         where = f"GET {url}" + (f" via proxy {proxy}" if proxy else " (direct)")
         if headers.get("Cache-Control"):
             where += f" [Cache-Control: {headers['Cache-Control']}]"
@@ -219,8 +354,12 @@ class Transport:
         for fresh_retry in (False, True):
             if conn is None:
                 try:
-                    conn = self._connect(target, proxy, connect_timeout, self._prefer_ip_family)
+                    conn = self._connect(target, proxy, limits.timeout(limits.connect_timeout),
+                                         self._prefer_ip_family)
                 except OSError as e:
+                    if limits.expired and isinstance(e, (TimeoutError, socket.timeout)):
+                        return Exchange(Outcome.TRANSFER_FAILED, error=OutpostError(
+                            ErrorKind.TIMEOUT, f"{limits.timeout_message('')} ({where})"), where=where)
                     return Exchange(Outcome.CONNECT_FAILED, error=OutpostError(
                         ErrorKind.CONNECT, f"could not connect: {_reason(e)} ({where})"), where=where)
                 reused = False
@@ -231,19 +370,32 @@ class Transport:
             try:
                 # The socket timeout bounds the whole sendall (Python 3.5+): only a request larger than the
                 # socket buffers, to a peer that does not read, can wait on it.
-                conn.sock.settimeout(write_timeout)
+                conn.sock.settimeout(limits.timeout(limits.write_timeout))
+                # status, headers and body are read through the attempt's deadline
+                conn.response_class = functools.partial(_bounded_response, limits=limits)  # type: ignore[assignment]
                 conn.request("GET", path, headers=headers)
                 sending = False
-                conn.sock.settimeout(read_timeout)
                 resp = conn.getresponse()
                 break
             except (TimeoutError, socket.timeout):
                 conn.close()
-                what = "the request was not sent within the write timeout" if sending else \
-                    "no answer within the read timeout"
+                what = limits.timeout_message("the request was not sent within the write timeout" if sending else
+                                              "no answer within the read timeout")
                 return Exchange(Outcome.TRANSFER_FAILED, error=OutpostError(
-                    ErrorKind.TIMEOUT, f"transfer failed: {what} ({where})"), where=where)
-            except (http.client.HTTPException, OSError) as e:
+                    ErrorKind.TIMEOUT, f"{what} ({where})"), where=where)
+            except (http.client.LineTooLong, http.client.HTTPException) as e:
+                conn.close()
+                if isinstance(e, http.client.LineTooLong) or "more than" in str(e):
+                    # header lines without end: http.client stops at 100 lines of 64 KiB
+                    return Exchange(Outcome.CORRUPT, error=OutpostError(
+                        ErrorKind.CORRUPT, f"corrupt answer: its headers are too large: {str(e)[:200]} ({where})"),
+                        where=where)
+                conn = None
+                if reused and not fresh_retry:
+                    continue
+                return Exchange(Outcome.TRANSFER_FAILED, error=OutpostError(
+                    ErrorKind.TRANSFER, f"transfer failed: {_reason(e)} ({where})"), where=where)
+            except OSError as e:
                 conn.close()
                 conn = None
                 # A keep-alive connection the other side had closed: one retry on a fresh connection.
@@ -262,8 +414,20 @@ class Transport:
                 pooled.close()
 
         x = Exchange(Outcome.OK, resp.status, response_headers, where=where, response=resp, release=release,
-                     target=urllib.parse.urlunsplit(("", "", target.path or "/", target.query, "")))
-        if resp.status == 200 or resp.status in (301, 302, 307, 308):
+                     target=urllib.parse.urlunsplit(("", "", target.path or "/", target.query, "")), limits=limits)
+        if resp.status == 200:
+            try:
+                length = int(x.header("content-length") or -1)
+            except ValueError:
+                length = -1
+            if limits.too_large(length):
+                x.close()
+                x.response = None
+                x.outcome = Outcome.CORRUPT
+                x.error = OutpostError(ErrorKind.CORRUPT, f"answer too large: Content-Length {length} over "
+                                                          f"maxanswerbytes={limits.max_answer_bytes} ({where})", 200)
+            return x
+        if resp.status in (301, 302, 307, 308):
             return x
         try:
             body = resp.read(_MAX_ERROR_BODY)

@@ -248,17 +248,19 @@ def value_bytes(content: bytes, pos: npt.NDArray[np.int64], width: int, stride: 
     return gathered
 
 
-def decode(data: bytes | bytearray | memoryview) -> Answer:
-    """Checks and indexes one whole document; raises CorruptAnswer when any check fails."""
-    data = bytes(data)
+def decode(data: bytes | bytearray | memoryview, max_content: int = 1 << 62) -> Answer:
+    """Checks and indexes one whole document; raises CorruptAnswer when any check fails or its content is over
+    ``max_content`` bytes once decompressed. A bytearray is read in place (no copy of the whole answer)."""
+    if not isinstance(data, (bytes, bytearray)):
+        data = bytes(data)
     if len(data) < HEADER_SIZE + TRAILER_SIZE:
         raise CorruptAnswer(f"{len(data)} bytes, shorter than a header and a trailer")
-    codec, body_len = check_header(data[:HEADER_SIZE])
+    codec, body_len = check_header(bytes(data[:HEADER_SIZE]))
     if len(data) != HEADER_SIZE + body_len + TRAILER_SIZE:
         raise CorruptAnswer(f"{len(data)} bytes, expected 16 + body_len {body_len} + 16")
     body = memoryview(data)[HEADER_SIZE:HEADER_SIZE + body_len]
-    content = decompress(codec, body)
-    rows, crc = parse_trailer(data[HEADER_SIZE + body_len:])
+    content = decompress(codec, body, max_content)
+    rows, crc = parse_trailer(bytes(data[HEADER_SIZE + body_len:]))
     if crc32(content) != crc:
         raise CorruptAnswer(f"CRC-32 mismatch: trailer {crc:08x}, content {crc32(content):08x}")
     answer = index_content(content, rows)
@@ -290,16 +292,19 @@ def parse_trailer(trailer: bytes) -> tuple[int, int]:
     return rows, crc
 
 
-def decompress(codec: int, body: bytes | memoryview) -> bytes:
-    """The content of a body: exactly one zlib stream or zstd frame ending at its last byte."""
+def decompress(codec: int, body: bytes | memoryview, max_content: int = 1 << 62) -> bytes:
+    """The content of a body: exactly one zlib stream or zstd frame ending at its last byte, at most
+    ``max_content`` bytes (a small body may decompress to gigabytes)."""
     if codec == 0:
         return bytes(body)
     if codec == 1:
         d = zlib.decompressobj()
         try:
-            out = d.decompress(body)
+            out = d.decompress(body, max_content + 1)
         except zlib.error as e:
             raise CorruptAnswer(f"zlib: {e}") from None
+        if len(out) > max_content:
+            raise _too_large(max_content)
         if not d.eof:
             raise CorruptAnswer(f"deflate stream does not end at body_len {len(body)}")
         if d.unused_data:
@@ -307,16 +312,48 @@ def decompress(codec: int, body: bytes | memoryview) -> bytes:
         return out
     if bytes(body[:4]) != ZSTD_MAGIC:  # a skippable frame would otherwise be accepted
         raise CorruptAnswer("the body does not start with a zstd frame")
-    z = zstandard.ZstdDecompressor().decompressobj()
     try:
-        out = z.decompress(body)
+        declared = zstandard.frame_content_size(bytes(body[:18]))  # -1 when the frame does not say
+    except zstandard.ZstdError:
+        declared = -1  # the decompressor says what is wrong
+    if declared > max_content:
+        raise _too_large(max_content)
+    z = zstandard.ZstdDecompressor().decompressobj()
+    # fed in slices small enough that none can expand past twice the limit, whatever size the frame declares
+    parts: list[bytes] = []
+    produced = fed = 0
+    try:
+        while fed < len(body) and not z.eof:
+            step = zstd_slice(max_content - produced)
+            part = z.decompress(body[fed:fed + step])
+            fed += min(step, len(body) - fed)
+            produced += len(part)
+            if produced > max_content:
+                raise _too_large(max_content)
+            parts.append(part)
     except zstandard.ZstdError as e:
         raise CorruptAnswer(f"zstd: {e}") from None
+    out = parts[0] if len(parts) == 1 else b"".join(parts)
+    del parts
     if not z.eof:
         raise CorruptAnswer(f"zstd frame does not end at body_len {len(body)} (truncated frame)")
-    if z.unused_data:
-        raise CorruptAnswer(f"{len(z.unused_data)} bytes after the zstd frame")
+    extra = len(z.unused_data) + len(body) - fed
+    if extra:
+        raise CorruptAnswer(f"{extra} bytes after the zstd frame")
     return out
+
+
+ZLIB_SLICE = 4096  # per zlib call, where its exact max_length cannot be used (deflate expands at most ~1032 times)
+
+
+def zstd_slice(room: int) -> int:
+    """Body bytes for the next zstd call when ``room`` more content bytes are allowed: a 4-byte block can stand for
+    128 KiB, so a slice of room / 32768 bytes cannot expand past the room (at least 256 bytes: 8 MiB)."""
+    return max(256, min(1 << 20, room >> 15))
+
+
+def _too_large(max_content: int) -> CorruptAnswer:
+    return CorruptAnswer(f"answer too large: its content is over maxanswerbytes={max_content} bytes decompressed")
 
 
 class Incomplete(CorruptAnswer):
