@@ -78,12 +78,21 @@ class EdgeRequestsTest {
         }
     }
 
-    /** An unknown page is the project's problem answer (never Spring's Whitelabel page), for browsers too. */
+    /** An unknown page is the project's problem answer (never Spring's Whitelabel page); in /ui/, a page for people. */
     @ParameterizedTest
     @ValueSource(strings = {"/nope", "/ui/nope", "/ui/js/nope.js", "/v2/json/nodes", "/Outpost/nope"})
     void unknownPagesAreTheProjectsNotFound(String path) throws Exception {
         for (String accept : List.of("text/html,*/*;q=0.8", "application/json", "*/*")) {
             Answer a = send(ANONYMOUS, "GET " + path + " HTTP/1.1", Map.of("Accept", accept));
+            if (path.startsWith("/ui/") && accept.startsWith("text/html")) {
+                // a person in the conditions browser: a page that leads back into it
+                assertThat(a.status).as(path).isEqualTo(404);
+                assertThat(a.head).as(path).containsIgnoringCase("Content-Type: text/html")
+                        .containsIgnoringCase("Cache-Control: no-store");
+                assertThat(a.body).as(path).contains("<h1>Not found</h1>").contains("href=\"/ui/\"")
+                        .doesNotContain("Whitelabel").doesNotContain("Spring");
+                continue;
+            }
             assertThat(a.status).as(path + " " + accept).isEqualTo(404);
             assertThat(a.head).as(path).containsIgnoringCase("Content-Type: application/problem+json")
                     .containsIgnoringCase("Cache-Control: no-store");

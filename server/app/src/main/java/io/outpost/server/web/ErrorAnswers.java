@@ -12,7 +12,8 @@ import org.springframework.web.bind.annotation.RequestMapping;
 /**
  * The answer to an error Tomcat or Spring forwards to the error page (an unknown path, a method a path does not take,
  * a request Tomcat refused): a problem+json with the status and fixed words, instead of Spring Boot's "Whitelabel"
- * page or JSON (which names its own framework). Not stored by caches. A direct request for the error page never gets
+ * page or JSON (which names its own framework); a browser asking for a missing page of the conditions browser
+ * ({@code /ui/…}, Accept: text/html) gets a small HTML page instead. Not stored by caches. A direct request for the error page never gets
  * here: {@link ManagementAccess} answers it 404.
  */
 @Controller
@@ -35,6 +36,26 @@ public class ErrorAnswers implements ErrorController {
             return;
         }
         resp.resetBuffer();
+        String accept = req.getHeader("Accept");
+        if (status == 404 && instance.startsWith(req.getContextPath() + "/ui/") && accept != null
+                && accept.contains("text/html")) {
+            notFoundPage(resp, req.getContextPath());
+            return;
+        }
         Problems.write(resp, status, title, detail, instance, "no-store");
+    }
+
+    /** A person who followed a stale link into the conditions browser gets a page that leads back into it. */
+    private static void notFoundPage(HttpServletResponse resp, String contextPath) throws IOException {
+        byte[] page = ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found · Outpost"
+                + "</title></head>\n<body><h1>Not found</h1><p>The conditions browser has no such page.</p>"
+                + "<p><a href=\"" + contextPath + "/ui/\">Go to the conditions browser</a></p></body></html>\n")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        resp.setStatus(404);
+        resp.setContentType("text/html;charset=UTF-8");
+        resp.setHeader("Cache-Control", "no-store");
+        resp.setHeader("Content-Security-Policy", "default-src 'none'");
+        resp.setContentLength(page.length);
+        resp.getOutputStream().write(page);
     }
 }
