@@ -49,10 +49,15 @@ final class BoundedBody extends FilterInputStream {
 
     @Override
     public long skip(long n) throws IOException {
+        return skipByReading(this, n);
+    }
+
+    /** Skips through {@code in}'s own read, so whatever it counts or hashes sees the skipped bytes too. */
+    static long skipByReading(java.io.InputStream in, long n) throws IOException {
         byte[] buf = new byte[(int) Math.min(8192, Math.max(0, n))];
         long done = 0;
         while (done < n) {
-            int r = read(buf, 0, (int) Math.min(buf.length, n - done));
+            int r = in.read(buf, 0, (int) Math.min(buf.length, n - done));
             if (r < 0) {
                 break;
             }

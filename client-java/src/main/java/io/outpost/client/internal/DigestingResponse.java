@@ -38,16 +38,7 @@ final class DigestingResponse implements Response {
 
             @Override
             public long skip(long n) throws IOException {
-                byte[] buf = new byte[(int) Math.min(8192, Math.max(0, n))];
-                long done = 0;
-                while (done < n) {
-                    int r = read(buf, 0, (int) Math.min(buf.length, n - done));
-                    if (r < 0) {
-                        break;
-                    }
-                    done += r;
-                }
-                return done;
+                return BoundedBody.skipByReading(this, n);
             }
 
             @Override

@@ -15,11 +15,12 @@ import org.flywaydb.core.api.migration.Context;
 import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
- * MariaDB / MySQL migration 3.1: every name column, in the database-wide tables and in each folder's channel table,
- * gets the server's NO PAD binary collation ({@code utf8mb4_nopad_bin}, MySQL 8: {@code utf8mb4_0900_bin}). The
- * tables were made in {@code utf8mb4_bin}, which is PAD SPACE: there {@code 'ch0' = 'ch0 '}, so a padded spelling
- * of a name read, truncated and wrote the other object. Their unique keys are rebuilt with them. A Java migration
- * because the channel tables are one per folder. Only the small tables change; no IOV table is touched.
+ * MariaDB / MySQL migrations that give name columns the server's NO PAD binary collation ({@code utf8mb4_nopad_bin},
+ * MySQL 8: {@code utf8mb4_0900_bin}). The tables were made in {@code utf8mb4_bin}, which is PAD SPACE: there
+ * {@code 'ch0' = 'ch0 '}, so a padded spelling of a name read, truncated and wrote the other object. Their unique keys
+ * are rebuilt with them. Java migrations because the channel tables are one per folder; only the small tables
+ * change, no IOV table is touched. 3.1: the database-wide tables and every folder's channel table; 5.1: the frozen
+ * global tags of V5.
  */
 final class ExactNameCollation implements JavaMigration {
 
@@ -35,6 +36,30 @@ final class ExactNameCollation implements JavaMigration {
         NAME_COLUMNS.put("IDEMPOTENCY_KEYS", columns("SUBJECT", true, "IDEMPOTENCY_KEY", true));
     }
 
+    private final String version;
+    private final String description;
+    private final Map<String, Map<String, Boolean>> tables;
+    private final boolean channelTables;
+
+    private ExactNameCollation(String version, String description, Map<String, Map<String, Boolean>> tables,
+                               boolean channelTables) {
+        this.version = version;
+        this.description = description;
+        this.tables = tables;
+        this.channelTables = channelTables;
+    }
+
+    /** 3.1: the database-wide name columns and every folder's CHANNEL_NAME. */
+    static ExactNameCollation names() {
+        return new ExactNameCollation("3.1", "names compare exactly", NAME_COLUMNS, true);
+    }
+
+    /** 5.1: the name columns of the frozen global tags (V5). */
+    static ExactNameCollation frozenGlobalTags() {
+        return new ExactNameCollation("5.1", "frozen global tag names compare exactly", Map.of("FROZEN_GLOBAL_TAGS",
+                columns("GLOBAL_TAG", true, "FOLDER_PATH", true, "FOLDER_TAG", false)), false);
+    }
+
     private static Map<String, Boolean> columns(Object... nameAndNotNull) {
         Map<String, Boolean> m = new LinkedHashMap<>();
         for (int i = 0; i < nameAndNotNull.length; i += 2) {
@@ -45,17 +70,17 @@ final class ExactNameCollation implements JavaMigration {
 
     @Override
     public MigrationVersion getVersion() {
-        return MigrationVersion.fromVersion("3.1");
+        return MigrationVersion.fromVersion(version);
     }
 
     @Override
     public String getDescription() {
-        return "names compare exactly";
+        return description;
     }
 
     @Override
     public Integer getChecksum() {
-        return 31;
+        return Integer.parseInt(version.replace(".", ""));
     }
 
     /** MariaDB commits before every ALTER TABLE anyway. */
@@ -70,9 +95,11 @@ final class ExactNameCollation implements JavaMigration {
         String prefix = context.getConfiguration().getPlaceholders().get("prefix");
         String collation = MariaDbDialect.nameCollationOf(c.getMetaData().getDatabaseProductVersion());
         List<String> statements = new ArrayList<>();
-        NAME_COLUMNS.forEach((table, cols) -> statements.add(alter(prefix + table, cols, collation)));
-        for (String channelTable : channelTables(c, prefix)) {
-            statements.add(alter(channelTable, Map.of("CHANNEL_NAME", false), collation));
+        tables.forEach((table, cols) -> statements.add(alter(prefix + table, cols, collation)));
+        if (channelTables) {
+            for (String channelTable : channelTables(c, prefix)) {
+                statements.add(alter(channelTable, Map.of("CHANNEL_NAME", false), collation));
+            }
         }
         try (Statement st = c.createStatement()) {
             for (String sql : statements) {

@@ -52,7 +52,7 @@ public final class SchemaManager {
 
     /** The migrations that are code, not SQL: they depend on what the database holds (one table per folder). */
     private static JavaMigration[] javaMigrations(Dialect d) {
-        return d instanceof MariaDbDialect ? new JavaMigration[] {new ExactNameCollation(), new FrozenGlobalTagNameCollation()} : new JavaMigration[0];
+        return d instanceof MariaDbDialect ? new JavaMigration[] {ExactNameCollation.names(), ExactNameCollation.frozenGlobalTags()} : new JavaMigration[0];
     }
 
     /** The DDL of one folder's tables, in execution order. */
