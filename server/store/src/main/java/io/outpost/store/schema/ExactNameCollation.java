@@ -21,7 +21,7 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * of a name read, truncated and wrote the other object. Their unique keys are rebuilt with them. A Java migration
  * because the channel tables are one per folder. Only the small tables change; no IOV table is touched.
  */
-final class ExactNameCollation implements JavaMigration {
+public final class ExactNameCollation implements JavaMigration {
 
     /** Name columns of the database-wide tables: table (without prefix) → column → NOT NULL. */
     private static final Map<String, Map<String, Boolean>> NAME_COLUMNS = new LinkedHashMap<>();

@@ -15,7 +15,7 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * migration 3.1 ({@link ExactNameCollation}) gave every other name column, chosen from the server's version as there,
  * so a padded global-tag, folder or tag name cannot reach a frozen row.
  */
-final class FrozenGlobalTagNameCollation implements JavaMigration {
+public final class FrozenGlobalTagNameCollation implements JavaMigration {
 
     @Override
     public MigrationVersion getVersion() {
