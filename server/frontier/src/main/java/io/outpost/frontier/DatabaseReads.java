@@ -162,7 +162,7 @@ final class DatabaseReads {
                 rows++;
                 values.writeRow(rs, enc);
                 enc.writeEOR();
-                if (on.bindsUntyped()) { // PostgreSQL: fewer round trips for short rows
+                if (on.sizesFetchesByRows()) {
                     FetchSizing.afterRow(rs, rows, enc.fullSize());
                 }
             }

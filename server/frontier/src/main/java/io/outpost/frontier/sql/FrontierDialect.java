@@ -105,11 +105,13 @@ public abstract class FrontierDialect {
         return c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
     }
 
-    /**
-     * Whether the binds go out untyped, for the server to infer their types from the statement (as Oracle takes a
-     * string for a number); also whether rows are fetched in batches sized to their length.
-     */
+    /** Whether the binds go out untyped, for the server to infer their types from the statement. */
     public boolean bindsUntyped() {
+        return false;
+    }
+
+    /** Whether the fetch size follows the rows' length ({@link io.outpost.frontier.encode.FetchSizing#afterRow}). */
+    public boolean sizesFetchesByRows() {
         return false;
     }
 
@@ -172,7 +174,7 @@ public abstract class FrontierDialect {
     }
 
     /** Oracle-style type names for PostgreSQL/MariaDB/SQLite columns, by JDBC type. */
-    public static String oracleTypeName(int jdbcType, int precision, String nativeName) {
+    static String oracleTypeName(int jdbcType, int precision, String nativeName) {
         return switch (jdbcType) {
             case Types.BIGINT -> "NUMBER(20)";
             case Types.INTEGER -> "NUMBER(10)";

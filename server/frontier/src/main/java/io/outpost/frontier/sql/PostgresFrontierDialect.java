@@ -61,6 +61,12 @@ public final class PostgresFrontierDialect extends FrontierDialect {
         return true;
     }
 
+    /** Fewer round trips for short rows. */
+    @Override
+    public boolean sizesFetchesByRows() {
+        return true;
+    }
+
     @Override
     public ColumnValues columnValues(ResultSet rs, boolean[] binary) throws SQLException {
         return ColumnValues.postgres(rs, binary);
