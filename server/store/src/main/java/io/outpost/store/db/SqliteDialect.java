@@ -71,9 +71,18 @@ public final class SqliteDialect extends Dialect {
         return "INSERT OR IGNORE INTO " + channelTable + " (CHANNEL_ID, LAST_OBJECT_ID, HAS_NEW_DATA) VALUES (?, 0, 0)";
     }
 
-    /** Creates the SQLite file in WAL mode, so readers go on while a writer writes. */
+    /** Creates the SQLite file (and its folder) in WAL mode, so readers go on while a writer writes. */
     @Override
     void beforeOpen(DatabaseConfig config) {
+        java.nio.file.Path parent = java.nio.file.Path.of(config.jdbcUrl().substring("jdbc:sqlite:".length())).getParent();
+        if (parent != null) {
+            try {
+                java.nio.file.Files.createDirectories(parent);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("cannot create the folder of SQLite database " + config.jdbcUrl()
+                        + ": " + e.getMessage(), e);
+            }
+        }
         SQLiteConfig c = new SQLiteConfig();
         c.setJournalMode(SQLiteConfig.JournalMode.WAL);
         try (Connection conn = c.createConnection(config.jdbcUrl())) {
