@@ -1,6 +1,7 @@
 package io.outpost.frontier;
 
-import io.outpost.frontier.sql.SqlGuard;
+import io.outpost.frontier.sql.FrontierDialect;
+import io.outpost.frontier.sql.FrontierDialects;
 import io.outpost.frontier.answers.FrontierAnswers;
 import io.outpost.frontier.answers.TableTimes;
 import io.outpost.frontier.cost.QueryCostGuard;
@@ -79,17 +80,17 @@ public class FrontierServlet extends HttpServlet {
         this.ownsRuntime = ownsRuntime;
         FrontierConfig config = context.config();
         this.answers = new FrontierAnswers(context.database().prefix(), answerCacheBytes);
-        SqlGuard.Target target = SqlGuard.targetFor(context.database().dialect().name());
-        QueryCostGuard cost = new QueryCostGuard(costLimits, target);
+        FrontierDialect dialect = FrontierDialects.of(context.database().dialect());
+        QueryCostGuard cost = new QueryCostGuard(costLimits, dialect);
         TableTimes times = new TableTimes(context.database().prefix(), config.validateLastModifiedSeconds());
-        this.checks = new StatementChecks(context, target, cost, runtime.parser());
+        this.checks = new StatementChecks(context, dialect, cost, runtime.parser());
         Keepalives keepalives = new Keepalives(runtime.keepaliveTimer(), config, context.metrics());
-        DatabaseReads reads = new DatabaseReads(context, target, keepalives);
+        DatabaseReads reads = new DatabaseReads(context, dialect, keepalives);
         PayloadEnds ends = new PayloadEnds(context, answers);
         StepChain<PayloadWork, PayloadOutcome> payloadSteps = new StepChain<>(List.of(
                 new OpenPayloadStep(reads, ends),
                 new LastModifiedStep(times, ends, config),
-                new StampStep(answers, cost, ends, target, config),
+                new StampStep(answers, cost, ends, dialect, config),
                 new SingleFlightStep(answers, keepalives, ends, config),
                 new CostStep(cost, ends, context),
                 new EncodeStep(answers),

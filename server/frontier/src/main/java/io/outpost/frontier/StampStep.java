@@ -1,6 +1,6 @@
 package io.outpost.frontier;
 
-import io.outpost.frontier.sql.SqlGuard;
+import io.outpost.frontier.sql.FrontierDialect;
 import io.outpost.frontier.answers.FrontierAnswers;
 import io.outpost.frontier.answers.PostgresPrelude;
 import io.outpost.frontier.cost.QueryCostGuard;
@@ -19,15 +19,15 @@ final class StampStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
     private final FrontierAnswers answers;
     private final QueryCostGuard cost;
     private final PayloadEnds ends;
-    private final boolean postgres;
+    private final boolean prelude;
     private final int timeoutSeconds;
 
-    StampStep(FrontierAnswers answers, QueryCostGuard cost, PayloadEnds ends, SqlGuard.Target target,
+    StampStep(FrontierAnswers answers, QueryCostGuard cost, PayloadEnds ends, FrontierDialect dialect,
               FrontierConfig config) {
         this.answers = answers;
         this.cost = cost;
         this.ends = ends;
-        this.postgres = target == SqlGuard.Target.POSTGRESQL;
+        this.prelude = dialect.stampsWithPrelude();
         this.timeoutSeconds = config.statementTimeoutSeconds();
     }
 
@@ -39,7 +39,7 @@ final class StampStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
             return next.proceed(w);
         }
         Connection c = w.connection();
-        boolean preludeFirst = postgres && w.freshTransaction && !autoCommit(c); // the query then shares the snapshot
+        boolean preludeFirst = prelude && w.freshTransaction && !autoCommit(c); // the query then shares the snapshot
         boolean costed = true;
         if (preludeFirst) {
             costed = cost.wantsEstimate(p.sql(), p.binds());

@@ -2,6 +2,7 @@ package io.outpost.frontier;
 
 import io.outpost.frontier.cost.QueryCostGuard;
 import io.outpost.frontier.sql.CheckedStatements;
+import io.outpost.frontier.sql.FrontierDialect;
 import io.outpost.frontier.sql.SnapshotQueryCoverage;
 import io.outpost.frontier.sql.SqlGuard;
 import io.outpost.frontier.sql.SqlParser;
@@ -18,13 +19,13 @@ final class StatementChecks {
     private final SqlParser parser;
     private volatile SnapshotQueryCoverage snapshotCoverage;
 
-    StatementChecks(FrontierContext context, SqlGuard.Target target, QueryCostGuard cost, SqlParser parser) {
+    StatementChecks(FrontierContext context, FrontierDialect dialect, QueryCostGuard cost, SqlParser parser) {
         this.context = context;
         this.parser = parser;
         // On PostgreSQL, MariaDB and SQLite the owner our dictionary reports is the one qualifier CORAL puts on every table;
         // on Oracle the real owner is configured (SchemaName), since Oracle's own dictionary answers there.
-        String owner = target == SqlGuard.Target.ORACLE ? context.config().schemaName() : context.dictionaryOwner();
-        SqlGuard guard = new SqlGuard(owner, target, context.tables(), parser);
+        String owner = dialect.runsCoolSqlAsSent() ? context.config().schemaName() : context.dictionaryOwner();
+        SqlGuard guard = new SqlGuard(owner, dialect, context.tables(), parser);
         // one parse: the join shape is checked on the tree the guard parsed
         this.checked = new CheckedStatements(statement -> guard.check(statement, cost::checkShape));
         this.snapshotCoverage = SnapshotQueryCoverage.load(context.database());

@@ -3,6 +3,7 @@ package io.outpost.frontier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.frontier.protocol.P1Codec;
+import io.outpost.frontier.sql.FrontierDialects;
 import io.outpost.frontier.sql.SqlGuard;
 import io.outpost.frontier.sql.SqlParser;
 import java.util.List;
@@ -31,8 +32,8 @@ class FuzzTest {
     @Test
     void validatorNeverThrowsAnythingElse() {
         Random r = new Random(42);
-        SqlGuard[] guards = {new SqlGuard("OUTPOST_", null, SqlGuard.Target.POSTGRESQL, PARSER),
-                new SqlGuard("OUTPOST_", null, SqlGuard.Target.SQLITE, PARSER), new SqlGuard("OUTPOST_", null, SqlGuard.Target.ORACLE, PARSER)};
+        SqlGuard[] guards = {new SqlGuard("OUTPOST_", null, FrontierDialects.POSTGRESQL, PARSER),
+                new SqlGuard("OUTPOST_", null, FrontierDialects.SQLITE, PARSER), new SqlGuard("OUTPOST_", null, FrontierDialects.ORACLE, PARSER)};
         int accepted = 0;
         int rejected = 0;
         for (int i = 0; i < 600; i++) {

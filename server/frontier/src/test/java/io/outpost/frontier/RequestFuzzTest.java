@@ -6,6 +6,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.outpost.frontier.protocol.FrontierCommand;
 import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.frontier.sql.CheckedStatements;
+import io.outpost.frontier.sql.FrontierDialects;
 import io.outpost.frontier.sql.IntegerLiteralsTest;
 import io.outpost.frontier.sql.JoinShapeCheck;
 import io.outpost.frontier.sql.SqlGuard;
@@ -27,8 +28,8 @@ class RequestFuzzTest {
     @AutoClose
     private static final ExecutorService THREADS = SqlParser.newThreads();
     private static final SqlParser PARSER = new SqlParser(THREADS);
-    private static final SqlGuard POSTGRES = new SqlGuard("OUTPOST_", null, SqlGuard.Target.POSTGRESQL, PARSER);
-    private static final SqlGuard ORACLE = new SqlGuard("OUTPOST_", "COOLOWNER", SqlGuard.Target.ORACLE, PARSER);
+    private static final SqlGuard POSTGRES = new SqlGuard("OUTPOST_", null, FrontierDialects.POSTGRESQL, PARSER);
+    private static final SqlGuard ORACLE = new SqlGuard("OUTPOST_", "COOLOWNER", FrontierDialects.ORACLE, PARSER);
     private static final JoinShapeCheck SHAPE = new JoinShapeCheck(4, true);
 
     @FuzzTest(maxDuration = "30s")

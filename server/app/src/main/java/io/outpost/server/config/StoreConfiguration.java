@@ -8,8 +8,6 @@ import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.demo.DemoData;
 import io.outpost.store.schema.SchemaManager;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -25,12 +23,6 @@ public class StoreConfiguration {
     public IovStore iovStore(OutpostProperties props, ReadReplicaProperties replica, MeterRegistry registry)
             throws IOException, java.sql.SQLException {
         OutpostProperties.Database d = props.database();
-        if (d.url().startsWith("jdbc:sqlite:")) {
-            Path file = Path.of(d.url().substring("jdbc:sqlite:".length()));
-            if (file.getParent() != null) {
-                Files.createDirectories(file.getParent());
-            }
-        }
         DatabaseConfig config = new DatabaseConfig(d.url(), d.user(), d.password(), d.tablePrefix(), d.readPoolSize(),
                 d.writePoolSize(), d.connectionTimeout(), d.statementTimeout());
         java.util.function.Consumer<com.zaxxer.hikari.HikariConfig> metrics =

@@ -3,8 +3,6 @@ package io.outpost.server.write;
 import io.outpost.server.cache.Catalog;
 import io.outpost.server.config.ReplicaReplay;
 import io.outpost.store.IovStore;
-import io.outpost.store.db.MariaDbDialect;
-import io.outpost.store.db.PostgresDialect;
 import java.sql.SQLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,13 +32,10 @@ public class WriteVisibility {
     /** Returns false when the read side had not caught up within the configured wait (the write is stored). */
     public boolean afterWrite() {
         boolean caughtUp = true;
-        if (store.database().dialect() instanceof PostgresDialect
-                || store.database().dialect() instanceof MariaDbDialect) {
-            try {
-                caughtUp = awaitReplay();
-            } catch (SQLException e) {
-                log.warn("cannot compare the replica's replay position with the primary's: {}", e.getMessage());
-            }
+        try {
+            caughtUp = awaitReplay();
+        } catch (SQLException e) {
+            log.warn("cannot compare the replica's replay position with the primary's: {}", e.getMessage());
         }
         catalog.refresh();
         return caughtUp;

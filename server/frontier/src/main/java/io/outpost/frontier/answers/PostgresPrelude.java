@@ -1,6 +1,6 @@
 package io.outpost.frontier.answers;
 
-import io.outpost.frontier.cost.PlanCostEstimate;
+import io.outpost.frontier.sql.PostgresFrontierDialect;
 import io.outpost.frontier.encode.ColumnValues;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -137,7 +137,7 @@ public final class PostgresPrelude {
                 throw new SQLException("prelude gave " + stamps.size() + " stamps for " + seqTables.size() + " tables");
             }
             OptionalDouble cost = explainSql == null ? null
-                    : plan == null ? OptionalDouble.empty() : PlanCostEstimate.totalCost(plan);
+                    : plan == null ? OptionalDouble.empty() : PostgresFrontierDialect.totalCost(plan);
             return new Result(stamp(seqTables, stamps), cost);
         }
     }

@@ -2,7 +2,7 @@ package io.outpost.frontier.cost;
 
 import io.outpost.frontier.FrontierException;
 import io.outpost.frontier.sql.JoinShapeCheck;
-import io.outpost.frontier.sql.SqlGuard;
+import io.outpost.frontier.sql.FrontierDialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -18,15 +18,15 @@ import net.sf.jsqlparser.statement.select.Select;
 public final class QueryCostGuard {
     private final QueryCostLimits limits;
     private final JoinShapeCheck shape;
-    private final PlanCostEstimate estimate;
+    private final FrontierDialect dialect;
     private final ClientConcurrencyLimit clients;
     private final AdmittedEstimates admitted = new AdmittedEstimates();
     private final SteadyShapes steady = new SteadyShapes();
 
-    public QueryCostGuard(QueryCostLimits limits, SqlGuard.Target target) {
+    public QueryCostGuard(QueryCostLimits limits, FrontierDialect dialect) {
         this.limits = limits;
         this.shape = new JoinShapeCheck(limits.maxJoinTables(), limits.rejectCartesian());
-        this.estimate = new PlanCostEstimate(target);
+        this.dialect = dialect;
         this.clients = new ClientConcurrencyLimit(limits.maxRequestsPerClient());
     }
 
@@ -47,7 +47,7 @@ public final class QueryCostGuard {
     public void checkEstimate(Connection c, String sql, List<String> binds, int timeoutSeconds)
             throws FrontierException, SQLException {
         if (wantsEstimate(sql, binds)) {
-            check(sql, binds, estimate.estimate(c, sql, binds, timeoutSeconds));
+            check(sql, binds, dialect.planCost(c, sql, binds, timeoutSeconds));
         }
     }
 

@@ -50,40 +50,54 @@ public final class ColumnValues {
     }
 
     /**
+     * Rows read with getString (getBytes for a BLOB). Which reading suits a driver is its Frontier dialect's choice
+     * ({@code FrontierDialect.columnValues}).
+     *
      * @param binary per column (1-based), whether it is sent as raw bytes (a BLOB)
      */
-    public static ColumnValues of(ResultSet rs, boolean[] binary) throws SQLException {
+    public static ColumnValues strings(ResultSet rs, boolean[] binary) throws SQLException {
+        return build(rs, binary, (md, i) -> Read.STRING);
+    }
+
+    /** SQLite: every value's text as the driver's bytes (no String made for ASCII). */
+    public static ColumnValues sqlite(ResultSet rs, boolean[] binary) throws SQLException {
+        return build(rs, binary, (md, i) -> Read.TEXT_BYTES);
+    }
+
+    /** PostgreSQL: texts as bytes, integers in the text format as their digits, booleans as 1 or 0. */
+    public static ColumnValues postgres(ResultSet rs, boolean[] binary) throws SQLException {
+        ResultSetMetaData meta = rs.getMetaData();
+        PGResultSetMetaData pg = meta.isWrapperFor(PGResultSetMetaData.class)
+                ? meta.unwrap(PGResultSetMetaData.class) : null;
+        return build(rs, binary, (md, i) -> switch (md.getColumnType(i)) {
+            case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> Read.TEXT_BYTES;
+            // in the binary format (a statement prepared on the server elsewhere than textFormat) getString
+            // writes the digits
+            case Types.BIGINT, Types.INTEGER, Types.SMALLINT ->
+                    pg != null && pg.getFormat(i) == 0 ? Read.DIGITS : Read.STRING;
+            case Types.BIT, Types.BOOLEAN -> Read.BOOLEAN; // described as NUMBER(1): 1 or 0, not t or f
+            default -> Read.STRING;
+        });
+    }
+
+    /** MariaDB: booleans as 1 or 0 (BOOLEAN is TINYINT(1)), as on PostgreSQL. */
+    public static ColumnValues mariaDb(ResultSet rs, boolean[] binary) throws SQLException {
+        return build(rs, binary, (md, i) -> switch (md.getColumnType(i)) {
+            case Types.BIT, Types.BOOLEAN -> Read.BOOLEAN;
+            default -> Read.STRING;
+        });
+    }
+
+    @FunctionalInterface
+    private interface ReadOf {
+        Read of(ResultSetMetaData md, int column) throws SQLException;
+    }
+
+    private static ColumnValues build(ResultSet rs, boolean[] binary, ReadOf readOf) throws SQLException {
         ResultSetMetaData md = rs.getMetaData();
-        String product = rs.getStatement().getConnection().getMetaData().getDatabaseProductName();
-        boolean sqlite = "SQLite".equalsIgnoreCase(product);
-        boolean postgres = "PostgreSQL".equalsIgnoreCase(product);
-        boolean mariaDb = "MariaDB".equalsIgnoreCase(product) || "MySQL".equalsIgnoreCase(product);
         Read[] reads = new Read[md.getColumnCount() + 1];
-        PGResultSetMetaData pg = postgres && md.isWrapperFor(PGResultSetMetaData.class)
-                ? md.unwrap(PGResultSetMetaData.class) : null;
         for (int i = 1; i < reads.length; i++) {
-            if (binary[i]) {
-                reads[i] = Read.BLOB;
-            } else if (sqlite) {
-                reads[i] = Read.TEXT_BYTES;
-            } else if (postgres) {
-                reads[i] = switch (md.getColumnType(i)) {
-                    case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> Read.TEXT_BYTES;
-                    // in the binary format (a statement prepared on the server elsewhere than textFormat) getString
-                    // writes the digits
-                    case Types.BIGINT, Types.INTEGER, Types.SMALLINT ->
-                            pg != null && pg.getFormat(i) == 0 ? Read.DIGITS : Read.STRING;
-                    case Types.BIT, Types.BOOLEAN -> Read.BOOLEAN; // described as NUMBER(1): 1 or 0, not t or f
-                    default -> Read.STRING;
-                };
-            } else if (mariaDb) {
-                reads[i] = switch (md.getColumnType(i)) {
-                    case Types.BIT, Types.BOOLEAN -> Read.BOOLEAN; // BOOLEAN is TINYINT(1): 1 or 0, as on PostgreSQL
-                    default -> Read.STRING;
-                };
-            } else {
-                reads[i] = Read.STRING;
-            }
+            reads[i] = binary[i] ? Read.BLOB : readOf.of(md, i);
         }
         return new ColumnValues(reads);
     }

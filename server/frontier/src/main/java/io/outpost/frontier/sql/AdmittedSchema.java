@@ -34,14 +34,13 @@ record AdmittedSchema(List<TableInfo> tables) {
                      List<IndexInfo> indexes, List<IndexInfo> uniques, List<ForeignKey> foreignKeys, String viewText) {
     }
 
-    static AdmittedSchema read(Connection c, TablePolicy policy, ColumnTypes types) throws SQLException {
+    static AdmittedSchema read(Connection c, FrontierDialect dialect, TablePolicy policy, ColumnTypes types)
+            throws SQLException {
         DatabaseMetaData md = c.getMetaData();
-        String product = md.getDatabaseProductName().toLowerCase(Locale.ROOT);
-        boolean sqlite = product.contains("sqlite");
-        // MariaDB's databases are JDBC catalogs: without the connection's own, metadata lists every database's tables
-        boolean mariaDb = product.contains("mariadb") || product.contains("mysql");
-        String catalog = mariaDb ? c.getCatalog() : null;
-        String schema = mariaDb ? null : c.getSchema();
+        boolean sqlite = dialect.keepsCatalogAsDdl();
+        // where databases are JDBC catalogs: without the connection's own, metadata lists every database's tables
+        String catalog = dialect.databasesAreCatalogs() ? c.getCatalog() : null;
+        String schema = dialect.databasesAreCatalogs() ? null : c.getSchema();
         Map<String, String> names = new TreeMap<>(); // upper -> name as stored
         Map<String, Boolean> views = new HashMap<>();
         try (ResultSet rs = md.getTables(catalog, schema, "%", new String[] {"TABLE", "VIEW"})) {
@@ -55,7 +54,7 @@ record AdmittedSchema(List<TableInfo> tables) {
             }
         }
         List<TableInfo> out = new ArrayList<>();
-        Map<String, String> viewTexts = views.containsValue(true) ? viewTexts(c) : Map.of();
+        Map<String, String> viewTexts = views.containsValue(true) ? viewTexts(c, dialect) : Map.of();
         Map<String, String> pkNames = new HashMap<>();
         Map<String, List<String[]>> importedKeys = new HashMap<>();
         for (var e : names.entrySet()) {
@@ -67,10 +66,8 @@ record AdmittedSchema(List<TableInfo> tables) {
                     String column = rs.getString("COLUMN_NAME").toUpperCase(Locale.ROOT);
                     OracleType type = sqlite ? types.sqlite(c, upper, column, rs.getInt("DATA_TYPE"),
                             rs.getString("TYPE_NAME"), rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"))
-                            : mariaDb ? MariaDbTypes.of(rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"),
-                                    rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"))
-                            : OracleType.of(rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"), rs.getInt("COLUMN_SIZE"),
-                                    rs.getInt("DECIMAL_DIGITS"));
+                            : dialect.columnType(rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"),
+                                    rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"));
                     cols.add(new ColumnInfo(column, rs.getInt("ORDINAL_POSITION"),
                             rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls, type));
                 }
@@ -83,8 +80,8 @@ record AdmittedSchema(List<TableInfo> tables) {
                     while (rs.next()) {
                         pk.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME").toUpperCase(Locale.ROOT));
                         String n = rs.getString("PK_NAME");
-                        // MariaDB names every primary key PRIMARY: Oracle's constraint names are unique per owner
-                        if (n != null && !n.isBlank() && !(mariaDb && n.equals("PRIMARY"))) {
+                        // a name every primary key gets (MariaDB's PRIMARY) is none: Oracle's are unique per owner
+                        if (n != null && !n.isBlank() && !n.equals(dialect.genericPrimaryKeyName())) {
                             pkName = n.toUpperCase(Locale.ROOT);
                         }
                     }
@@ -97,7 +94,7 @@ record AdmittedSchema(List<TableInfo> tables) {
             if (pkName != null) {
                 pkNames.put(upper, pkName);
             }
-            List<IndexInfo> uniques = views.get(upper) ? List.of() : UniqueConstraints.of(c, sqlite, stored);
+            List<IndexInfo> uniques = views.get(upper) ? List.of() : UniqueConstraints.of(c, dialect, stored);
             Set<String> foreignKeyIndexes = new HashSet<>();
             if (!views.get(upper)) {
                 try (ResultSet rs = md.getImportedKeys(catalog, schema, stored)) {
@@ -105,7 +102,7 @@ record AdmittedSchema(List<TableInfo> tables) {
                     while (rs.next()) {
                         keys.add(new String[] {rs.getString("FK_NAME"), rs.getString("PKTABLE_NAME"),
                             rs.getString("FKCOLUMN_NAME"), Integer.toString(rs.getInt("KEY_SEQ"))});
-                        if (mariaDb && rs.getString("FK_NAME") != null) {
+                        if (dialect.indexesForeignKeys() && rs.getString("FK_NAME") != null) {
                             // MariaDB indexes a foreign key's columns itself, under the key's name; Oracle does not
                             foreignKeyIndexes.add(rs.getString("FK_NAME").toUpperCase(Locale.ROOT));
                         }
@@ -126,13 +123,11 @@ record AdmittedSchema(List<TableInfo> tables) {
     }
 
     /** View definitions (the SELECT), by upper-case name; JDBC metadata does not carry them. */
-    private static Map<String, String> viewTexts(Connection c) throws SQLException {
-        String product = c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
-        boolean postgres = product.contains("postgres");
-        boolean sqlite = product.contains("sqlite");
+    private static Map<String, String> viewTexts(Connection c, FrontierDialect dialect) throws SQLException {
+        boolean sqlite = dialect.keepsCatalogAsDdl();
         String sql = sqlite ? "SELECT name, sql FROM sqlite_master WHERE type = 'view'"
                 : "SELECT table_name, view_definition FROM information_schema.views WHERE table_schema = "
-                        + (postgres ? "current_schema()" : "database()");
+                        + dialect.currentSchemaFunction();
         Map<String, String> out = new HashMap<>();
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {

@@ -6,7 +6,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.Expression;
@@ -31,22 +30,19 @@ import net.sf.jsqlparser.statement.select.Select;
  * list).
  */
 final class CoolSqlTranslation {
-    /** A quoted name that means the same unquoted. */
-    private static final Pattern SIMPLE_UPPER = Pattern.compile("\"[A-Z_][A-Z0-9_$#]*\"");
-
     private final String schemaName;
-    private final SqlGuard.Target target;
+    private final FrontierDialect dialect;
 
     /**
      * @param schemaName the context's schema (upper-case), dropped from qualified names, or null
-     * @param target     POSTGRESQL, SQLITE or MARIADB
+     * @param dialect    the database's rules (one that does not run COOL's SQL as sent)
      */
-    CoolSqlTranslation(String schemaName, SqlGuard.Target target) {
-        if (target == SqlGuard.Target.ORACLE) {
+    CoolSqlTranslation(String schemaName, FrontierDialect dialect) {
+        if (dialect.runsCoolSqlAsSent()) {
             throw new IllegalArgumentException("Oracle runs COOL's SQL as sent");
         }
         this.schemaName = schemaName;
-        this.target = target;
+        this.dialect = dialect;
     }
 
     /** Translates {@code select} (changing it) and returns its text in the target's dialect. */
@@ -60,11 +56,9 @@ final class CoolSqlTranslation {
 
         @Override
         public Object visit(Object node) throws FrontierException {
-            if (target == SqlGuard.Target.MARIADB) {
-                Object m = MariaDbSql.rewrite(node);
-                if (m != null) {
-                    return m;
-                }
+            Object own = dialect.rewrite(node);
+            if (own != null) {
+                return own;
             }
             return switch (node) {
                 case OracleHint h -> null;
@@ -86,7 +80,7 @@ final class CoolSqlTranslation {
                     yield a;
                 }
                 case Table t when !qualifiers.contains(t) -> table(t);
-                case CastExpression ce when target == SqlGuard.Target.POSTGRESQL && ce.getColDataType() != null
+                case CastExpression ce when dialect.widensIntCasts() && ce.getColDataType() != null
                         && Set.of("INT", "INTEGER").contains(ce.getColDataType().getDataType().toUpperCase(Locale.ROOT)) -> {
                     // Oracle's INT is NUMBER(38); PostgreSQL's is 32 bits (CMS groups 64-bit keys with CAST(.. AS INT))
                     ce.setColDataType(new ColDataType("BIGINT"));
@@ -145,9 +139,9 @@ final class CoolSqlTranslation {
                 }
                 case "TO_CHAR" -> {
                     if (n == 1) {
-                        return cast((Expression) params.get(0), mariaDb() ? MariaDbSql.castType(name) : "TEXT");
+                        return cast((Expression) params.get(0), dialect.castType(name));
                     }
-                    if (target == SqlGuard.Target.SQLITE) {
+                    if (!dialect.formatsToChar()) {
                         throw new FrontierException("SQL rejected: TO_CHAR with a format is not supported on SQLite");
                     }
                 }
@@ -157,23 +151,19 @@ final class CoolSqlTranslation {
                         throw new FrontierException("SQL rejected: TO_TIMESTAMP takes 1 or 2 arguments");
                     }
                     Expression text = (Expression) params.get(0);
-                    return target == SqlGuard.Target.SQLITE ? text
-                            : cast(text, mariaDb() ? MariaDbSql.castType(name) : "TIMESTAMP");
+                    String type = dialect.castType(name);
+                    return type == null ? text : cast(text, type);
                 }
                 case "TO_NUMBER" -> {
                     if (n != 1) {
                         throw new FrontierException("SQL rejected: TO_NUMBER with a format is not supported");
                     }
-                    return cast((Expression) params.get(0), mariaDb() ? MariaDbSql.castType(name) : "NUMERIC");
+                    return cast((Expression) params.get(0), dialect.castType(name));
                 }
                 default -> {
                 }
             }
             return f;
-        }
-
-        private boolean mariaDb() {
-            return target == SqlGuard.Target.MARIADB;
         }
 
         private static CastExpression cast(Expression arg, String type) {
@@ -182,13 +172,7 @@ final class CoolSqlTranslation {
 
         /** A quoted upper-case name unquoted (on MariaDB: every name in backticks, see {@link MariaDbSql}). */
         private String unquote(String id) {
-            if (mariaDb()) {
-                return MariaDbSql.identifier(id);
-            }
-            if (id != null && SIMPLE_UPPER.matcher(id).matches()) {
-                return id.substring(1, id.length() - 1);
-            }
-            return id;
+            return dialect.identifier(id);
         }
     }
 }

@@ -50,12 +50,12 @@ public final class DataDictionary {
     }
 
     /**
-     * An in-memory SQLite database holding the dictionary views for the tables of {@code source} that {@code policy}
-     * admits, owned by {@code owner}. The caller closes it.
+     * An in-memory SQLite database holding the dictionary views for the tables of {@code source} (a database of
+     * {@code dialect}) that {@code policy} admits, owned by {@code owner}. The caller closes it.
      */
-    public static Connection snapshot(Connection source, TablePolicy policy, String owner, ColumnTypes types)
-            throws SQLException {
-        AdmittedSchema schema = AdmittedSchema.read(source, policy, types);
+    public static Connection snapshot(Connection source, FrontierDialect dialect, TablePolicy policy, String owner,
+                                      ColumnTypes types) throws SQLException {
+        AdmittedSchema schema = AdmittedSchema.read(source, dialect, policy, types);
         Connection mem = DriverManager.getConnection("jdbc:sqlite::memory:");
         try {
             try (Statement st = mem.createStatement()) {

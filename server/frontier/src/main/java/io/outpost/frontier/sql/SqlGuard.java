@@ -24,8 +24,6 @@ public final class SqlGuard {
         }
     }
 
-    public enum Target { ORACLE, POSTGRESQL, SQLITE, MARIADB }
-
     /** A further check of an admitted statement's tree, as it will run (translated). */
     @FunctionalInterface
     public interface TreeCheck {
@@ -33,36 +31,22 @@ public final class SqlGuard {
     }
 
     private final SqlParser parser;
-    private final Target target;
     private final AllowList allowList;
     private final CoolSqlTranslation translation;
     /** Dictionary views are answered from an in-memory SQLite snapshot of the catalog, whatever the target. */
     private final CoolSqlTranslation dictionaryTranslation;
 
     /** A guard admitting COOL's tables with this prefix (the default policy). */
-    public SqlGuard(String prefix, String schemaName, Target target, SqlParser parser) {
-        this(schemaName, target, TablePolicy.cool(prefix), parser);
+    public SqlGuard(String prefix, String schemaName, FrontierDialect dialect, SqlParser parser) {
+        this(schemaName, dialect, TablePolicy.cool(prefix), parser);
     }
 
-    public SqlGuard(String schemaName, Target target, TablePolicy policy, SqlParser parser) {
+    public SqlGuard(String schemaName, FrontierDialect dialect, TablePolicy policy, SqlParser parser) {
         String schema = schemaName == null ? null : schemaName.toUpperCase(Locale.ROOT);
         this.parser = parser;
-        this.target = target;
-        this.allowList = new AllowList(schema, target == Target.ORACLE, policy);
-        this.translation = target == Target.ORACLE ? null : new CoolSqlTranslation(schema, target);
-        this.dictionaryTranslation = new CoolSqlTranslation(schema, Target.SQLITE);
-    }
-
-    /** The target of a store dialect; a database without one is refused rather than sent another's SQL. */
-    public static Target targetFor(String dialectName) {
-        return switch (dialectName) {
-            case "oracle" -> Target.ORACLE;
-            case "postgresql" -> Target.POSTGRESQL;
-            case "sqlite" -> Target.SQLITE;
-            case "mariadb" -> Target.MARIADB;
-            default -> throw new IllegalArgumentException("the Frontier endpoint cannot serve a " + dialectName
-                    + " database: it serves SQLite, PostgreSQL, MariaDB/MySQL and Oracle");
-        };
+        this.allowList = new AllowList(schema, dialect.runsCoolSqlAsSent(), policy);
+        this.translation = dialect.runsCoolSqlAsSent() ? null : new CoolSqlTranslation(schema, dialect);
+        this.dictionaryTranslation = new CoolSqlTranslation(schema, FrontierDialects.SQLITE);
     }
 
     /** Validates (and for PostgreSQL/SQLite/MariaDB translates) one statement. Never throws anything but FrontierException. */

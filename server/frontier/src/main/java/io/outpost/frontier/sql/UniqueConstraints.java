@@ -21,8 +21,8 @@ final class UniqueConstraints {
     }
 
     /** The constraints of {@code table} (as stored), names and columns upper-case, in declaration order. */
-    static List<AdmittedSchema.IndexInfo> of(Connection c, boolean sqlite, String table) throws SQLException {
-        return sqlite ? fromSqliteDdl(c, table) : fromInformationSchema(c, table);
+    static List<AdmittedSchema.IndexInfo> of(Connection c, FrontierDialect dialect, String table) throws SQLException {
+        return dialect.keepsCatalogAsDdl() ? fromSqliteDdl(c, table) : fromInformationSchema(c, dialect, table);
     }
 
     /** SQLite keeps no constraint names in its catalog, only the CREATE TABLE text: read them from there. */
@@ -50,14 +50,14 @@ final class UniqueConstraints {
         return out;
     }
 
-    private static List<AdmittedSchema.IndexInfo> fromInformationSchema(Connection c, String table) throws SQLException {
+    private static List<AdmittedSchema.IndexInfo> fromInformationSchema(Connection c, FrontierDialect dialect, String table)
+            throws SQLException {
         String sql = "SELECT tc.constraint_name, kcu.column_name, kcu.ordinal_position "
                 + "FROM information_schema.table_constraints tc JOIN information_schema.key_column_usage kcu "
                 + "ON kcu.constraint_schema = tc.constraint_schema AND kcu.constraint_name = tc.constraint_name "
                 + "AND kcu.table_name = tc.table_name "
                 + "WHERE tc.constraint_type = 'UNIQUE' AND tc.table_name = ? AND tc.table_schema = "
-                + (c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("postgres")
-                        ? "current_schema()" : "database()");
+                + dialect.currentSchemaFunction();
         Map<String, TreeMap<Integer, String>> byName = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, table);

@@ -2,6 +2,8 @@ package io.outpost.frontier.encode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.frontier.sql.FrontierDialect;
+import io.outpost.frontier.sql.FrontierDialects;
 import io.outpost.store.IovStore;
 import io.outpost.store.testing.Backends;
 import java.io.ByteArrayOutputStream;
@@ -63,7 +65,7 @@ class ColumnValuesTest {
                 // several times: PostgreSQL switches to binary transfer after a few executions (which changes what
                 // its getString returns for some types, so both encodings read the same rows of one execution)
                 for (int run = 0; run < 7; run++) {
-                    byte[][] both = encodeBoth(c, sql);
+                    byte[][] both = encodeBoth(c, FrontierDialects.of(store.database().dialect()), sql);
                     assertThat(both[0]).as("run " + run).isEqualTo(both[1]);
                     assertThat(both[0].length).isGreaterThan(15_000);
                 }
@@ -88,7 +90,7 @@ class ColumnValuesTest {
     }
 
     /** The record stream of the query's rows by {@link ColumnValues}, and by getString/getBytes only. */
-    private static byte[][] encodeBoth(Connection c, String sql) throws Exception {
+    private static byte[][] encodeBoth(Connection c, FrontierDialect dialect, String sql) throws Exception {
         ByteArrayOutputStream fast = new ByteArrayOutputStream();
         ByteArrayOutputStream plain = new ByteArrayOutputStream();
         try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery();
@@ -96,7 +98,7 @@ class ColumnValuesTest {
             int n = rs.getMetaData().getColumnCount();
             boolean[] binary = new boolean[n + 1];
             binary[n] = true;
-            ColumnValues values = ColumnValues.of(rs, binary);
+            ColumnValues values = dialect.columnValues(rs, binary);
             while (rs.next()) {
                 values.writeRow(rs, a);
                 a.writeEOR();

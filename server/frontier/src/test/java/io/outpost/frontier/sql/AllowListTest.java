@@ -19,8 +19,8 @@ class AllowListTest {
     @AutoClose
     private static final ExecutorService THREADS = SqlParser.newThreads();
     private static final SqlParser PARSER = new SqlParser(THREADS);
-    private final SqlGuard pg = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.POSTGRESQL, PARSER);
-    private final SqlGuard oracle = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.ORACLE, PARSER);
+    private final SqlGuard pg = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", FrontierDialects.POSTGRESQL, PARSER);
+    private final SqlGuard oracle = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", FrontierDialects.ORACLE, PARSER);
     private final AllowList allowList = new AllowList(null, false, TablePolicy.cool("OUTPOST_"));
 
     @ParameterizedTest

@@ -14,7 +14,7 @@ class CheckedStatementsTest {
     @AutoClose
     private static final ExecutorService THREADS = SqlParser.newThreads();
     private static final SqlParser PARSER = new SqlParser(THREADS);
-    private final SqlGuard guard = new SqlGuard("COOL_", "OUTPOST", SqlGuard.Target.SQLITE, PARSER);
+    private final SqlGuard guard = new SqlGuard("COOL_", "OUTPOST", FrontierDialects.SQLITE, PARSER);
     private final AtomicInteger parses = new AtomicInteger();
     private final CheckedStatements statements = new CheckedStatements(s -> {
         parses.incrementAndGet();

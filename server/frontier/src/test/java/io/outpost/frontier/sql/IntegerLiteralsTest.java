@@ -66,9 +66,9 @@ public class IntegerLiteralsTest {
     };
 
     private static final SqlGuard[] GUARDS = {
-        new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.POSTGRESQL, PARSER),
-        new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.ORACLE, PARSER),
-        new SqlGuard("OUTPOST_", null, SqlGuard.Target.SQLITE, PARSER),
+        new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", FrontierDialects.POSTGRESQL, PARSER),
+        new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", FrontierDialects.ORACLE, PARSER),
+        new SqlGuard("OUTPOST_", null, FrontierDialects.SQLITE, PARSER),
     };
 
     private static final Pattern INTEGER = Pattern.compile("(?<![\\w.$#])\\d{1,9}(?![\\w.])");

@@ -14,7 +14,7 @@ class MariaDbSqlTest {
     @AutoClose
     private static final ExecutorService THREADS = SqlParser.newThreads();
     private static final SqlParser PARSER = new SqlParser(THREADS);
-    private final SqlGuard mariaDb = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.MARIADB, PARSER);
+    private final SqlGuard mariaDb = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", FrontierDialects.MARIADB, PARSER);
 
     private String sql(String oracle) throws Exception {
         return mariaDb.check(oracle).sql();
@@ -56,8 +56,45 @@ class MariaDbSqlTest {
 
     @Test
     void anUnknownBackendIsRefused() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SqlGuard.targetFor("db2"))
+        io.outpost.store.db.Dialect db2 = new io.outpost.store.db.Dialect() {
+            @Override
+            public String name() {
+                return "db2";
+            }
+
+            @Override
+            public String integerType() {
+                return "INTEGER";
+            }
+
+            @Override
+            public String bigintType() {
+                return "BIGINT";
+            }
+
+            @Override
+            public String stringType(int length) {
+                return "VARCHAR(" + length + ")";
+            }
+
+            @Override
+            public String typeOf(io.outpost.store.model.StorageType type) {
+                return "BIGINT";
+            }
+
+            @Override
+            public io.outpost.store.db.Sql browse(io.outpost.store.db.BrowseSpec spec, boolean count) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public String insertChannelIfMissingSql(String channelTable) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> FrontierDialects.of(db2))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot serve a db2 database");
-        assertThat(SqlGuard.targetFor("mariadb")).isEqualTo(SqlGuard.Target.MARIADB);
+        assertThat(FrontierDialects.of(io.outpost.store.db.Dialect.forJdbcUrl("jdbc:mariadb://localhost/x")))
+                .isSameAs(FrontierDialects.MARIADB);
     }
 }

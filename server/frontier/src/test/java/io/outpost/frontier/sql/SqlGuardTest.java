@@ -14,9 +14,9 @@ class SqlGuardTest {
     @AutoClose
     private static final ExecutorService THREADS = SqlParser.newThreads();
     private static final SqlParser PARSER = new SqlParser(THREADS);
-    private final SqlGuard pg = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.POSTGRESQL, PARSER);
-    private final SqlGuard sqlite = new SqlGuard("OUTPOST_", null, SqlGuard.Target.SQLITE, PARSER);
-    private final SqlGuard oracle = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.ORACLE, PARSER);
+    private final SqlGuard pg = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", FrontierDialects.POSTGRESQL, PARSER);
+    private final SqlGuard sqlite = new SqlGuard("OUTPOST_", null, FrontierDialects.SQLITE, PARSER);
+    private final SqlGuard oracle = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", FrontierDialects.ORACLE, PARSER);
 
     @Test
     void acceptsCoolSelectsOnContextTables() throws Exception {

@@ -72,7 +72,7 @@ class StatementSizeTest {
         assertThatCode(() -> StatementSize.check("SELECT " + "a+1, ".repeat(5_000) + "1 FROM DUAL"))
                 .doesNotThrowAnyException();
         // up to the limit the parser and the walks cope (this thread's stack is no larger than a service thread's)
-        SqlGuard pg = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", SqlGuard.Target.POSTGRESQL, new SqlParser(THREADS));
+        SqlGuard pg = new SqlGuard("OUTPOST_", "ATLAS_COOLOFL", FrontierDialects.POSTGRESQL, new SqlParser(THREADS));
         for (String chain : List.of("SELECT 1 FROM DUAL WHERE " + "NOT ".repeat(max - 2) + "1=1",
                 "SELECT 1" + "+1".repeat(max) + " FROM DUAL",
                 "SELECT 1 FROM DUAL WHERE 1=1" + " OR 1=1".repeat(max / 3))) {

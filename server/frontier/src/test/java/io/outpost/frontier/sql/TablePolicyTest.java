@@ -62,7 +62,7 @@ class TablePolicyTest {
     @Test
     void guardChecksColumnsThroughAliasesAndSelectNames() throws Exception {
         TablePolicy p = TablePolicy.of("test", "T,U", "T.A,T.B", "");
-        SqlGuard g = new SqlGuard(null, SqlGuard.Target.SQLITE, p, PARSER);
+        SqlGuard g = new SqlGuard(null, FrontierDialects.SQLITE, p, PARSER);
         assertThat(g.check("SELECT X.A, X.B AS Z FROM T X WHERE X.A > 1 ORDER BY Z").tables()).containsExactly("T");
         assertThat(g.check("SELECT COUNT(*) FROM T").sql()).contains("COUNT(*)");
         assertThat(g.check("SELECT U.ANYTHING FROM U").tables()).containsExactly("U");
@@ -77,11 +77,11 @@ class TablePolicyTest {
         TablePolicy p = TablePolicy.cmsCondDbV2();
         String sql = "SELECT MIN(\"IOV\".\"SINCE\") FROM \"CMS_CONDITIONS\".\"IOV\" \"IOV\" WHERE \"IOV\".\"INSERTION_TIME\""
                 + " <= TO_TIMESTAMP('2024-02-01 00:00:00','YYYY-MM-DD HH24:MI:SS.FF') GROUP BY CAST(\"IOV\".\"SINCE\"/1000 AS INT)";
-        String pg = new SqlGuard("CMS_CONDITIONS", SqlGuard.Target.POSTGRESQL, p, PARSER).check(sql).sql();
+        String pg = new SqlGuard("CMS_CONDITIONS", FrontierDialects.POSTGRESQL, p, PARSER).check(sql).sql();
         assertThat(pg).contains("CAST('2024-02-01 00:00:00' AS TIMESTAMP)").contains("AS BIGINT)").doesNotContain("\"");
-        String lite = new SqlGuard("CMS_CONDITIONS", SqlGuard.Target.SQLITE, p, PARSER).check(sql).sql();
+        String lite = new SqlGuard("CMS_CONDITIONS", FrontierDialects.SQLITE, p, PARSER).check(sql).sql();
         assertThat(lite).contains("<= '2024-02-01 00:00:00'").contains("AS INT)");
         // an Oracle context runs the statement as received
-        assertThat(new SqlGuard("CMS_CONDITIONS", SqlGuard.Target.ORACLE, p, PARSER).check(sql).sql()).isEqualTo(sql);
+        assertThat(new SqlGuard("CMS_CONDITIONS", FrontierDialects.ORACLE, p, PARSER).check(sql).sql()).isEqualTo(sql);
     }
 }

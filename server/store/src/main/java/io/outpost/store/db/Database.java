@@ -4,9 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
-import javax.sql.DataSource;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteDataSource;
 
 /**
  * One conditions database: its dialect and two HikariCP pools, a read-only one for queries and a small one for
@@ -65,9 +62,7 @@ public final class Database implements AutoCloseable {
 
     /** As {@link #open(DatabaseConfig)}, letting the caller adjust each pool (e.g. attach metrics) before it starts. */
     public static Database open(DatabaseConfig config, java.util.function.Consumer<HikariConfig> customizer) {
-        if (config.jdbcUrl().startsWith("jdbc:sqlite:")) {
-            createSqliteFile(config);
-        }
+        Dialect.forJdbcUrl(config.jdbcUrl()).beforeOpen(config);
         return new Database(config, config, customizer);
     }
 
@@ -77,26 +72,16 @@ public final class Database implements AutoCloseable {
      */
     public static Database open(DatabaseConfig primary, DatabaseConfig replica,
                                 java.util.function.Consumer<HikariConfig> customizer) {
-        if (!Dialect.forJdbcUrl(primary.jdbcUrl()).name().equals(Dialect.forJdbcUrl(replica.jdbcUrl()).name())
+        Dialect dialect = Dialect.forJdbcUrl(primary.jdbcUrl());
+        if (dialect.getClass() != Dialect.forJdbcUrl(replica.jdbcUrl()).getClass()
                 || !primary.tablePrefix().equals(replica.tablePrefix())) {
             throw new IllegalArgumentException("the read replica must be the same kind of database with the same "
                     + "table prefix as the primary");
         }
-        if (primary.jdbcUrl().startsWith("jdbc:sqlite:")) {
-            throw new IllegalArgumentException("SQLite has no read replicas");
+        if (!dialect.hasReadReplicas()) {
+            throw new IllegalArgumentException("a " + dialect.name() + " database has no read replicas");
         }
         return new Database(primary, replica, customizer);
-    }
-
-    /** Creates the SQLite file in WAL mode, so readers go on while a writer writes. */
-    private static void createSqliteFile(DatabaseConfig config) {
-        SQLiteConfig c = new SQLiteConfig();
-        c.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        try (Connection conn = c.createConnection(config.jdbcUrl())) {
-            conn.createStatement().execute("PRAGMA journal_mode=WAL");
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot create SQLite database " + config.jdbcUrl() + ": " + e.getMessage(), e);
-        }
     }
 
     private HikariConfig poolConfig(boolean readOnly) {
@@ -107,44 +92,9 @@ public final class Database implements AutoCloseable {
         h.setMinimumIdle(Math.min(2, readOnly ? config.readPoolSize() : config.writePoolSize()));
         h.setConnectionTimeout(config.connectionTimeout().toMillis());
         h.setAutoCommit(false);
-        if (dialect instanceof SqliteDialect) {
-            h.setDataSource(sqliteDataSource(readOnly));
-            if (readOnly) {
-                // Opening the file read-only clashes with HikariCP's read-only handling; query_only refuses writes.
-                h.setConnectionInitSql("PRAGMA query_only = 1");
-            }
-        } else {
-            h.setJdbcUrl(config.jdbcUrl());
-            if (config.user() != null) {
-                h.setUsername(config.user());
-            }
-            if (config.password() != null) {
-                h.setPassword(config.password());
-            }
-            h.setReadOnly(readOnly);
-            NetworkTimeouts.apply(h, dialect, config, readOnly);
-            if (dialect instanceof MariaDbDialect && !readOnly) {
-                // Connector/J sends only batched INSERTs as one bulk command by default, UPDATEs one by one; the
-                // writers batch UPDATEs too (channel flags, closed IOVs, last-object pointers) and never read per-row
-                // counts. Saves a seventh of the bulk loader's CPU (docs/decisions.md)
-                h.addDataSourceProperty("useBulkStmts", "true");
-            }
-        }
+        dialect.configurePool(h, config, readOnly);
         customizer.accept(h);
         return h;
-    }
-
-    private DataSource sqliteDataSource(boolean readOnly) {
-        SQLiteConfig c = new SQLiteConfig();
-        c.setBusyTimeout((int) Math.max(1000, config.statementTimeout().toMillis()));
-        c.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-        c.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        // Transactions stay DEFERRED: the driver opens one as soon as auto-commit is off, and an IMMEDIATE one
-        // would hold the write lock on every idle pooled connection. Writers take the lock with their first
-        // statement instead (Dialect.beginWrite).
-        SQLiteDataSource ds = new SQLiteDataSource(c);
-        ds.setUrl(config.jdbcUrl());
-        return ds;
     }
 
     public Dialect dialect() {

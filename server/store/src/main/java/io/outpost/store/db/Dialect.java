@@ -1,10 +1,16 @@
 package io.outpost.store.db;
 
+import com.zaxxer.hikari.HikariConfig;
 import io.outpost.store.model.StorageType;
+import java.time.Duration;
+import java.util.List;
+import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
- * What differs between SQLite, PostgreSQL, MariaDB and Oracle: column types, the flat-time browse query, and a few
- * write statements. Everything else in the store is plain JDBC shared by all three.
+ * What differs between SQLite, PostgreSQL, MariaDB and Oracle: column types, the flat-time browse query, a few
+ * write statements, how a pool connects (network timeouts, bulk options), how a read replica is waited for, and the
+ * migrations that are code. Everything else in the store is plain JDBC shared by all of them; code outside the
+ * dialect classes asks a dialect what to do, never which database it is.
  */
 public abstract class Dialect {
 
@@ -97,6 +103,59 @@ public abstract class Dialect {
 
     /** Called first in every write transaction; SQLite takes its database write lock here. */
     public void beginWrite(java.sql.Connection c, String prefix) throws java.sql.SQLException {
+    }
+
+    /**
+     * Sets up one pool's connections: by default the JDBC URL and credentials, read-only for the read pool, the
+     * driver's {@link NetworkTimeouts} and {@link #bulkOptions}.
+     */
+    void configurePool(HikariConfig h, DatabaseConfig config, boolean readOnly) {
+        h.setJdbcUrl(config.jdbcUrl());
+        if (config.user() != null) {
+            h.setUsername(config.user());
+        }
+        if (config.password() != null) {
+            h.setPassword(config.password());
+        }
+        h.setReadOnly(readOnly);
+        NetworkTimeouts.apply(h, this, config, readOnly);
+        if (!readOnly) {
+            bulkOptions(h);
+        }
+    }
+
+    /**
+     * The driver's connect timeout, TCP keepalive and (for the read pool: {@code socket} given) read timeout, in the
+     * driver's own property names and units. Nothing by default.
+     */
+    void networkTimeouts(HikariConfig h, long connectSeconds, Duration socket) {
+    }
+
+    /** Driver options of the write pool for batched statements. Nothing by default. */
+    void bulkOptions(HikariConfig h) {
+    }
+
+    /** Called before the pools open (SQLite creates its file here). */
+    void beforeOpen(DatabaseConfig config) {
+    }
+
+    /** Whether reads may go to another server of the same database (a replica or a read-only service). */
+    boolean hasReadReplicas() {
+        return true;
+    }
+
+    /**
+     * Waits (bounded) until the read pool has applied everything the primary had committed at the call: true when
+     * it has, false when {@code waitMillis} ran out. True at once where reads go to the primary itself or the
+     * database has no replica position to compare (the default).
+     */
+    public boolean awaitReplica(Database db, long waitMillis) throws java.sql.SQLException {
+        return true;
+    }
+
+    /** The migrations of this database that are code, not SQL: they depend on what it holds (one table per folder). */
+    public List<JavaMigration> javaMigrations() {
+        return List.of();
     }
 
     public static Dialect forJdbcUrl(String url) {

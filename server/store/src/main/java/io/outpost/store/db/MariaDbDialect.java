@@ -1,6 +1,16 @@
 package io.outpost.store.db;
 
+import com.zaxxer.hikari.HikariConfig;
 import io.outpost.store.model.StorageType;
+import io.outpost.store.schema.ExactNameCollation;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
  * MariaDB (and MySQL 8, which speaks the same SQL here): InnoDB tables in utf8mb4 with binary collation (the name
@@ -253,5 +263,57 @@ public final class MariaDbDialect extends Dialect {
     @Override
     public boolean transactionalDdl() {
         return false;
+    }
+
+    /** Connector/J for MariaDB takes milliseconds. */
+    @Override
+    void networkTimeouts(HikariConfig h, long connectSeconds, Duration socket) {
+        h.addDataSourceProperty("connectTimeout", Long.toString(connectSeconds * 1000));
+        h.addDataSourceProperty("tcpKeepAlive", "true");
+        if (socket != null) {
+            h.addDataSourceProperty("socketTimeout", Long.toString(socket.toMillis()));
+        }
+    }
+
+    /**
+     * Connector/J sends only batched INSERTs as one bulk command by default, UPDATEs one by one; the writers batch
+     * UPDATEs too (channel flags, closed IOVs, last-object pointers) and never read per-row counts. Saves a seventh
+     * of the bulk loader's CPU (docs/decisions.md)
+     */
+    @Override
+    void bulkOptions(HikariConfig h) {
+        h.addDataSourceProperty("useBulkStmts", "true");
+    }
+
+    /** A replica's SQL thread waits for the primary's binary-log GTID position: no polling needed. */
+    @Override
+    public boolean awaitReplica(Database db, long waitMillis) throws SQLException {
+        if (db.readConfig() == db.config()) {
+            return true; // reads go to the primary itself
+        }
+        String position;
+        try (Connection c = db.writePool().getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
+            rs.next();
+            position = rs.getString(1);
+            c.rollback();
+        }
+        try (Connection c = db.readPool().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
+            ps.setString(1, position);
+            ps.setDouble(2, waitMillis / 1000.0);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                boolean done = rs.getInt(1) == 0;
+                c.rollback();
+                return done;
+            }
+        }
+    }
+
+    /** Every folder's name columns made exact (3.1, and 5.1 for the frozen global tags' names). */
+    @Override
+    public List<JavaMigration> javaMigrations() {
+        return List.of(ExactNameCollation.names(), ExactNameCollation.frozenGlobalTags());
     }
 }

@@ -24,25 +24,7 @@ final class NetworkTimeouts {
     static void apply(HikariConfig h, Dialect dialect, DatabaseConfig config, boolean readPool) {
         long connectSeconds = Math.max(1, (config.connectionTimeout().toMillis() + 999) / 1000);
         Duration socket = config.statementTimeout().plus(MARGIN);
-        if (dialect instanceof PostgresDialect) {
-            h.addDataSourceProperty("connectTimeout", Long.toString(connectSeconds));
-            h.addDataSourceProperty("tcpKeepAlive", "true");
-            if (readPool) {
-                h.addDataSourceProperty("socketTimeout", Long.toString(Math.max(1, socket.toSeconds())));
-            }
-        } else if (dialect instanceof MariaDbDialect) {
-            // Connector/J for MariaDB takes milliseconds
-            h.addDataSourceProperty("connectTimeout", Long.toString(connectSeconds * 1000));
-            h.addDataSourceProperty("tcpKeepAlive", "true");
-            if (readPool) {
-                h.addDataSourceProperty("socketTimeout", Long.toString(socket.toMillis()));
-            }
-        } else if (dialect instanceof OracleDialect) {
-            h.addDataSourceProperty("oracle.net.CONNECT_TIMEOUT", Long.toString(connectSeconds * 1000));
-            if (readPool) {
-                h.addDataSourceProperty("oracle.jdbc.ReadTimeout", Long.toString(socket.toMillis()));
-            }
-        }
+        dialect.networkTimeouts(h, connectSeconds, readPool ? socket : null);
         // a pooled connection found dead on borrow is given up after this long, well within the wait for one
         h.setValidationTimeout(Math.max(250, Math.min(5000, config.connectionTimeout().toMillis() / 2)));
     }

@@ -1,6 +1,8 @@
 package io.outpost.store.db;
 
+import com.zaxxer.hikari.HikariConfig;
 import io.outpost.store.model.StorageType;
+import java.time.Duration;
 
 /**
  * Oracle: COOL's own SQL, with the hints that pin the nested-loop plan whatever the statistics and the
@@ -75,5 +77,13 @@ public final class OracleDialect extends Dialect {
         return "MERGE INTO " + channelTable + " C USING (SELECT ? AS CHANNEL_ID FROM DUAL) S"
                 + " ON (C.CHANNEL_ID = S.CHANNEL_ID)"
                 + " WHEN NOT MATCHED THEN INSERT (CHANNEL_ID, LAST_OBJECT_ID, HAS_NEW_DATA) VALUES (S.CHANNEL_ID, 0, 0)";
+    }
+
+    @Override
+    void networkTimeouts(HikariConfig h, long connectSeconds, Duration socket) {
+        h.addDataSourceProperty("oracle.net.CONNECT_TIMEOUT", Long.toString(connectSeconds * 1000));
+        if (socket != null) {
+            h.addDataSourceProperty("oracle.jdbc.ReadTimeout", Long.toString(socket.toMillis()));
+        }
     }
 }

@@ -1,6 +1,13 @@
 package io.outpost.store.db;
 
+import com.zaxxer.hikari.HikariConfig;
 import io.outpost.store.model.StorageType;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 
 /**
  * PostgreSQL has no hints and misestimates the correlated since/until inequalities, so the SQL itself forces
@@ -105,5 +112,57 @@ public final class PostgresDialect extends Dialect {
     public String insertChannelIfMissingSql(String channelTable) {
         return "INSERT INTO " + channelTable + " (CHANNEL_ID, LAST_OBJECT_ID, HAS_NEW_DATA) VALUES (?, 0, 0)"
                 + " ON CONFLICT (CHANNEL_ID) DO NOTHING";
+    }
+
+    @Override
+    void networkTimeouts(HikariConfig h, long connectSeconds, Duration socket) {
+        h.addDataSourceProperty("connectTimeout", Long.toString(connectSeconds));
+        h.addDataSourceProperty("tcpKeepAlive", "true");
+        if (socket != null) {
+            h.addDataSourceProperty("socketTimeout", Long.toString(Math.max(1, socket.toSeconds())));
+        }
+    }
+
+    /**
+     * A streaming replica compares its replay position with the primary's current WAL position; a read pool on the
+     * primary itself answers at once (it is not in recovery).
+     */
+    @Override
+    public boolean awaitReplica(Database db, long waitMillis) throws SQLException {
+        String lsn;
+        try (Connection c = db.writePool().getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+            rs.next();
+            lsn = rs.getString(1);
+            c.rollback();
+        }
+        long deadline = System.nanoTime() + waitMillis * 1_000_000L;
+        long pause = 1;
+        try (Connection c = db.readPool().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT NOT pg_is_in_recovery() OR "
+                     + "COALESCE(pg_last_wal_replay_lsn() >= ?::pg_lsn, false)")) {
+            ps.setString(1, lsn);
+            while (true) {
+                boolean done;
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    done = rs.getBoolean(1);
+                }
+                c.rollback();
+                if (done) {
+                    return true;
+                }
+                if (System.nanoTime() > deadline) {
+                    return false;
+                }
+                try {
+                    Thread.sleep(pause);   // polling the replica's position: PostgreSQL has no replay notification
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+                pause = Math.min(50, pause * 2);
+            }
+        }
     }
 }

@@ -1,6 +1,11 @@
 package io.outpost.store.db;
 
+import com.zaxxer.hikari.HikariConfig;
 import io.outpost.store.model.StorageType;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
 
 /**
  * SQLite: CROSS JOIN fixes the join order (channels drive a nested loop), and the correlated MAX probe
@@ -64,5 +69,53 @@ public final class SqliteDialect extends Dialect {
     @Override
     public String insertChannelIfMissingSql(String channelTable) {
         return "INSERT OR IGNORE INTO " + channelTable + " (CHANNEL_ID, LAST_OBJECT_ID, HAS_NEW_DATA) VALUES (?, 0, 0)";
+    }
+
+    /** Creates the SQLite file (and its folder) in WAL mode, so readers go on while a writer writes. */
+    @Override
+    void beforeOpen(DatabaseConfig config) {
+        java.nio.file.Path parent = java.nio.file.Path.of(config.jdbcUrl().substring("jdbc:sqlite:".length())).getParent();
+        if (parent != null) {
+            try {
+                java.nio.file.Files.createDirectories(parent);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("cannot create the folder of SQLite database " + config.jdbcUrl()
+                        + ": " + e.getMessage(), e);
+            }
+        }
+        SQLiteConfig c = new SQLiteConfig();
+        c.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        try (Connection conn = c.createConnection(config.jdbcUrl())) {
+            conn.createStatement().execute("PRAGMA journal_mode=WAL");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create SQLite database " + config.jdbcUrl() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    boolean hasReadReplicas() {
+        return false;
+    }
+
+    @Override
+    void configurePool(HikariConfig h, DatabaseConfig config, boolean readOnly) {
+        h.setDataSource(dataSource(config));
+        if (readOnly) {
+            // Opening the file read-only clashes with HikariCP's read-only handling; query_only refuses writes.
+            h.setConnectionInitSql("PRAGMA query_only = 1");
+        }
+    }
+
+    private static SQLiteDataSource dataSource(DatabaseConfig config) {
+        SQLiteConfig c = new SQLiteConfig();
+        c.setBusyTimeout((int) Math.max(1000, config.statementTimeout().toMillis()));
+        c.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        c.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        // Transactions stay DEFERRED: the driver opens one as soon as auto-commit is off, and an IMMEDIATE one
+        // would hold the write lock on every idle pooled connection. Writers take the lock with their first
+        // statement instead (Dialect.beginWrite).
+        SQLiteDataSource ds = new SQLiteDataSource(c);
+        ds.setUrl(config.jdbcUrl());
+        return ds;
     }
 }

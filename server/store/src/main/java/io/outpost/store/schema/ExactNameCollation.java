@@ -22,7 +22,7 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * change, no IOV table is touched. 3.1: the database-wide tables and every folder's channel table; 5.1: the frozen
  * global tags of V5.
  */
-final class ExactNameCollation implements JavaMigration {
+public final class ExactNameCollation implements JavaMigration {
 
     /** Name columns of the database-wide tables: table (without prefix) → column → NOT NULL. */
     private static final Map<String, Map<String, Boolean>> NAME_COLUMNS = new LinkedHashMap<>();
@@ -50,12 +50,12 @@ final class ExactNameCollation implements JavaMigration {
     }
 
     /** 3.1: the database-wide name columns and every folder's CHANNEL_NAME. */
-    static ExactNameCollation names() {
+    public static ExactNameCollation names() {
         return new ExactNameCollation("3.1", "names compare exactly", NAME_COLUMNS, true);
     }
 
     /** 5.1: the name columns of the frozen global tags (V5). */
-    static ExactNameCollation frozenGlobalTags() {
+    public static ExactNameCollation frozenGlobalTags() {
         return new ExactNameCollation("5.1", "frozen global tag names compare exactly", Map.of("FROZEN_GLOBAL_TAGS",
                 columns("GLOBAL_TAG", true, "FOLDER_PATH", true, "FOLDER_TAG", false)), false);
     }

@@ -2,7 +2,6 @@ package io.outpost.store.schema;
 
 import io.outpost.store.db.Database;
 import io.outpost.store.db.Dialect;
-import io.outpost.store.db.MariaDbDialect;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadField;
 import java.sql.Connection;
@@ -41,18 +40,13 @@ public final class SchemaManager {
                 // Flyway holds one connection for its history table while migrating on another.
                 .dataSource(db.config().jdbcUrl(), db.config().user(), db.config().password())
                 .locations("classpath:db/migration/" + db.dialect().name())
-                .javaMigrations(javaMigrations(db.dialect()))
+                .javaMigrations(db.dialect().javaMigrations().toArray(JavaMigration[]::new))
                 .placeholders(Map.of("prefix", db.prefix()))
                 .table(db.prefix() + "SCHEMA_HISTORY")
                 .baselineOnMigrate(false)
                 .target(target)
                 .load();
         return flyway.migrate().migrationsExecuted;
-    }
-
-    /** The migrations that are code, not SQL: they depend on what the database holds (one table per folder). */
-    private static JavaMigration[] javaMigrations(Dialect d) {
-        return d instanceof MariaDbDialect ? new JavaMigration[] {ExactNameCollation.names(), ExactNameCollation.frozenGlobalTags()} : new JavaMigration[0];
     }
 
     /** The DDL of one folder's tables, in execution order. */

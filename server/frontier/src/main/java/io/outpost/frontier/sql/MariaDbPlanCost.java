@@ -1,4 +1,4 @@
-package io.outpost.frontier.cost;
+package io.outpost.frontier.sql;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
