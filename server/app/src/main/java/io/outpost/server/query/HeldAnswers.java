@@ -8,6 +8,7 @@ import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.IovReader;
+import io.outpost.wire.AnswerEncoder;
 import io.outpost.wire.AnswerKind;
 import io.outpost.wire.Column;
 import io.outpost.wire.ColumnType;
@@ -48,6 +49,9 @@ final class HeldAnswers {
             validUntil = hint[1];
         }
         e.begin(AnswerKind.IOVS, folder.path(), label, validSince, validUntil, columns);
+        if (e instanceof AnswerEncoder binary && columns.equals(held.encodedColumns())) {
+            return finish(e, validSince, validUntil, encodedRows(q, held, binary), immutable, generation);
+        }
         boolean[] openEnded = {false};
         held.browse(q.t1(), q.t2(), q.channels(), (channel, r) -> {
             long until = held.until(r);
@@ -63,6 +67,33 @@ final class HeldAnswers {
             e.row(v);
         });
         return finish(e, validSince, validUntil, openEnded[0], immutable, generation);
+    }
+
+    /**
+     * The rows' held wire form appended in slices: consecutive rows in the read's order that are consecutive in the
+     * layer (a channel's range; for likeLuis1iov the whole answer) are one copy. Returns whether a row is open-ended.
+     */
+    private static boolean encodedRows(Query q, HeldRows held, AnswerEncoder e) {
+        byte[] bytes = held.encodedBytes();
+        int[] run = {-1, -1}; // [first, end) rows of the slice not yet appended
+        boolean[] openEnded = {false};
+        held.browse(q.t1(), q.t2(), q.channels(), (channel, r) -> {
+            openEnded[0] |= held.until(r) == ValidityKey.MAX;
+            if (r != run[1]) {
+                appendRows(held, bytes, run, e);
+                run[0] = r;
+            }
+            run[1] = r + 1;
+        });
+        appendRows(held, bytes, run, e);
+        return openEnded[0];
+    }
+
+    private static void appendRows(HeldRows held, byte[] bytes, int[] run, AnswerEncoder e) {
+        if (run[1] > run[0]) {
+            int from = held.encodedStart(run[0]);
+            e.encodedRows(bytes, from, held.encodedStart(run[1]) - from, run[1] - run[0]);
+        }
     }
 
     /**

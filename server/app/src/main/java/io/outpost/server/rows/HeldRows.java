@@ -4,6 +4,7 @@ import io.outpost.store.db.Layer;
 import io.outpost.store.model.Channel;
 import io.outpost.store.model.ChannelOrder;
 import io.outpost.store.model.ChannelSelection;
+import io.outpost.wire.Column;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -34,9 +35,18 @@ public final class HeldRows {
     private final long[] knownChannels;
     private final Map<String, long[]> channelsByName;
     private final long bytes;
+    private final Encoded encoded;
+
+    /**
+     * Every row in the binary wire form for {@code columns}, one after the other in row order; row r is
+     * {@code bytes[start[r], start[r + 1])}, so the rows of a channel's range are one slice.
+     */
+    record Encoded(List<Column> columns, byte[] bytes, int[] start) {
+    }
 
     HeldRows(String generation, Layer layer, long[] channelIds, int[] firstRow, long[] since, long[] until,
-             Object[][] payload, long[] channelBytes, List<Channel> channels, long bytes) {
+             Object[][] payload, long[] channelBytes, List<Channel> channels, long bytes, Encoded encoded) {
+        this.encoded = encoded;
         this.generation = generation;
         this.layer = layer;
         this.channelIds = channelIds;
@@ -85,6 +95,21 @@ public final class HeldRows {
 
     public Object[] payload(int row) {
         return payload[row];
+    }
+
+    /** The columns the rows are held encoded for, or null when they are not held encoded. */
+    public List<Column> encodedColumns() {
+        return encoded == null ? null : encoded.columns();
+    }
+
+    /** The encoded rows ({@link #encodedStart} says where each starts); only when {@link #encodedColumns} is set. */
+    public byte[] encodedBytes() {
+        return encoded.bytes();
+    }
+
+    /** Where row {@code row}'s wire form starts in {@link #encodedBytes}; {@code size()} gives the end of the last. */
+    public int encodedStart(int row) {
+        return encoded.start()[row];
     }
 
     private int channelIndexOf(int row) {

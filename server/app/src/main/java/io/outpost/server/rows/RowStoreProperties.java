@@ -14,11 +14,14 @@ import org.springframework.util.unit.DataSize;
  *                        from the database on every query
  * @param tooBigRetry     how long a layer found too big is left to the database before one build, in the background,
  *                        tries again (a multi-version layer can shrink when newer IOVs cover older ones)
+ * @param encodedRows     also hold every row in the binary wire form (about as many bytes again as the payload
+ *                        text, counted in the budget), so that binary answers copy rows instead of encoding them
  */
 @ConfigurationProperties("outpost.rows")
 public record RowStoreProperties(@DefaultValue("true") boolean enabled, DataSize maxSize,
                                  @DefaultValue("0.5") double maxFolderShare,
-                                 @DefaultValue("1h") Duration tooBigRetry) {
+                                 @DefaultValue("1h") Duration tooBigRetry,
+                                 @DefaultValue("true") boolean encodedRows) {
     public RowStoreProperties {
         if (maxFolderShare <= 0 || maxFolderShare > 1) {
             throw new IllegalArgumentException("outpost.rows.max-folder-share must be in (0, 1], not " + maxFolderShare);
