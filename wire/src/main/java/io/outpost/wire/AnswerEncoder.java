@@ -168,6 +168,14 @@ public final class AnswerEncoder implements TableEncoder {
         }
     }
 
+    public Codec codec() {
+        return codec;
+    }
+
+    public int level() {
+        return level;
+    }
+
     @Override
     public long rows() {
         return rows;

@@ -10,9 +10,11 @@ import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.IovReader;
 import io.outpost.wire.AnswerEncoder;
 import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Codec;
 import io.outpost.wire.Column;
 import io.outpost.wire.ColumnType;
 import io.outpost.wire.TableEncoder;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -50,7 +52,7 @@ final class HeldAnswers {
         }
         e.begin(AnswerKind.IOVS, folder.path(), label, validSince, validUntil, columns);
         if (e instanceof AnswerEncoder binary && columns.equals(held.encodedColumns())) {
-            return finish(e, validSince, validUntil, encodedRows(q, held, binary), immutable, generation);
+            return fromEncodedRows(q, folder.path(), held, binary, label, validSince, validUntil, immutable, generation);
         }
         boolean[] openEnded = {false};
         held.browse(q.t1(), q.t2(), q.channels(), (channel, r) -> {
@@ -71,28 +73,69 @@ final class HeldAnswers {
 
     /**
      * The rows' held wire form appended in slices: consecutive rows in the read's order that are consecutive in the
-     * layer (a channel's range; for likeLuis1iov the whole answer) are one copy. Returns whether a row is open-ended.
+     * layer (a channel's range; for likeLuis1iov the whole answer) are one copy. An answer of the same slices, header
+     * and codec as the layer's latest finished one has its bytes: it is sent again instead of compressed again.
      */
-    private static boolean encodedRows(Query q, HeldRows held, AnswerEncoder e) {
-        byte[] bytes = held.encodedBytes();
-        int[] run = {-1, -1}; // [first, end) rows of the slice not yet appended
+    private static Answer fromEncodedRows(Query q, String folder, HeldRows held, AnswerEncoder e, String label,
+                                          long validSince, long validUntil, boolean immutable, String generation) {
+        Slices slices = new Slices();
         boolean[] openEnded = {false};
         held.browse(q.t1(), q.t2(), q.channels(), (channel, r) -> {
             openEnded[0] |= held.until(r) == ValidityKey.MAX;
-            if (r != run[1]) {
-                appendRows(held, bytes, run, e);
-                run[0] = r;
-            }
-            run[1] = r + 1;
+            slices.add(r);
         });
-        appendRows(held, bytes, run, e);
-        return openEnded[0];
+        Content key = new Content(e.codec(), e.level(), folder, label, validSince, validUntil, slices.toArray());
+        HeldRows.Finished kept = held.finished();
+        if (kept != null && kept.key().equals(key)) {
+            e.abandon();
+            return new Answer(kept.body(), e.contentType(), kept.rows(), validSince, validUntil, openEnded[0],
+                    immutable, generation, null);
+        }
+        byte[] bytes = held.encodedBytes();
+        int[] s = key.slices();
+        for (int i = 0; i < s.length; i += 2) {
+            int from = held.encodedStart(s[i]);
+            e.encodedRows(bytes, from, held.encodedStart(s[i + 1]) - from, s[i + 1] - s[i]);
+        }
+        Answer a = finish(e, validSince, validUntil, openEnded[0], immutable, generation);
+        held.keep(new HeldRows.Finished(key, a.body(), a.rows()));
+        return a;
     }
 
-    private static void appendRows(HeldRows held, byte[] bytes, int[] run, AnswerEncoder e) {
-        if (run[1] > run[0]) {
-            int from = held.encodedStart(run[0]);
-            e.encodedRows(bytes, from, held.encodedStart(run[1]) - from, run[1] - run[0]);
+    /** Row ranges [first, end) in the read's order, consecutive rows joined. */
+    private static final class Slices {
+        private int[] bounds = new int[16];
+        private int n;
+
+        void add(int row) {
+            if (n > 0 && bounds[n - 1] == row) {
+                bounds[n - 1] = row + 1;
+                return;
+            }
+            if (n + 2 > bounds.length) {
+                bounds = Arrays.copyOf(bounds, bounds.length * 2);
+            }
+            bounds[n++] = row;
+            bounds[n++] = row + 1;
+        }
+
+        int[] toArray() {
+            return Arrays.copyOf(bounds, n);
+        }
+    }
+
+    /** What a binary answer from held rows is made of besides its columns, which are the layer's own. */
+    private record Content(Codec codec, int level, String folder, String tag, long validSince, long validUntil,
+                           int[] slices) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Content c && codec == c.codec && level == c.level && folder.equals(c.folder)
+                    && tag.equals(c.tag) && validSince == c.validSince && validUntil == c.validUntil && Arrays.equals(slices, c.slices);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(slices);
         }
     }
 

@@ -39,10 +39,21 @@ public final class HeldRows {
 
     /**
      * Every row in the binary wire form for {@code columns}, one after the other in row order; row r is
-     * {@code bytes[start[r], start[r + 1])}, so the rows of a channel's range are one slice.
+     * {@code bytes[start[r], start[r + 1])}, so the rows of a channel's range are one slice. {@code keepsAnswers}:
+     * the latest finished answer is kept too ({@link #keep}).
      */
-    record Encoded(List<Column> columns, byte[] bytes, int[] start) {
+    record Encoded(List<Column> columns, byte[] bytes, int[] start, boolean keepsAnswers) {
     }
+
+    /**
+     * A finished binary answer of these rows and what it was made of ({@code key}: the same key, the same bytes).
+     * Kept so that the next answer of the same content (another key inside the same IOVs) is not compressed again.
+     */
+    public record Finished(Object key, byte[] body, long rows) {
+    }
+
+    /** The latest finished answer kept; null when none is or answers are not kept. */
+    private volatile Finished finished;
 
     HeldRows(String generation, Layer layer, long[] channelIds, int[] firstRow, long[] since, long[] until,
              Object[][] payload, long[] channelBytes, List<Channel> channels, long bytes, Encoded encoded) {
@@ -105,6 +116,25 @@ public final class HeldRows {
     /** The encoded rows ({@link #encodedStart} says where each starts); only when {@link #encodedColumns} is set. */
     public byte[] encodedBytes() {
         return encoded.bytes();
+    }
+
+    boolean keepsAnswers() {
+        return encoded != null && encoded.keepsAnswers();
+    }
+
+    /** The latest finished answer kept, or null. */
+    public Finished finished() {
+        return finished;
+    }
+
+    /**
+     * Keeps a finished answer in place of the one before, when answers are kept and it is no larger than the encoded
+     * rows (the rows budget counts that much again for it).
+     */
+    public void keep(Finished answer) {
+        if (encoded != null && encoded.keepsAnswers() && answer.body().length <= encoded.bytes().length + 1024) {
+            finished = answer;
+        }
     }
 
     /** Where row {@code row}'s wire form starts in {@link #encodedBytes}; {@code size()} gives the end of the last. */

@@ -30,8 +30,10 @@ final class IncrementalRefresh {
     }
 
     static HeldRows refresh(Connection c, IovReader reader, Node folder, HeldRows old, String stamp,
-                            List<Channel> channels, long limit, List<Column> columns) throws SQLException {
-        if (old.layer().kind() != Layer.Kind.SINGLE_VERSION || !Objects.equals(old.encodedColumns(), columns)) {
+                            List<Channel> channels, long limit, List<Column> columns, boolean keepsAnswers)
+            throws SQLException {
+        if (old.layer().kind() != Layer.Kind.SINGLE_VERSION || !Objects.equals(old.encodedColumns(), columns)
+                || old.keepsAnswers() != (columns != null && keepsAnswers)) {
             return null; // the whole layer is built again, encoded for the columns asked
         }
         long oldLast = lastObjectId(old.generation());
@@ -46,11 +48,11 @@ final class IncrementalRefresh {
         }
         HeldRows fresh = null;
         if (touched.length > 0) {
-            RowsBuilder b = new RowsBuilder(limit, columns);
+            RowsBuilder b = new RowsBuilder(limit, columns, keepsAnswers);
             reader.browse(c, IovReader.spec(folder, Layer.SV, 0, ValidityKey.MAX, ChannelSelection.ranges(ranges)), b::add);
             fresh = b.build(stamp, Layer.SV, channels);
         }
-        RowsBuilder out = new RowsBuilder(limit, columns);
+        RowsBuilder out = new RowsBuilder(limit, columns, keepsAnswers);
         int i = 0;
         int j = 0;
         int n = old.channelCount();

@@ -61,6 +61,7 @@ public class RowStore {
     private final IovReader reader;
     private final boolean enabled;
     private final boolean encodeRows;
+    private final boolean keepAnswers;
     private final long folderLimit;
     private final long maxWaitMillis;
     private final long tooBigRetryNanos;
@@ -84,6 +85,7 @@ public class RowStore {
         this.reader = new IovReader(store.database().dialect(), store.database().statementTimeoutSeconds());
         this.enabled = props.enabled();
         this.encodeRows = props.encodedRows();
+        this.keepAnswers = props.keepAnswers();
         long budget = props.budgetBytes();
         this.folderLimit = (long) (budget * props.maxFolderShare());
         this.maxWaitMillis = Math.max(1, store.database().statementTimeoutSeconds()) * 1000L;
@@ -177,7 +179,7 @@ public class RowStore {
     /** The whole layer read on {@code c} into held rows of {@code stamp}. */
     private HeldRows buildAll(Connection c, Node folder, Layer layer, String stamp, List<Channel> channels)
             throws SQLException, RowsBuilder.TooBig {
-        RowsBuilder all = new RowsBuilder(folderLimit, encodedColumns(folder));
+        RowsBuilder all = new RowsBuilder(folderLimit, encodedColumns(folder), keepAnswers);
         reader.browse(c, IovReader.spec(folder, layer, 0, ValidityKey.MAX, ChannelSelection.all()), all::add);
         return all.build(stamp, layer, channels);
     }
@@ -272,7 +274,7 @@ public class RowStore {
                 try {
                     rows = previous == null || previous.rows == null ? null
                             : IncrementalRefresh.refresh(c, reader, folder, previous.rows, before, channels, folderLimit,
-                                    encodedColumns(folder));
+                                    encodedColumns(folder), keepAnswers);
                     if (rows != null) {
                         refreshes.increment();
                     } else {

@@ -41,10 +41,16 @@ final class RowsBuilder {
     private final EncodedRows encoded;
     private int[] encodedStart;
 
-    /** {@code columns}: the answer columns to encode the rows for, or null to hold the values only. */
-    RowsBuilder(long limit, List<Column> columns) {
+    private final boolean keepsAnswers;
+
+    /**
+     * {@code columns}: the answer columns to encode the rows for, or null to hold the values only; {@code keepsAnswers}:
+     * whether the held rows keep their latest finished answer (counted as the encoded rows' size again).
+     */
+    RowsBuilder(long limit, List<Column> columns, boolean keepsAnswers) {
         this.limit = limit;
         this.columns = columns;
+        this.keepsAnswers = columns != null && keepsAnswers;
         this.encoded = columns == null ? null : new EncodedRows(columns, 64 * 1024);
         this.encodedStart = columns == null ? null : new int[1024];
     }
@@ -61,7 +67,8 @@ final class RowsBuilder {
         ensureRows(rows + count);
         held.copyRows(from, count, since, until, payload, rows);
         if (encoded != null) {
-            if (held.encodedColumns() == null || !held.encodedColumns().equals(columns)) {
+            if (held.encodedColumns() == null || !held.encodedColumns().equals(columns)
+                    || held.keepsAnswers() != keepsAnswers) {
                 throw new IllegalStateException("held rows encoded for other columns");
             }
             int base = held.encodedStart(from);
@@ -129,7 +136,8 @@ final class RowsBuilder {
             if (rowPayload != null) {
                 System.arraycopy(rowPayload, 0, v, 3, rowPayload.length);
             }
-            b += encoded.add(v) + 4L;
+            int n = encoded.add(v);
+            b += (keepsAnswers ? 2L * n : n) + 4L;
         }
         rows++;
         channelBytes[channels - 1] += b;
@@ -146,7 +154,7 @@ final class RowsBuilder {
         if (encoded != null) {
             int[] starts = Arrays.copyOf(encodedStart, rows + 1);
             starts[rows] = encoded.size();
-            wire = new HeldRows.Encoded(columns, encoded.toArray(), starts);
+            wire = new HeldRows.Encoded(columns, encoded.toArray(), starts, keepsAnswers);
         }
         return new HeldRows(generation, layer, Arrays.copyOf(channelIds, channels), first, Arrays.copyOf(since, rows),
                 Arrays.copyOf(until, rows), Arrays.copyOf(payload, rows), Arrays.copyOf(channelBytes, channels), known,

@@ -46,7 +46,7 @@ class RowStoreTest {
     }
 
     private static RowStore rowStore(IovStore store, String maxSize, Duration tooBigRetry, SimpleMeterRegistry registry) {
-        return new RowStore(store, new RowStoreProperties(true, DataSize.parse(maxSize), 0.5, tooBigRetry, true), registry);
+        return new RowStore(store, new RowStoreProperties(true, DataSize.parse(maxSize), 0.5, tooBigRetry, true, true), registry);
     }
 
     @ParameterizedTest
