@@ -122,17 +122,17 @@ class HeldRowsServiceTest {
     @Test
     void binaryAnswersOfHeldRowsAreTheirOwnWhicheverAnswerCameBefore() throws Exception {
         Random rnd = new Random(5);
-        for (int round = 0; round < 2; round++) { // other keys each round: URLs of their own, answered again
+        for (int round = 0; round < 2; round++) { // keys no other test asks, others each round: each URL answered
             List<String> paths = new ArrayList<>();
             for (String fmt : List.of("bin", "binz")) {
-                for (long t : new long[] {T + 2 * round, T + 2 * round + 1, T + DemoData.HOUR + round}) {
+                for (long t : new long[] {T + 100 + 2 * round, T + 101 + 2 * round, T + DemoData.HOUR + round}) {
                     paths.add("/v1/" + fmt + "/at/HEAD/" + t + "/all/DEMO/Calo/Pedestals");
                     paths.add("/v1/" + fmt + "/at/HEAD/" + t + "/3-5,9/DEMO/Calo/Pedestals");
                     paths.add("/v1/" + fmt + "/at/HEAD/" + t + "/all/DEMO/DCS/HV");
                     paths.add("/v1/" + fmt + "/browse/HEAD/" + t + "/" + (t + DemoData.HOUR) + "/all/sc/DEMO/DCS/HV");
                 }
                 for (String tag : List.of("HEAD", "GAINS-v1", "GAINS-v2")) {
-                    String run = Long.toString(ValidityKey.fromRunLumi(DemoData.FIRST_RUN + 2, 150 + round));
+                    String run = Long.toString(ValidityKey.fromRunLumi(DemoData.FIRST_RUN + 2, 160 + round));
                     paths.add("/v1/" + fmt + "/at/" + tag + "/" + run + "/all/DEMO/Calo/Gains");
                 }
             }
