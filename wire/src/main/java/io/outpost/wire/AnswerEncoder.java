@@ -15,8 +15,9 @@ public final class AnswerEncoder implements TableEncoder {
 
     private final Codec codec;
     private final int level;
-    private final GrowableBytes content = new GrowableBytes(16 * 1024);
-    private final GrowableBytes answer = new GrowableBytes(16 * 1024);
+    /** Made at {@link #begin}: an encoder whose answer is found made already costs no buffers. */
+    private GrowableBytes content;
+    private GrowableBytes answer;
     private final CRC32 crc = new CRC32();
     /** Taken at the first chunk, so that an answer that fails before any output holds no native resources. */
     private BodyCompressor compressor;
@@ -26,13 +27,15 @@ public final class AnswerEncoder implements TableEncoder {
     public AnswerEncoder(Codec codec, int level) {
         this.codec = codec;
         this.level = level;
-        answer.size(WireFormat.HEADER_LENGTH);
     }
 
     @Override
     public void begin(AnswerKind kind, String folder, String tag, long validSince, long validUntil,
                       List<Column> columns) {
         types = new ColumnType[columns.size()];
+        content = new GrowableBytes(16 * 1024);
+        answer = new GrowableBytes(16 * 1024);
+        answer.size(WireFormat.HEADER_LENGTH);
         content.u8(kind.code());
         string(folder);
         string(tag);
