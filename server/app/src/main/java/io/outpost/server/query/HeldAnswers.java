@@ -143,7 +143,8 @@ final class HeldAnswers {
         @Override
         public boolean equals(Object o) {
             return o instanceof Content c && codec == c.codec && level == c.level && folder.equals(c.folder)
-                    && tag.equals(c.tag) && validSince == c.validSince && validUntil == c.validUntil && Arrays.equals(slices, c.slices);
+                    && tag.equals(c.tag) && validSince == c.validSince && validUntil == c.validUntil
+                    && Arrays.equals(slices, c.slices);
         }
 
         @Override

@@ -273,8 +273,8 @@ public class RowStore {
                 HeldRows rows;
                 try {
                     rows = previous == null || previous.rows == null ? null
-                            : IncrementalRefresh.refresh(c, reader, folder, previous.rows, before, channels, folderLimit,
-                                    encodedColumns(folder), keepAnswers);
+                            : IncrementalRefresh.refresh(c, reader, folder, previous.rows, before, channels,
+                                    folderLimit, encodedColumns(folder), keepAnswers);
                     if (rows != null) {
                         refreshes.increment();
                     } else {
