@@ -15,8 +15,9 @@ public final class AnswerEncoder implements TableEncoder {
 
     private final Codec codec;
     private final int level;
-    private final GrowableBytes content = new GrowableBytes(16 * 1024);
-    private final GrowableBytes answer = new GrowableBytes(16 * 1024);
+    /** Made at {@link #begin}: an encoder whose answer is found made already costs no buffers. */
+    private GrowableBytes content;
+    private GrowableBytes answer;
     private final CRC32 crc = new CRC32();
     /** Taken at the first chunk, so that an answer that fails before any output holds no native resources. */
     private BodyCompressor compressor;
@@ -26,13 +27,15 @@ public final class AnswerEncoder implements TableEncoder {
     public AnswerEncoder(Codec codec, int level) {
         this.codec = codec;
         this.level = level;
-        answer.size(WireFormat.HEADER_LENGTH);
     }
 
     @Override
     public void begin(AnswerKind kind, String folder, String tag, long validSince, long validUntil,
                       List<Column> columns) {
         types = new ColumnType[columns.size()];
+        content = new GrowableBytes(16 * 1024);
+        answer = new GrowableBytes(16 * 1024);
+        answer.size(WireFormat.HEADER_LENGTH);
         content.u8(kind.code());
         string(folder);
         string(tag);
@@ -49,7 +52,37 @@ public final class AnswerEncoder implements TableEncoder {
 
     @Override
     public void row(Object[] values) {
-        content.u8(1);
+        writeRow(types, values, content);
+        rows++;
+        if (content.size() >= CHUNK) {
+            flush(false);
+        }
+    }
+
+    /**
+     * Appends rows already in the wire form ({@link EncodedRows}) of this answer's columns: the content gets the same
+     * bytes as {@link #row} of each, and is compressed in the same chunks, so the answer's bytes are the same too.
+     */
+    public void encodedRows(byte[] src, int off, int len, long count) {
+        int end = off + len;
+        while (off < end) {
+            int n = Math.min(end - off, Math.max(0, CHUNK - content.size()));
+            if (n == 0) {
+                flush(false);
+                continue;
+            }
+            content.bytes(src, off, n);
+            off += n;
+            if (content.size() >= CHUNK) {
+                flush(false);
+            }
+        }
+        rows += count;
+    }
+
+    /** One row's wire form: the row marker, the null bitmap, then each non-null value. */
+    static void writeRow(ColumnType[] types, Object[] values, GrowableBytes out) {
+        out.u8(1);
         int n = types.length;
         for (int b = 0; b < n; b += 8) {
             int bits = 0;
@@ -58,41 +91,41 @@ public final class AnswerEncoder implements TableEncoder {
                     bits |= 1 << (i - b);
                 }
             }
-            content.u8(bits);
+            out.u8(bits);
         }
         for (int i = 0; i < n; i++) {
             if (values[i] != null) {
-                value(types[i], values[i]);
+                value(types[i], values[i], out);
             }
-        }
-        rows++;
-        if (content.size() >= CHUNK) {
-            flush(false);
         }
     }
 
-    private void value(ColumnType type, Object v) {
+    private static void value(ColumnType type, Object v, GrowableBytes out) {
         switch (type) {
-            case BOOL -> content.u8((Boolean) v ? 1 : 0);
-            case UCHAR -> content.u8(((Number) v).intValue());
-            case INT16, UINT16 -> content.i16(((Number) v).intValue());
-            case INT32, UINT32 -> content.i32((int) ((Number) v).longValue());
-            case UINT63, INT64 -> content.i64(((Number) v).longValue());
-            case FLOAT -> content.i32(Float.floatToIntBits(((Number) v).floatValue()));
-            case DOUBLE -> content.i64(Double.doubleToLongBits(((Number) v).doubleValue()));
-            case STRING255, STRING4K, STRING64K, STRING16M -> string((String) v);
+            case BOOL -> out.u8((Boolean) v ? 1 : 0);
+            case UCHAR -> out.u8(((Number) v).intValue());
+            case INT16, UINT16 -> out.i16(((Number) v).intValue());
+            case INT32, UINT32 -> out.i32((int) ((Number) v).longValue());
+            case UINT63, INT64 -> out.i64(((Number) v).longValue());
+            case FLOAT -> out.i32(Float.floatToIntBits(((Number) v).floatValue()));
+            case DOUBLE -> out.i64(Double.doubleToLongBits(((Number) v).doubleValue()));
+            case STRING255, STRING4K, STRING64K, STRING16M -> string((String) v, out);
             case BLOB64K, BLOB16M -> {
                 byte[] b = (byte[]) v;
-                content.i32(b.length);
-                content.bytes(b);
+                out.i32(b.length);
+                out.bytes(b);
             }
         }
     }
 
     private void string(String s) {
+        string(s, content);
+    }
+
+    private static void string(String s, GrowableBytes out) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        content.i32(b.length);
-        content.bytes(b);
+        out.i32(b.length);
+        out.bytes(b);
     }
 
     private void flush(boolean last) {
@@ -136,6 +169,14 @@ public final class AnswerEncoder implements TableEncoder {
             compressor.release(false);
             compressor = null;
         }
+    }
+
+    public Codec codec() {
+        return codec;
+    }
+
+    public int level() {
+        return level;
     }
 
     @Override

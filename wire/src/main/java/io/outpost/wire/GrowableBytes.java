@@ -59,9 +59,13 @@ final class GrowableBytes {
     }
 
     void bytes(byte[] b) {
-        ensure(b.length);
-        System.arraycopy(b, 0, buf, size, b.length);
-        size += b.length;
+        bytes(b, 0, b.length);
+    }
+
+    void bytes(byte[] b, int off, int len) {
+        ensure(len);
+        System.arraycopy(b, off, buf, size, len);
+        size += len;
     }
 
     byte[] array() {

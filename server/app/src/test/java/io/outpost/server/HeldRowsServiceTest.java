@@ -14,8 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -110,5 +112,36 @@ class HeldRowsServiceTest {
         String after = held.getString("/v1/json/at/HEAD/101/all/HELD/live");
         assertThat(after).contains("[1,50,9223372036854775807,2]");
         assertThat(held.getString("/v1/json/count/HEAD/0/" + ValidityKey.MAX + "/all/HELD/live")).contains("[2]");
+    }
+
+    /**
+     * Held rows keep their latest binary answer and send it again for the same content: answers of the same rows at
+     * other keys, of other rows, channels, tags and codecs of the same layers, asked in a mixed order twice, are
+     * each the database path's bytes.
+     */
+    @Test
+    void binaryAnswersOfHeldRowsAreTheirOwnWhicheverAnswerCameBefore() throws Exception {
+        Random rnd = new Random(5);
+        for (int round = 0; round < 2; round++) { // keys no other test asks, others each round: each URL answered
+            List<String> paths = new ArrayList<>();
+            for (String fmt : List.of("bin", "binz")) {
+                for (long t : new long[] {T + 100 + 2 * round, T + 101 + 2 * round, T + DemoData.HOUR + round}) {
+                    paths.add("/v1/" + fmt + "/at/HEAD/" + t + "/all/DEMO/Calo/Pedestals");
+                    paths.add("/v1/" + fmt + "/at/HEAD/" + t + "/3-5,9/DEMO/Calo/Pedestals");
+                    paths.add("/v1/" + fmt + "/at/HEAD/" + t + "/all/DEMO/DCS/HV");
+                    paths.add("/v1/" + fmt + "/browse/HEAD/" + t + "/" + (t + DemoData.HOUR) + "/all/sc/DEMO/DCS/HV");
+                }
+                for (String tag : List.of("HEAD", "GAINS-v1", "GAINS-v2")) {
+                    String run = Long.toString(ValidityKey.fromRunLumi(DemoData.FIRST_RUN + 2, 160 + round));
+                    paths.add("/v1/" + fmt + "/at/" + tag + "/" + run + "/all/DEMO/Calo/Gains");
+                }
+            }
+            Collections.shuffle(paths, rnd);
+            for (String p : paths) {
+                HttpResponse<byte[]> a = held.get(p);
+                assertThat(a.statusCode()).as(p).isEqualTo(200);
+                assertThat(a.body()).as(p).isEqualTo(db.get(p).body());
+            }
+        }
     }
 }

@@ -8,10 +8,13 @@ import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.IovReader;
+import io.outpost.wire.AnswerEncoder;
 import io.outpost.wire.AnswerKind;
+import io.outpost.wire.Codec;
 import io.outpost.wire.Column;
 import io.outpost.wire.ColumnType;
 import io.outpost.wire.TableEncoder;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -40,6 +43,9 @@ final class HeldAnswers {
             return finish(e, 0, 0, false, immutable, generation);
         }
         List<Column> columns = QueryService.iovColumns(folder);
+        if (e instanceof AnswerEncoder binary && columns.equals(held.encodedColumns())) {
+            return fromEncodedRows(q, folder.path(), held, binary, label, columns, immutable, generation);
+        }
         long validSince = 0;
         long validUntil = 0;
         if (q.op() == Op.AT) {
@@ -66,6 +72,88 @@ final class HeldAnswers {
     }
 
     /**
+     * The rows' held wire form appended in slices: consecutive rows in the read's order that are consecutive in the
+     * layer (a channel's range; for likeLuis1iov the whole answer) are one copy. An answer of the same slices, header
+     * and codec as the layer's latest finished one has its bytes: it is sent again instead of compressed again.
+     * One read of the rows gives the slices and, at a key, the validity hint (the rows at t are the answer's rows).
+     */
+    private static Answer fromEncodedRows(Query q, String folder, HeldRows held, AnswerEncoder e, String label,
+                                          List<Column> columns, boolean immutable, String generation) {
+        Slices slices = new Slices();
+        boolean[] openEnded = {false};
+        long[] hint = {0, ValidityKey.MAX, 0}; // max since, min until, rows
+        held.browse(q.t1(), q.t2(), q.channels(), (channel, r) -> {
+            long until = held.until(r);
+            openEnded[0] |= until == ValidityKey.MAX;
+            hint[0] = Math.max(hint[0], held.since(r));
+            hint[1] = Math.min(hint[1], until);
+            hint[2]++;
+            slices.add(r);
+        });
+        long validSince = 0;
+        long validUntil = 0;
+        if (q.op() == Op.AT) {
+            long[] v = narrowed(q.t1(), held, q, hint[0], hint[1], hint[2]);
+            validSince = v[0];
+            validUntil = v[1];
+        }
+        Content key = new Content(e.codec(), e.level(), folder, label, validSince, validUntil, slices.toArray());
+        HeldRows.Finished kept = held.finished();
+        if (kept != null && kept.key().equals(key)) {
+            return new Answer(kept.body(), e.contentType(), kept.rows(), validSince, validUntil, openEnded[0],
+                    immutable, generation, null);
+        }
+        e.begin(AnswerKind.IOVS, folder, label, validSince, validUntil, columns);
+        byte[] bytes = held.encodedBytes();
+        int[] s = key.slices();
+        for (int i = 0; i < s.length; i += 2) {
+            int from = held.encodedStart(s[i]);
+            e.encodedRows(bytes, from, held.encodedStart(s[i + 1]) - from, s[i + 1] - s[i]);
+        }
+        Answer a = finish(e, validSince, validUntil, openEnded[0], immutable, generation);
+        held.keep(new HeldRows.Finished(key, a.body(), a.rows()));
+        return a;
+    }
+
+    /** Row ranges [first, end) in the read's order, consecutive rows joined. */
+    private static final class Slices {
+        private int[] bounds = new int[16];
+        private int n;
+
+        void add(int row) {
+            if (n > 0 && bounds[n - 1] == row) {
+                bounds[n - 1] = row + 1;
+                return;
+            }
+            if (n + 2 > bounds.length) {
+                bounds = Arrays.copyOf(bounds, bounds.length * 2);
+            }
+            bounds[n++] = row;
+            bounds[n++] = row + 1;
+        }
+
+        int[] toArray() {
+            return Arrays.copyOf(bounds, n);
+        }
+    }
+
+    /** What a binary answer from held rows is made of besides its columns, which are the layer's own. */
+    private record Content(Codec codec, int level, String folder, String tag, long validSince, long validUntil,
+                           int[] slices) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Content c && codec == c.codec && level == c.level && folder.equals(c.folder)
+                    && tag.equals(c.tag) && validSince == c.validSince && validUntil == c.validUntil
+                    && Arrays.equals(slices, c.slices);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(slices);
+        }
+    }
+
+    /**
      * As QueryService.validity: [max since, min until) of the rows at t, narrowed by the gaps the channels without a
      * row at t are in ({@link HeldRows#neighbours}).
      */
@@ -78,12 +166,17 @@ final class HeldAnswers {
             since[0] = Math.max(since[0], held.since(r));
             until[0] = Math.min(until[0], held.until(r));
         });
-        if (n[0] != held.selectedChannels(q.channels())) {
+        return narrowed(t, held, q, since[0], until[0], n[0]);
+    }
+
+    /** [since, until) of the {@code n} rows at t, narrowed by the gaps of the selected channels without a row at t. */
+    private static long[] narrowed(long t, HeldRows held, Query q, long since, long until, long n) {
+        if (n != held.selectedChannels(q.channels())) {
             long[] gap = held.neighbours(t, q.channels());
-            since[0] = Math.max(since[0], gap[0]);
-            until[0] = Math.min(until[0], gap[1]);
+            since = Math.max(since, gap[0]);
+            until = Math.min(until, gap[1]);
         }
-        return new long[] {since[0], until[0]};
+        return new long[] {since, until};
     }
 
     private static Answer finish(TableEncoder e, long validSince, long validUntil, boolean openEnded,

@@ -288,7 +288,7 @@ public class QueryService implements AutoCloseable {
         return new long[] {since, until};
     }
 
-    static List<Column> iovColumns(Node folder) {
+    public static List<Column> iovColumns(Node folder) {
         List<Column> cols = new ArrayList<>();
         cols.add(new Column("channel", ColumnType.UINT32));
         cols.add(new Column("since", ColumnType.UINT63));

@@ -4,6 +4,7 @@ import io.outpost.store.db.Layer;
 import io.outpost.store.model.Channel;
 import io.outpost.store.model.ChannelOrder;
 import io.outpost.store.model.ChannelSelection;
+import io.outpost.wire.Column;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -34,9 +35,29 @@ public final class HeldRows {
     private final long[] knownChannels;
     private final Map<String, long[]> channelsByName;
     private final long bytes;
+    private final Encoded encoded;
+
+    /**
+     * Every row in the binary wire form for {@code columns}, one after the other in row order; row r is
+     * {@code bytes[start[r], start[r + 1])}, so the rows of a channel's range are one slice. {@code keepsAnswers}:
+     * the latest finished answer is kept too ({@link #keep}).
+     */
+    record Encoded(List<Column> columns, byte[] bytes, int[] start, boolean keepsAnswers) {
+    }
+
+    /**
+     * A finished binary answer of these rows and what it was made of ({@code key}: the same key, the same bytes).
+     * Kept so that the next answer of the same content (another key inside the same IOVs) is not compressed again.
+     */
+    public record Finished(Object key, byte[] body, long rows) {
+    }
+
+    /** The latest finished answer kept; null when none is or answers are not kept. */
+    private volatile Finished finished;
 
     HeldRows(String generation, Layer layer, long[] channelIds, int[] firstRow, long[] since, long[] until,
-             Object[][] payload, long[] channelBytes, List<Channel> channels, long bytes) {
+             Object[][] payload, long[] channelBytes, List<Channel> channels, long bytes, Encoded encoded) {
+        this.encoded = encoded;
         this.generation = generation;
         this.layer = layer;
         this.channelIds = channelIds;
@@ -85,6 +106,40 @@ public final class HeldRows {
 
     public Object[] payload(int row) {
         return payload[row];
+    }
+
+    /** The columns the rows are held encoded for, or null when they are not held encoded. */
+    public List<Column> encodedColumns() {
+        return encoded == null ? null : encoded.columns();
+    }
+
+    /** The encoded rows ({@link #encodedStart} says where each starts); only when {@link #encodedColumns} is set. */
+    public byte[] encodedBytes() {
+        return encoded.bytes();
+    }
+
+    boolean keepsAnswers() {
+        return encoded != null && encoded.keepsAnswers();
+    }
+
+    /** The latest finished answer kept, or null. */
+    public Finished finished() {
+        return finished;
+    }
+
+    /**
+     * Keeps a finished answer in place of the one before, when answers are kept and it is no larger than the encoded
+     * rows (the rows budget counts that much again for it).
+     */
+    public void keep(Finished answer) {
+        if (encoded != null && encoded.keepsAnswers() && answer.body().length <= encoded.bytes().length + 1024) {
+            finished = answer;
+        }
+    }
+
+    /** Where row {@code row}'s wire form starts in {@link #encodedBytes}; {@code size()} gives the end of the last. */
+    public int encodedStart(int row) {
+        return encoded.start()[row];
     }
 
     private int channelIndexOf(int row) {

@@ -6,6 +6,7 @@ import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.IovReader;
+import io.outpost.wire.Column;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,6 +14,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Brings a single-version layer held at an older stamp up to date by reading again only the channels that have rows
@@ -28,9 +30,11 @@ final class IncrementalRefresh {
     }
 
     static HeldRows refresh(Connection c, IovReader reader, Node folder, HeldRows old, String stamp,
-                            List<Channel> channels, long limit) throws SQLException {
-        if (old.layer().kind() != Layer.Kind.SINGLE_VERSION) {
-            return null;
+                            List<Channel> channels, long limit, List<Column> columns, boolean keepsAnswers)
+            throws SQLException {
+        if (old.layer().kind() != Layer.Kind.SINGLE_VERSION || !Objects.equals(old.encodedColumns(), columns)
+                || old.keepsAnswers() != (columns != null && keepsAnswers)) {
+            return null; // the whole layer is built again, encoded for the columns asked
         }
         long oldLast = lastObjectId(old.generation());
         long newLast = lastObjectId(stamp);
@@ -44,11 +48,11 @@ final class IncrementalRefresh {
         }
         HeldRows fresh = null;
         if (touched.length > 0) {
-            RowsBuilder b = new RowsBuilder(limit);
+            RowsBuilder b = new RowsBuilder(limit, columns, keepsAnswers);
             reader.browse(c, IovReader.spec(folder, Layer.SV, 0, ValidityKey.MAX, ChannelSelection.ranges(ranges)), b::add);
             fresh = b.build(stamp, Layer.SV, channels);
         }
-        RowsBuilder out = new RowsBuilder(limit);
+        RowsBuilder out = new RowsBuilder(limit, columns, keepsAnswers);
         int i = 0;
         int j = 0;
         int n = old.channelCount();

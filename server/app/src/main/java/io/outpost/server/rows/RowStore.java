@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.outpost.server.query.QueryService;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.Layer;
 import io.outpost.store.flight.SingleFlight;
@@ -16,6 +17,7 @@ import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.IovReader;
 import io.outpost.store.read.Metadata;
 import io.outpost.store.read.TagResolver;
+import io.outpost.wire.Column;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -58,6 +60,8 @@ public class RowStore {
     private final TagResolver tags;
     private final IovReader reader;
     private final boolean enabled;
+    private final boolean encodeRows;
+    private final boolean keepAnswers;
     private final long folderLimit;
     private final long maxWaitMillis;
     private final long tooBigRetryNanos;
@@ -80,6 +84,8 @@ public class RowStore {
         this.tags = new TagResolver(meta);
         this.reader = new IovReader(store.database().dialect(), store.database().statementTimeoutSeconds());
         this.enabled = props.enabled();
+        this.encodeRows = props.encodedRows();
+        this.keepAnswers = props.keepAnswers();
         long budget = props.budgetBytes();
         this.folderLimit = (long) (budget * props.maxFolderShare());
         this.maxWaitMillis = Math.max(1, store.database().statementTimeoutSeconds()) * 1000L;
@@ -165,10 +171,15 @@ public class RowStore {
         tooBigLayers.put(key, new TooBigVerdict(System.nanoTime() + tooBigRetryNanos));
     }
 
+    /** The columns binary answers of the folder have, for which its rows are held encoded; null: not encoded. */
+    private List<Column> encodedColumns(Node folder) {
+        return encodeRows ? QueryService.iovColumns(folder) : null;
+    }
+
     /** The whole layer read on {@code c} into held rows of {@code stamp}. */
     private HeldRows buildAll(Connection c, Node folder, Layer layer, String stamp, List<Channel> channels)
             throws SQLException, RowsBuilder.TooBig {
-        RowsBuilder all = new RowsBuilder(folderLimit);
+        RowsBuilder all = new RowsBuilder(folderLimit, encodedColumns(folder), keepAnswers);
         reader.browse(c, IovReader.spec(folder, layer, 0, ValidityKey.MAX, ChannelSelection.all()), all::add);
         return all.build(stamp, layer, channels);
     }
@@ -262,7 +273,8 @@ public class RowStore {
                 HeldRows rows;
                 try {
                     rows = previous == null || previous.rows == null ? null
-                            : IncrementalRefresh.refresh(c, reader, folder, previous.rows, before, channels, folderLimit);
+                            : IncrementalRefresh.refresh(c, reader, folder, previous.rows, before, channels,
+                                    folderLimit, encodedColumns(folder), keepAnswers);
                     if (rows != null) {
                         refreshes.increment();
                     } else {

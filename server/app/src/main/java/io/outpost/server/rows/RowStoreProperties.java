@@ -14,11 +14,18 @@ import org.springframework.util.unit.DataSize;
  *                        from the database on every query
  * @param tooBigRetry     how long a layer found too big is left to the database before one build, in the background,
  *                        tries again (a multi-version layer can shrink when newer IOVs cover older ones)
+ * @param encodedRows     also hold every row in the binary wire form (about as many bytes again as the payload
+ *                        text, counted in the budget), so that binary answers copy rows instead of encoding them
+ * @param keepAnswers     with encoded rows, also keep each layer's latest binary answer (budget: the encoded rows'
+ *                        size again), so that the next answer of the same rows, header and codec (another key inside
+ *                        the same IOVs) sends its bytes instead of compressing them again
  */
 @ConfigurationProperties("outpost.rows")
 public record RowStoreProperties(@DefaultValue("true") boolean enabled, DataSize maxSize,
                                  @DefaultValue("0.5") double maxFolderShare,
-                                 @DefaultValue("1h") Duration tooBigRetry) {
+                                 @DefaultValue("1h") Duration tooBigRetry,
+                                 @DefaultValue("true") boolean encodedRows,
+                                 @DefaultValue("true") boolean keepAnswers) {
     public RowStoreProperties {
         if (maxFolderShare <= 0 || maxFolderShare > 1) {
             throw new IllegalArgumentException("outpost.rows.max-folder-share must be in (0, 1], not " + maxFolderShare);

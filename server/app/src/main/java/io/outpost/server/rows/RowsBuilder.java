@@ -3,12 +3,15 @@ package io.outpost.server.rows;
 import io.outpost.store.db.Layer;
 import io.outpost.store.model.Channel;
 import io.outpost.store.model.Iov;
+import io.outpost.wire.Column;
+import io.outpost.wire.EncodedRows;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * Collects the rows of one full-layer browse (ordered by channel, then since) into {@link HeldRows}, giving up
- * with {@link TooBig} as soon as the estimated heap size passes the limit.
+ * with {@link TooBig} as soon as the estimated heap size passes the limit. Given the answer columns, it also
+ * encodes every row once in the binary wire form, which binary answers then copy instead of encoding.
  */
 final class RowsBuilder {
     /** The folder layer does not fit the per-folder budget: it is read from the database instead. */
@@ -33,9 +36,23 @@ final class RowsBuilder {
     private Object[][] payload = new Object[1024][];
     private int rows;
     private long bytes;
+    private final List<Column> columns;
+    /** The rows' wire form and where each row's starts (null: not encoded). */
+    private final EncodedRows encoded;
+    private int[] encodedStart;
 
-    RowsBuilder(long limit) {
+    private final boolean keepsAnswers;
+
+    /**
+     * {@code columns}: the answer columns to encode the rows for, or null to hold the values only; {@code keepsAnswers}:
+     * whether the held rows keep their latest finished answer (counted as the encoded rows' size again).
+     */
+    RowsBuilder(long limit, List<Column> columns, boolean keepsAnswers) {
         this.limit = limit;
+        this.columns = columns;
+        this.keepsAnswers = columns != null && keepsAnswers;
+        this.encoded = columns == null ? null : new EncodedRows(columns, 64 * 1024);
+        this.encodedStart = columns == null ? null : new int[1024];
     }
 
     void add(Iov iov) {
@@ -49,6 +66,19 @@ final class RowsBuilder {
         startChannel(held.channelIdAt(ci));
         ensureRows(rows + count);
         held.copyRows(from, count, since, until, payload, rows);
+        if (encoded != null) {
+            if (held.encodedColumns() == null || !held.encodedColumns().equals(columns)
+                    || held.keepsAnswers() != keepsAnswers) {
+                throw new IllegalStateException("held rows encoded for other columns");
+            }
+            int base = held.encodedStart(from);
+            int shift = encoded.size() - base;
+            for (int i = 0; i < count; i++) {
+                encodedStart[rows + i] = held.encodedStart(from + i) + shift;
+            }
+            int len = held.encodedStart(from + count) - base;
+            encoded.append(held.encodedBytes(), base, len); // its bytes are in the channel's bytes already
+        }
         rows += count;
         long b = held.channelBytesAt(ci);
         channelBytes[channels - 1] += b;
@@ -79,6 +109,9 @@ final class RowsBuilder {
             since = Arrays.copyOf(since, size);
             until = Arrays.copyOf(until, size);
             payload = Arrays.copyOf(payload, size);
+            if (encodedStart != null) {
+                encodedStart = Arrays.copyOf(encodedStart, size + 1);
+            }
         }
     }
 
@@ -93,8 +126,20 @@ final class RowsBuilder {
         since[rows] = rowSince;
         until[rows] = rowUntil;
         payload[rows] = rowPayload;
-        rows++;
         long b = ROW_BYTES + payloadBytes(rowPayload);
+        if (encoded != null) {
+            encodedStart[rows] = encoded.size();
+            Object[] v = new Object[3 + (rowPayload == null ? 0 : rowPayload.length)];
+            v[0] = channel;
+            v[1] = rowSince;
+            v[2] = rowUntil;
+            if (rowPayload != null) {
+                System.arraycopy(rowPayload, 0, v, 3, rowPayload.length);
+            }
+            int n = encoded.add(v);
+            b += (keepsAnswers ? 2L * n : n) + 4L;
+        }
+        rows++;
         channelBytes[channels - 1] += b;
         bytes += b;
         if (bytes > limit) {
@@ -105,9 +150,15 @@ final class RowsBuilder {
     HeldRows build(String generation, Layer layer, List<Channel> known) {
         int[] first = Arrays.copyOf(firstRow, channels + 1);
         first[channels] = rows;
+        HeldRows.Encoded wire = null;
+        if (encoded != null) {
+            int[] starts = Arrays.copyOf(encodedStart, rows + 1);
+            starts[rows] = encoded.size();
+            wire = new HeldRows.Encoded(columns, encoded.toArray(), starts, keepsAnswers);
+        }
         return new HeldRows(generation, layer, Arrays.copyOf(channelIds, channels), first, Arrays.copyOf(since, rows),
                 Arrays.copyOf(until, rows), Arrays.copyOf(payload, rows), Arrays.copyOf(channelBytes, channels), known,
-                bytes);
+                bytes, wire);
     }
 
     /** A rough heap estimate of one row's payload values (compact strings, boxed numbers). */

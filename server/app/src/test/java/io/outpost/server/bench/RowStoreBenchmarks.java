@@ -40,7 +40,7 @@ class RowStoreBenchmarks {
             double jdbc = Double.MAX_VALUE;
             for (int rep = 0; rep < reps; rep++) {
                 SimpleMeterRegistry incremental = new SimpleMeterRegistry();
-                RowStore refreshing = new RowStore(store, new RowStoreProperties(true, DataSize.ofMegabytes(512), 0.9, Duration.ofHours(1)),
+                RowStore refreshing = new RowStore(store, new RowStoreProperties(true, DataSize.ofMegabytes(512), 0.9, Duration.ofHours(1), true, true),
                         incremental);
                 HeldRows first = refreshing.rows(f, refreshing.state(f, "HEAD"));
                 assertThat(first.size()).isGreaterThanOrEqualTo(200_000);
@@ -52,7 +52,7 @@ class RowStoreBenchmarks {
                 assertThat(after.size()).isEqualTo(first.size() + 1);
                 assertThat(incremental.counter("outpost.rows.refreshes").count()).isEqualTo(1);
 
-                RowStore fresh = new RowStore(store, new RowStoreProperties(true, DataSize.ofMegabytes(512), 0.9, Duration.ofHours(1)),
+                RowStore fresh = new RowStore(store, new RowStoreProperties(true, DataSize.ofMegabytes(512), 0.9, Duration.ofHours(1), true, true),
                         new SimpleMeterRegistry());
                 t0 = System.nanoTime();
                 HeldRows rebuilt = fresh.rows(f, fresh.state(f, "HEAD"));

@@ -3,6 +3,7 @@ package io.outpost.server.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.outpost.server.query.QueryService;
 import io.outpost.store.IovStore;
 import io.outpost.store.StoreException;
 import io.outpost.store.model.ChannelOrder;
@@ -15,6 +16,7 @@ import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
 import io.outpost.testkit.TempDirs;
+import io.outpost.wire.EncodedRows;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +46,7 @@ class RowStoreTest {
     }
 
     private static RowStore rowStore(IovStore store, String maxSize, Duration tooBigRetry, SimpleMeterRegistry registry) {
-        return new RowStore(store, new RowStoreProperties(true, DataSize.parse(maxSize), 0.5, tooBigRetry), registry);
+        return new RowStore(store, new RowStoreProperties(true, DataSize.parse(maxSize), 0.5, tooBigRetry, true, true), registry);
     }
 
     @ParameterizedTest
@@ -110,12 +112,34 @@ class RowStoreTest {
             IovStore.ReadResult r = store.read(folder, tag, t1, t2, sel,
                     iov -> fromDb.add(row(iov.channelId(), iov.since(), iov.until(), iov.payload())), true);
             List<String> fromMemory = new ArrayList<>();
-            held.browse(t1, t2, sel, (ch, i) -> fromMemory.add(row(ch, held.since(i), held.until(i), held.payload(i))));
+            held.browse(t1, t2, sel, (ch, i) -> {
+                fromMemory.add(row(ch, held.since(i), held.until(i), held.payload(i)));
+                assertThat(encodedRow(held, i)).as("row %d's wire form", i).isEqualTo(encoded(folder, ch, held, i));
+            });
             String what = folder.path() + " " + tag + " [" + t1 + ", " + t2 + "] " + sel;
             assertThat(fromMemory).as(what).isEqualTo(fromDb);
             assertThat(held.count(t1, t2, sel)).as("count " + what).isEqualTo(fromDb.size());
             assertThat(held.selectedChannels(sel)).as("selected channels " + what).isEqualTo(r.selectedChannels());
         }
+    }
+
+    /** A held row's wire form, as held (built whole or copied by a refresh). */
+    private static byte[] encodedRow(HeldRows held, int i) {
+        return java.util.Arrays.copyOfRange(held.encodedBytes(), held.encodedStart(i), held.encodedStart(i + 1));
+    }
+
+    /** The same row encoded afresh for the folder's answer columns. */
+    private static byte[] encoded(Node folder, long channel, HeldRows held, int i) {
+        assertThat(held.encodedColumns()).isEqualTo(QueryService.iovColumns(folder));
+        EncodedRows e = new EncodedRows(held.encodedColumns(), 64);
+        Object[] p = held.payload(i);
+        Object[] v = new Object[3 + p.length];
+        v[0] = channel;
+        v[1] = held.since(i);
+        v[2] = held.until(i);
+        System.arraycopy(p, 0, v, 3, p.length);
+        e.add(v);
+        return e.toArray();
     }
 
     @ParameterizedTest
