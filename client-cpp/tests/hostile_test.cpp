@@ -229,7 +229,13 @@ TEST_P(HostileCli, EndsWithinAMinuteAndAGigabyte) {
     Hostile server(c.name);
     CliRun r = cli({"--config", "(serverurl=" + server.url() + ")(retries=0)" + (sig ? kSig : ""), "find",
                     "/DEMO/Calo/Pedestals", "2026-01-01T05:00:00Z", "-c", "1", "--no-align"});
-    EXPECT_EQ(sig ? c.sigExit : c.plainExit, r.exitCode) << r.err;
+    if (c.name == "drip" && !sig) {
+        // its body is the binary format's header and then not the format: it ends by whichever comes first, the
+        // read timeout's low-speed limit at about one byte a second (exit 5) or the decoder at the 17th byte (6)
+        EXPECT_TRUE(r.exitCode == 5 || r.exitCode == 6) << r.exitCode << ": " << r.err;
+    } else {
+        EXPECT_EQ(sig ? c.sigExit : c.plainExit, r.exitCode) << r.err;
+    }
     EXPECT_EQ("", r.out);
     EXPECT_LT(r.seconds, 60.0);
     EXPECT_LT(r.peakBytes, kGiB) << r.peakBytes / (1 << 20) << " MiB";
