@@ -1,6 +1,7 @@
 package io.outpost.server.config;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * An optional read replica (prefix {@code outpost.read-replica}): when {@code url} is set, queries and polling
@@ -9,6 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *
  * @param url a PostgreSQL hot standby or an Oracle Active Data Guard service of the primary
  */
+@Validated
 @ConfigurationProperties("outpost.read-replica")
 public record ReadReplicaProperties(String url, String user, String password) {
 

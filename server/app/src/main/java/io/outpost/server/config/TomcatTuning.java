@@ -1,20 +1,16 @@
 package io.outpost.server.config;
 
-import java.util.List;
 import io.outpost.server.connections.ConnectionGuard;
 import io.outpost.server.connections.GuardedNio2Protocol;
 import io.outpost.server.connections.GuardedProtocol;
+import io.outpost.server.connections.HttpProperties;
 import io.outpost.server.connections.KeepAliveValve;
-import java.time.Duration;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 
 /**
  * Tomcat, the service's one HTTP server (its limits and timeouts are Spring Boot's {@code server.*} keys in
@@ -23,6 +19,7 @@ import org.springframework.core.env.Environment;
  * the write API's bulk bodies. Bodies a client offers with "Expect: 100-continue" are asked for only when read.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(HttpProperties.class)
 public class TomcatTuning {
 
     @Bean
@@ -59,19 +56,11 @@ public class TomcatTuning {
      * ({@code outpost.http.busy-connections-percent} of max-connections open, {@code outpost.http.busy-idle-timeout}).
      */
     @Bean(destroyMethod = "close")
-    public ConnectionGuard connectionGuard(TrustedProxies proxies, Environment env,
-            io.micrometer.core.instrument.MeterRegistry registry,
-            @Value("${outpost.http.max-connections-per-address:50}") int maxPerAddress,
-            @Value("${outpost.http.ipv6-prefix-length:64}") int ipv6PrefixLength,
-            @Value("${outpost.http.request-head-timeout:10s}") Duration headTimeout,
-            @Value("${outpost.http.busy-connections-percent:80}") int busyPercent,
-            @Value("${outpost.http.busy-idle-timeout:2s}") Duration busyIdleTimeout) {
-        // the host itself (a local Squid, monitoring, benchmarks) by default; addresses and CIDR blocks
-        TrustedProxies unlimited = new TrustedProxies(Binder.get(env).bind("outpost.http.unlimited-addresses",
-                Bindable.listOf(String.class)).orElse(List.of("127.0.0.1", "::1")));
-        return new ConnectionGuard(maxPerAddress, ipv6PrefixLength, headTimeout,
-                a -> proxies.contains(a) || unlimited.contains(a),
-                new ConnectionGuard.Busy(busyPercent, busyIdleTimeout), registry);
+    public ConnectionGuard connectionGuard(TrustedProxies proxies, HttpProperties http,
+                                           io.micrometer.core.instrument.MeterRegistry registry) {
+        TrustedProxies unlimited = new TrustedProxies(http.unlimitedAddresses());
+        return new ConnectionGuard(http.maxConnectionsPerAddress(), http.ipv6PrefixLength(), http.requestHeadTimeout(),
+                a -> proxies.contains(a) || unlimited.contains(a), http.busy(), registry);
     }
 
     /**
@@ -107,8 +96,7 @@ public class TomcatTuning {
 
     /** {@code outpost.trusted-proxies}: a list (YAML) or comma-separated addresses and CIDR blocks; none by default. */
     @Bean
-    public TrustedProxies trustedProxies(Environment env) {
-        return new TrustedProxies(Binder.get(env).bind("outpost.trusted-proxies", Bindable.listOf(String.class))
-                .orElse(List.of()));
+    public TrustedProxies trustedProxies(OutpostProperties props) {
+        return new TrustedProxies(props.trustedProxies());
     }
 }

@@ -33,7 +33,10 @@ public final class TrustedProxies implements WebServerFactoryCustomizer<TomcatSe
         return masks.stream().anyMatch(m -> m.matches(address));
     }
 
-    /** The entries as Tomcat's comma-separated CIDR list, each checked; null when there are none. */
+    /**
+     * The entries as Tomcat's comma-separated CIDR list, each checked ({@link AddressBlocks} refuses a setting that
+     * fails here before the start goes on); null when there are none.
+     */
     public static String toCidrs(List<String> entries) {
         List<String> out = new ArrayList<>();
         for (String raw : entries) {
@@ -44,15 +47,15 @@ public final class TrustedProxies implements WebServerFactoryCustomizer<TomcatSe
             String address = e.contains("/") ? e.substring(0, e.indexOf('/')) : e;
             // literal addresses only: a host name would be looked up in DNS, and the answer could change
             if (!address.matches("[0-9.]+|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*")) {
-                throw new IllegalArgumentException("outpost.trusted-proxies: '" + e
+                throw new IllegalArgumentException("'" + e
                         + "' is not an IP address or CIDR block (e.g. 192.0.2.10 or 192.0.2.0/28)");
             }
             String cidr = e.contains("/") ? e : e + (address.contains(":") ? "/128" : "/32");
             try {
                 new NetMask(cidr);
             } catch (IllegalArgumentException bad) {
-                throw new IllegalArgumentException("outpost.trusted-proxies: '" + e + "' is not an IP address or CIDR "
-                        + "block: " + bad.getMessage(), bad);
+                throw new IllegalArgumentException("'" + e + "' is not an IP address or CIDR block: "
+                        + bad.getMessage(), bad);
             }
             out.add(cidr);
         }

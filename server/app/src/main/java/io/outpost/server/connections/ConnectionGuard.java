@@ -82,19 +82,14 @@ public final class ConnectionGuard implements AutoCloseable {
     }
 
     /**
+     * The values as {@link HttpProperties} checked them (the rules on each live there).
+     *
      * @param ipv6PrefixLength leading bits of an IPv6 address that name one client for the per-address limit (64: a
      *                         host's whole /64 counts as one address; 128: each address alone)
      */
     public ConnectionGuard(int maxPerAddress, int ipv6PrefixLength, Duration headTimeout,
                            Predicate<InetAddress> unlimited, Busy busy, MeterRegistry registry) {
-        if (ipv6PrefixLength < 1 || ipv6PrefixLength > 128) {
-            throw new IllegalArgumentException("outpost.http.ipv6-prefix-length must be 1 to 128, not "
-                    + ipv6PrefixLength);
-        }
         this.ipv6PrefixLength = ipv6PrefixLength;
-        if (headTimeout.isNegative() || headTimeout.isZero()) {
-            throw new IllegalArgumentException("outpost.http.request-head-timeout must be positive, not " + headTimeout);
-        }
         this.maxPerAddress = maxPerAddress;
         this.headTimeoutNanos = headTimeout.toNanos();
         this.unlimited = unlimited;
@@ -118,15 +113,6 @@ public final class ConnectionGuard implements AutoCloseable {
      * less: never), {@code idleTimeout} after their last answer or their opening.
      */
     public record Busy(int percent, Duration idleTimeout) {
-        public Busy {
-            if (percent > 0 && (idleTimeout.isNegative() || idleTimeout.isZero())) {
-                throw new IllegalArgumentException("outpost.http.busy-idle-timeout must be positive, not " + idleTimeout);
-            }
-            if (percent > 100) {
-                throw new IllegalArgumentException("outpost.http.busy-connections-percent must be at most 100, not "
-                        + percent);
-            }
-        }
     }
 
     /**

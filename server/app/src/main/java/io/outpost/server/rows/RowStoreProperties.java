@@ -1,9 +1,13 @@
 package io.outpost.server.rows;
 
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * Settings of the in-memory IOV rows ({@code outpost.rows.*}, docs/operations.md).
@@ -20,20 +24,20 @@ import org.springframework.util.unit.DataSize;
  *                        size again), so that the next answer of the same rows, header and codec (another key inside
  *                        the same IOVs) sends its bytes instead of compressing them again
  */
+@Validated
 @ConfigurationProperties("outpost.rows")
 public record RowStoreProperties(@DefaultValue("true") boolean enabled, DataSize maxSize,
-                                 @DefaultValue("0.5") double maxFolderShare,
-                                 @DefaultValue("1h") Duration tooBigRetry,
+                                 @DefaultValue("0.5")
+                                 @DecimalMin(value = "0", inclusive = false, message = MAX_FOLDER_SHARE)
+                                 @DecimalMax(value = "1", message = MAX_FOLDER_SHARE) double maxFolderShare,
+                                 @DefaultValue("1h") @DurationMin(seconds = 0,
+                                         message = "outpost.rows.too-big-retry must not be negative")
+                                 Duration tooBigRetry,
                                  @DefaultValue("true") boolean encodedRows,
                                  @DefaultValue("true") boolean keepAnswers) {
-    public RowStoreProperties {
-        if (maxFolderShare <= 0 || maxFolderShare > 1) {
-            throw new IllegalArgumentException("outpost.rows.max-folder-share must be in (0, 1], not " + maxFolderShare);
-        }
-        if (tooBigRetry.isNegative()) {
-            throw new IllegalArgumentException("outpost.rows.too-big-retry must not be negative");
-        }
-    }
+
+    private static final String MAX_FOLDER_SHARE = "outpost.rows.max-folder-share must be in (0, 1], not"
+            + " ${validatedValue}";
 
     /** The byte budget in force. */
     public long budgetBytes() {

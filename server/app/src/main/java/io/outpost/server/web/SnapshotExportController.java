@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.concurrent.Semaphore;
 import java.util.stream.Stream;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -33,12 +32,9 @@ public class SnapshotExportController {
     private final int maxConcurrent;
     private final Semaphore slots;
 
-    public SnapshotExportController(IovStore store, @Value("${outpost.export.max-concurrent:2}") int maxConcurrent) {
-        if (maxConcurrent < 0) {
-            throw new IllegalArgumentException("outpost.export.max-concurrent must be 0 (off) or more");
-        }
+    public SnapshotExportController(IovStore store, ExportProperties props) {
         this.store = store;
-        this.maxConcurrent = maxConcurrent;
+        this.maxConcurrent = props.maxConcurrent();
         this.slots = new Semaphore(maxConcurrent);
     }
 

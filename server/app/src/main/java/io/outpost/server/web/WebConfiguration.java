@@ -18,6 +18,7 @@ import org.springframework.core.Ordered;
 
 /** Registers the native API servlet at /v1/*, its memory-hit valve, and the access log in front of everything. */
 @Configuration(proxyBeanMethods = false)
+@org.springframework.boot.context.properties.EnableConfigurationProperties(ExportProperties.class)
 public class WebConfiguration {
 
     @Bean
@@ -76,12 +77,10 @@ public class WebConfiguration {
 
     /** The actuator's details for {@code outpost.management.addresses} only (loopback by default), health for all. */
     @Bean
-    public FilterRegistrationBean<ManagementAccess> managementAccess(org.springframework.core.env.Environment env,
+    public FilterRegistrationBean<ManagementAccess> managementAccess(OutpostProperties props,
             @Value("${server.servlet.context-path:}") String contextPath,
             @Value("${management.endpoints.web.base-path:/actuator}") String basePath) {
-        TrustedProxies managers = new TrustedProxies(org.springframework.boot.context.properties.bind.Binder.get(env)
-                .bind("outpost.management.addresses", org.springframework.boot.context.properties.bind.Bindable
-                        .listOf(String.class)).orElse(java.util.List.of("127.0.0.1", "::1")));
+        TrustedProxies managers = new TrustedProxies(props.management().addresses());
         FilterRegistrationBean<ManagementAccess> bean = new FilterRegistrationBean<>(
                 new ManagementAccess(contextPath, basePath, managers));
         bean.setOrder(Integer.MIN_VALUE + 1); // after the access log, so refusals are logged
