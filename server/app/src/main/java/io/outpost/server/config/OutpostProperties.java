@@ -3,6 +3,8 @@ package io.outpost.server.config;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
 import java.util.List;
@@ -84,7 +86,7 @@ public record OutpostProperties(@DefaultValue @Valid Database database, @Default
                           @DefaultValue("300s") Duration defaultMaxAge, @DefaultValue("60s") Duration metadataMaxAge,
                           @DefaultValue("5s") @DurationMax(seconds = 10, message = "outpost.caching.error-max-age must"
                                   + " be at most 10s: caches must not keep errors") Duration errorMaxAge,
-                          @DefaultValue("1d") Duration staleIfError, List<CacheClass> classes) {
+                          @DefaultValue("1d") Duration staleIfError, @Valid List<CacheClass> classes) {
         public Caching {
             classes = classes == null ? List.of() : List.copyOf(classes);
         }
@@ -95,7 +97,8 @@ public record OutpostProperties(@DefaultValue @Valid Database database, @Default
      * @param contexts context name → its database and settings; when empty, one context {@code Outpost} serves the
      *                 service's own database, so {@code FRONTIER_SERVER=http://host:8000/Outpost} works out of the box
      */
-    public record Frontier(@DefaultValue("true") boolean enabled, java.util.Map<String, FrontierContext> contexts) {
+    public record Frontier(@DefaultValue("true") boolean enabled,
+                           @Valid java.util.Map<String, FrontierContext> contexts) {
         public Frontier {
             contexts = contexts == null ? java.util.Map.of() : java.util.Map.copyOf(contexts);
         }
@@ -108,7 +111,10 @@ public record OutpostProperties(@DefaultValue @Valid Database database, @Default
      * @param settings     the upstream servlet's config.properties keys (docs/frontier.md), e.g. LongCacheExpireSeconds
      */
     public record FrontierContext(String url, String user, String password, String tablePrefix,
-                                  @DefaultValue("8") int readPoolSize, java.util.Map<String, String> settings) {
+                                  @DefaultValue("8") @Min(value = 1, message = "outpost.frontier.contexts.<name>"
+                                          + ".read-pool-size must be at least 1, not ${validatedValue}")
+                                  int readPoolSize,
+                                  java.util.Map<String, String> settings) {
         public FrontierContext {
             settings = settings == null ? java.util.Map.of() : java.util.Map.copyOf(settings);
         }
@@ -118,7 +124,9 @@ public record OutpostProperties(@DefaultValue @Valid Database database, @Default
      * @param pattern a folder path glob: {@code *} matches within one level, {@code **} across levels
      * @param maxAge  max-age for this class's answers
      */
-    public record CacheClass(String pattern, Duration maxAge) {
+    public record CacheClass(
+            @NotBlank(message = "outpost.caching.classes[N].pattern must be set: a folder path glob") String pattern,
+            @NotNull(message = "outpost.caching.classes[N].max-age must be set") Duration maxAge) {
     }
 
     /** @param addresses addresses and CIDR blocks that may see the actuator's details, metrics and Prometheus */

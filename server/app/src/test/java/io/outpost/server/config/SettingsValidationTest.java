@@ -75,6 +75,17 @@ class SettingsValidationTest {
     }
 
     @Test
+    void theEntriesOfListsAndMapsAreCheckedToo() {
+        runner.withPropertyValues("outpost.frontier.contexts.cms.read-pool-size=0").run(context -> assertThat(
+                messages(context.getStartupFailure())).contains("outpost.frontier.contexts.<name>.read-pool-size must"
+                + " be at least 1, not 0"));
+        runner.withPropertyValues("outpost.caching.classes[0].pattern=/DCS/**").run(context -> assertThat(
+                messages(context.getStartupFailure())).contains("outpost.caching.classes[N].max-age must be set"));
+        runner.withPropertyValues("outpost.caching.classes[0].pattern=/DCS/**", "outpost.caching.classes[0].max-age=10s",
+                "outpost.frontier.contexts.cms.url=jdbc:sqlite:cms.db").run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void aKeyFileWithoutItsKeyIdIsRefused() {
         runner.withPropertyValues("outpost.signing.key-file=key.pem").run(context -> assertThat(
                 messages(context.getStartupFailure())).contains("outpost.signing.key-id must be set with"
