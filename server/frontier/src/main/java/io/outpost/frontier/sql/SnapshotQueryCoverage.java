@@ -1,6 +1,6 @@
 package io.outpost.frontier.sql;
 
-import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.protocol.FrontierException;
 import io.outpost.store.db.Database;
 import io.outpost.store.export.CoverageRow;
 import io.outpost.store.export.SnapshotCoverage;
