@@ -75,6 +75,8 @@ class RoundTripsTest {
                     // a shape earns its standing by EARNED_AFTER estimates, then is estimated again once an interval
                     assertThat(explains).as("estimates in %d requests over %d s: %s", REQUESTS, seconds, perRequest)
                             .isLessThanOrEqualTo(SteadyShapes.EARNED_AFTER + (int) (seconds / 10));
+                    assertThat(perRequest.get(0)).as("the first request, which also reads Last-Modified: the prelude"
+                            + " with the estimate, the query, the end of the transaction").hasSize(3);
                     List<String> last = perRequest.get(REQUESTS - 1);
                     assertThat(last).as("a request of a steady shape: the prelude with the query, then its end")
                             .hasSize(2);
