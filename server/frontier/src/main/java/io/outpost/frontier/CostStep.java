@@ -1,6 +1,7 @@
 package io.outpost.frontier;
 
 import io.outpost.frontier.cost.QueryCostGuard;
+import io.outpost.frontier.protocol.FrontierException;
 import java.io.IOException;
 import java.sql.SQLException;
 import org.slf4j.Logger;
@@ -8,7 +9,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Refuses a query the database estimates above MaxQueryCost, before it runs; only queries about to run get here
- * (answers served from memory are not costed). An estimate read by the prelude is used as it is.
+ * (answers served from memory are not costed). An estimate read by the prelude is used as it is; a prelude without
+ * one, or a query claimed to run with its prelude, was admitted without an estimate when the plan was made.
  */
 final class CostStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
     private static final Logger LOG = LoggerFactory.getLogger(CostStep.class);
@@ -26,12 +28,17 @@ final class CostStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
 
     @Override
     public PayloadOutcome handle(PayloadWork w, StepChain<PayloadWork, PayloadOutcome> next) throws IOException {
-        Payload p = w.payload;
+        Payload p = w.payload();
         try {
-            if (w.prelude != null && w.prelude.cost() != null) {
-                cost.check(p.sql(), p.binds(), w.prelude.cost());
-            } else if (!w.stampWithQuery && w.prelude == null) { // else admitted without an estimate
-                estimate(w);
+            switch (w.plan()) {
+                case StampPlan.Prelude pre when pre.read().cost() != null ->
+                        cost.check(p.sql(), p.binds(), pre.read().cost());
+                case StampPlan.Prelude pre -> {
+                }
+                case StampPlan.WithQuery q -> {
+                }
+                case StampPlan.ReadBefore r -> estimate(w);
+                case StampPlan.NotKept n -> estimate(w);
             }
         } catch (FrontierException e) {
             return ends.error(w, e.getMessage(), "");
@@ -42,11 +49,12 @@ final class CostStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
     /** The database's cost estimate against the configured limit. */
     private void estimate(PayloadWork w) throws FrontierException {
         try {
-            cost.checkEstimate(w.connection(), w.payload.sql(), w.payload.binds(), timeoutSeconds);
+            cost.checkEstimate(w.connection(), w.payload().sql(), w.payload().binds(), timeoutSeconds);
         } catch (SQLException e) {
             // a statement the database cannot plan fails again when it runs, and is reported as usual from there
             LOG.debug("{} no cost estimate: {}", contextName, e.toString());
             DatabaseReads.rollback(w.connection());
+            w.exchange().transactionFresh(true);
         }
     }
 }

@@ -1,13 +1,15 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.answers.PostgresPrelude;
 import io.outpost.frontier.encode.BlobEncoder;
 import io.outpost.frontier.encode.ColumnValues;
 import io.outpost.frontier.encode.FetchSizing;
+import io.outpost.frontier.protocol.FrontierConfig;
+import io.outpost.frontier.protocol.FrontierException;
 import io.outpost.frontier.sql.ColumnTypes;
 import io.outpost.frontier.sql.DataDictionary;
 import io.outpost.frontier.sql.FrontierDialect;
 import io.outpost.frontier.sql.FrontierDialects;
-import io.outpost.frontier.answers.PostgresPrelude;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,5 +1,6 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.protocol.FrontierException;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.EOFException;
 import java.net.SocketException;

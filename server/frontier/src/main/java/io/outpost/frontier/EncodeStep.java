@@ -17,7 +17,7 @@ final class EncodeStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
 
     @Override
     public PayloadOutcome handle(PayloadWork w, StepChain<PayloadWork, PayloadOutcome> next) throws IOException {
-        w.encoder = new BlobEncoder(w.tee == null ? w.out() : w.tee, w.level, answers.byContent());
-        return next.proceed(w);
+        return next.proceed(w.encodedBy(new BlobEncoder(w.tee() == null ? w.out() : w.tee(), w.level(),
+                answers.byContent())));
     }
 }

@@ -2,11 +2,13 @@ package io.outpost.frontier;
 
 import io.outpost.frontier.encode.BlobEncoder;
 import java.io.IOException;
+import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * Runs the payload's query into the encoder and completes the encoding. A failure of the query is the payload's
- * error, or the whole request's 503 when the database became unreachable before anything was sent.
+ * Runs the payload's query into the encoder (with its prelude when the stamp comes with it) and completes the
+ * encoding; the transaction ends with the query. A failure of the query is the payload's error, or the whole
+ * request's 503 when the database became unreachable before anything was sent.
  */
 final class ExecuteStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
     private final DatabaseReads reads;
@@ -19,16 +21,20 @@ final class ExecuteStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
 
     @Override
     public PayloadOutcome handle(PayloadWork w, StepChain<PayloadWork, PayloadOutcome> next) throws IOException {
-        Payload p = w.payload;
-        BlobEncoder enc = w.encoder;
+        Payload p = w.payload();
+        BlobEncoder enc = w.encoder();
+        Connection c = w.connection();
+        PayloadWork.ReadRows read;
         try {
-            if (w.stampWithQuery) {
-                DatabaseReads.StampedRows r = reads.queryWithPrelude(w.connection(), p, enc, w.out(), w.stampTables);
-                w.rows = r.rows();
-                w.flight = w.flight.at(r.stamp());
-            } else {
-                w.rows = reads.query(w.connection(), p, enc, w.out(), w.prelude != null);
-            }
+            read = switch (w.plan()) {
+                case StampPlan.WithQuery q -> {
+                    DatabaseReads.StampedRows r = reads.queryWithPrelude(c, p, enc, w.out(), q.tables());
+                    yield new PayloadWork.ReadRows(r.rows(), r.stamp());
+                }
+                case StampPlan.Prelude pre -> new PayloadWork.ReadRows(reads.query(c, p, enc, w.out(), true), null);
+                case StampPlan.ReadBefore r -> new PayloadWork.ReadRows(reads.query(c, p, enc, w.out(), false), null);
+                case StampPlan.NotKept n -> new PayloadWork.ReadRows(reads.query(c, p, enc, w.out(), false), null);
+            };
             enc.close();
         } catch (SQLException e) {
             closeQuietly(enc);
@@ -40,8 +46,10 @@ final class ExecuteStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
         } catch (IOException | RuntimeException e) {
             closeQuietly(enc); // the client went away or the driver failed: end the encoder's work all the same
             throw e;
+        } finally {
+            w.exchange().transactionFresh(true); // the query's transaction was rolled back (DatabaseReads)
         }
-        return next.proceed(w);
+        return next.proceed(w.read(read));
     }
 
     private static void closeQuietly(BlobEncoder enc) {

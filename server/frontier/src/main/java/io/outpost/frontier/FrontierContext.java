@@ -1,5 +1,6 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.protocol.FrontierConfig;
 import io.outpost.frontier.sql.TablePolicy;
 import io.outpost.store.db.Database;
 import java.util.Objects;

@@ -1,6 +1,7 @@
 package io.outpost.frontier;
 
 import io.outpost.frontier.protocol.CacheHeaders;
+import io.outpost.frontier.protocol.FrontierConfig;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.sql.Connection;
@@ -30,6 +31,8 @@ final class FrontierExchange {
     private long lastModified;
     private long ifModifiedSince;
     private Connection connection;
+    /** Nothing has run on the connection since it was taken or its last transaction ended. */
+    private boolean transactionFresh;
     private RequestOutcome outcome = RequestOutcome.OK;
     private String globalError;
     private boolean body = true;
@@ -86,6 +89,20 @@ final class FrontierExchange {
 
     void connection(Connection c) {
         this.connection = c;
+        this.transactionFresh = true;
+    }
+
+    /**
+     * True while nothing has run in the connection's transaction: PostgreSQL then still takes the prelude's SET
+     * TRANSACTION (a new transaction begins with the next statement after a rollback).
+     */
+    boolean transactionFresh() {
+        return transactionFresh;
+    }
+
+    /** A statement ran in the connection's transaction ({@code false}), or the transaction ended ({@code true}). */
+    void transactionFresh(boolean fresh) {
+        this.transactionFresh = fresh;
     }
 
     /** Runs {@code release} when the request ends (the latest first). */

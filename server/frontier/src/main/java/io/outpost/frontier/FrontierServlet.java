@@ -1,12 +1,13 @@
 package io.outpost.frontier;
 
-import io.outpost.frontier.sql.FrontierDialect;
-import io.outpost.frontier.sql.FrontierDialects;
 import io.outpost.frontier.answers.FrontierAnswers;
 import io.outpost.frontier.answers.TableTimes;
 import io.outpost.frontier.cost.QueryCostGuard;
 import io.outpost.frontier.cost.QueryCostLimits;
 import io.outpost.frontier.protocol.Envelope;
+import io.outpost.frontier.protocol.FrontierConfig;
+import io.outpost.frontier.sql.FrontierDialect;
+import io.outpost.frontier.sql.FrontierDialects;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each request is one {@link FrontierExchange} run through an ordered chain of steps: parse, 304 from cached
  * table times, admission, then the transaction, which runs each payload through its own steps: open (connection),
- * Last-Modified, stamp, single flight, cost, encode, execute, publish.
+ * stamp (the {@link StampPlan} the later steps follow), Last-Modified, single flight, cost, encode, execute,
+ * publish. A payload's state goes from step to step as a value ({@link PayloadWork}).
  */
 public class FrontierServlet extends HttpServlet {
     public static final String FRONTIER_VERSION = Envelope.FRONTIER_VERSION;
@@ -89,8 +91,8 @@ public class FrontierServlet extends HttpServlet {
         PayloadEnds ends = new PayloadEnds(context, answers);
         StepChain<PayloadWork, PayloadOutcome> payloadSteps = new StepChain<>(List.of(
                 new OpenPayloadStep(reads, ends),
-                new LastModifiedStep(times, ends, config),
                 new StampStep(answers, cost, ends, dialect, config),
+                new LastModifiedStep(times, ends, config),
                 new SingleFlightStep(answers, keepalives, ends, config),
                 new CostStep(cost, ends, context),
                 new EncodeStep(answers),

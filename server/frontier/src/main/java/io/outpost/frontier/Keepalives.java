@@ -1,5 +1,6 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.protocol.FrontierConfig;
 import java.io.IOException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;

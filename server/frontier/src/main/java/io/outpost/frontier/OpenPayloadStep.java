@@ -2,6 +2,7 @@ package io.outpost.frontier;
 
 import io.outpost.frontier.encode.BlobEncoder;
 import io.outpost.frontier.protocol.Envelope;
+import io.outpost.frontier.protocol.FrontierException;
 import java.io.IOException;
 import java.sql.SQLException;
 
@@ -20,19 +21,18 @@ final class OpenPayloadStep implements StepChain.Step<PayloadWork, PayloadOutcom
 
     @Override
     public PayloadOutcome handle(PayloadWork w, StepChain<PayloadWork, PayloadOutcome> next) throws IOException {
-        Payload p = w.payload;
+        Payload p = w.payload();
         w.out().print(Envelope.payloadStart(p.cmd()));
         try {
             if (!p.cmd().method().equals("DEFAULT")) {
                 throw new FrontierException("Unknown method " + p.cmd().method());
             }
-            w.level = BlobEncoder.zipLevel(p.cmd().encoding());
+            w = w.atLevel(BlobEncoder.zipLevel(p.cmd().encoding()));
             if (p.error() != null) {
                 throw new FrontierException(p.error());
             }
             if (w.connection() == null) {
-                w.exchange.connection(reads.acquire(w.out()));
-                w.freshTransaction = true;
+                w.exchange().connection(reads.acquire(w.out()));
             }
         } catch (FrontierException e) {
             if (PayloadEnds.refused(e, w)) {

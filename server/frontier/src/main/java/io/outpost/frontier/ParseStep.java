@@ -1,12 +1,13 @@
 package io.outpost.frontier;
 
-import io.outpost.frontier.sql.SqlGuard;
 import io.outpost.frontier.answers.TableTimes;
 import io.outpost.frontier.protocol.CacheHeaders;
 import io.outpost.frontier.protocol.Envelope;
 import io.outpost.frontier.protocol.FrontierCommand;
+import io.outpost.frontier.protocol.FrontierException;
 import io.outpost.frontier.protocol.FrontierRequest;
 import io.outpost.frontier.protocol.PayloadSql;
+import io.outpost.frontier.sql.SqlGuard;
 import java.io.IOException;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;

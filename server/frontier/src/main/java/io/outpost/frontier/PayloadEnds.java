@@ -1,9 +1,11 @@
 package io.outpost.frontier;
 
-import io.outpost.frontier.encode.BlobEncoder;
 import io.outpost.frontier.answers.FrontierAnswers;
+import io.outpost.frontier.encode.BlobEncoder;
 import io.outpost.frontier.protocol.CacheHeaders;
 import io.outpost.frontier.protocol.Envelope;
+import io.outpost.frontier.protocol.FrontierConfig;
+import io.outpost.frontier.protocol.FrontierException;
 import java.io.IOException;
 import java.sql.SQLException;
 import org.slf4j.Logger;
@@ -22,13 +24,17 @@ final class PayloadEnds {
         this.answers = answers;
     }
 
-    /** The end of a payload whose records were sent: the empty-result rules, then the quality element. */
-    PayloadOutcome sent(PayloadWork w, int rows, String md5, long fullSize) throws IOException {
-        if (rows == 0 && "forever".equals(w.payload.cmd().param("ttl"))) {
+    /**
+     * The end of a payload whose records were sent: the empty-result rules, then the quality element; {@code keep}
+     * is the answer to keep for others, or null.
+     */
+    PayloadOutcome sent(PayloadWork w, int rows, String md5, long fullSize, FrontierAnswers.Encoded keep)
+            throws IOException {
+        if (rows == 0 && "forever".equals(w.payload().cmd().param("ttl"))) {
             return error(w, "Empty result from query not allowed", "md5=\"" + md5 + "\"");
         }
         context.metrics().rows(rows);
-        FrontierExchange x = w.exchange;
+        FrontierExchange x = w.exchange();
         long maxAge = 0;
         if (rows == 0 && config.expireEmptyQueriesLikeErrors()) {
             if (x.out.isCommitted()) {
@@ -42,12 +48,12 @@ final class PayloadEnds {
         }
         x.out.print(Envelope.payloadEnd(config.serverName(), false, "", maxAge, "md5=\"" + md5 + "\"", rows,
                 fullSize));
-        return new PayloadOutcome.Sent();
+        return new PayloadOutcome.Sent(keep);
     }
 
     /** Upstream error_payload_end: short age and epoch Last-Modified if still possible, else a global error too. */
     PayloadOutcome error(PayloadWork w, String message, String check) throws IOException {
-        FrontierExchange x = w.exchange;
+        FrontierExchange x = w.exchange();
         long maxAge = 0;
         String globalError = null;
         if (x.out.isCommitted()) {
@@ -73,7 +79,7 @@ final class PayloadEnds {
      * refused with 503.
      */
     PayloadOutcome keptOrRefused(PayloadWork w, Throwable e) throws IOException {
-        Payload p = w.payload;
+        Payload p = w.payload();
         FrontierAnswers.Encoded kept;
         try {
             kept = p.sql() == null || answers.stampTables(p.tables()) == null ? null
@@ -86,9 +92,9 @@ final class PayloadEnds {
             Throwable why = e.getCause() != null ? e.getCause() : e;
             return new PayloadOutcome.Unavailable(oneLine(e.getMessage() + (why == e ? "" : " (" + why.getMessage() + ")")));
         }
-        w.exchange.setAge(config.errorMaxAge());
+        w.exchange().setAge(config.errorMaxAge());
         w.out().writeShared(kept.body());
-        return sent(w, kept.rows(), kept.md5(), kept.fullSize());
+        return sent(w, kept.rows(), kept.md5(), kept.fullSize(), null);
     }
 
     /** A message on one line of at most 500 characters. */
@@ -110,9 +116,9 @@ final class PayloadEnds {
      * server log line holding the database's own words, which may name tables, files, hosts or versions.
      */
     String databaseFailure(PayloadWork w, String what, SQLException e) {
-        LOG.warn("{} id={} {} failed", context.name(), w.exchange.id, what, e);
-        w.exchange.noStore(); // a failure of this moment, logged under this request's id
+        LOG.warn("{} id={} {} failed", context.name(), w.exchange().id, what, e);
+        w.exchange().noStore(); // a failure of this moment, logged under this request's id
         String state = e.getSQLState() == null || e.getSQLState().isBlank() ? "" : " (SQL state " + e.getSQLState() + ")";
-        return what + " failed" + state + "; " + loggedAs(w.exchange);
+        return what + " failed" + state + "; " + loggedAs(w.exchange());
     }
 }

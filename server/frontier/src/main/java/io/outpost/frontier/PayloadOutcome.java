@@ -1,9 +1,14 @@
 package io.outpost.frontier;
 
+import io.outpost.frontier.answers.FrontierAnswers;
+
 /** How one payload ended, which decides how the request goes on. */
 sealed interface PayloadOutcome {
-    /** Its records and quality element were sent: on to the next payload. */
-    record Sent() implements PayloadOutcome {
+    /**
+     * Its records and quality element were sent: on to the next payload. {@code keep} is the computed answer to keep
+     * for others at the stamp of the data it was read from, or null.
+     */
+    record Sent(FrontierAnswers.Encoded keep) implements PayloadOutcome {
     }
 
     /**

@@ -1,12 +1,13 @@
 package io.outpost.frontier;
 
 import io.outpost.frontier.answers.FrontierAnswers;
+import io.outpost.frontier.protocol.FrontierConfig;
 import java.io.IOException;
 
 /**
  * Serves an answer kept (or being computed by an identical request) at the tables' current stamp; otherwise lets
- * this request compute it, copying what it sends, and publishes the answer, or gives the duty up, when the later
- * steps are done.
+ * this request compute it, copying what it sends, and publishes the answer the later steps mark for keeping
+ * ({@link PayloadOutcome.Sent#keep}), or gives the duty up, once they are done.
  */
 final class SingleFlightStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
     private final FrontierAnswers answers;
@@ -23,24 +24,35 @@ final class SingleFlightStep implements StepChain.Step<PayloadWork, PayloadOutco
 
     @Override
     public PayloadOutcome handle(PayloadWork w, StepChain<PayloadWork, PayloadOutcome> next) throws IOException {
-        if (w.stamp != null) {
-            try (Keepalives.Keepalive ka = keepalives.start(w.out(), maxWaitSeconds)) {
-                w.flight = answers.begin(w.key(), w.stamp, maxWaitSeconds * 1000L);
-            }
-            FrontierAnswers.Encoded ready = w.flight.ready();
-            if (ready != null) {
-                w.out().writeShared(ready.body());
-                return ends.sent(w, ready.rows(), ready.md5(), ready.fullSize());
-            }
-        }
-        if (w.flight == null) {
+        FrontierAnswers.Flight flight = switch (w.plan()) {
+            case StampPlan.NotKept n -> null;
+            case StampPlan.ReadBefore r -> begin(w, r.stamp().text());
+            case StampPlan.Prelude p -> p.stamp() == null ? null : begin(w, p.stamp());
+            case StampPlan.WithQuery q -> q.claimed();
+        };
+        if (flight == null) {
             return next.proceed(w);
         }
-        w.tee = w.flight.publishes() ? new AnswerTee(w.out(), answers.maxEntryBytes()) : null;
+        FrontierAnswers.Encoded ready = flight.ready();
+        if (ready != null) {
+            w.out().writeShared(ready.body());
+            return ends.sent(w, ready.rows(), ready.md5(), ready.fullSize(), null);
+        }
+        AnswerTee tee = flight.publishes() ? new AnswerTee(w.out(), answers.maxEntryBytes()) : null;
+        FrontierAnswers.Encoded keep = null;
         try {
-            return next.proceed(w);
+            PayloadOutcome outcome = next.proceed(w.copiedTo(tee));
+            keep = outcome instanceof PayloadOutcome.Sent sent ? sent.keep() : null;
+            return outcome;
         } finally {
-            answers.finish(w.flight, w.published);
+            answers.finish(flight, keep);
+        }
+    }
+
+    /** The request's turn at {@code stamp}: a kept answer, an identical request's, or the duty to compute. */
+    private FrontierAnswers.Flight begin(PayloadWork w, String stamp) {
+        try (Keepalives.Keepalive ka = keepalives.start(w.out(), maxWaitSeconds)) {
+            return answers.begin(w.key(), stamp, maxWaitSeconds * 1000L);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.outpost.frontier;
 
 import io.outpost.frontier.cost.QueryCostGuard;
+import io.outpost.frontier.protocol.FrontierException;
 import io.outpost.frontier.sql.CheckedStatements;
 import io.outpost.frontier.sql.FrontierDialect;
 import io.outpost.frontier.sql.SnapshotQueryCoverage;

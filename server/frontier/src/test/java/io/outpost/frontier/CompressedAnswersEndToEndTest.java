@@ -3,6 +3,7 @@ package io.outpost.frontier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.frontier.encode.AnswerDeflate;
+import io.outpost.frontier.protocol.FrontierConfig;
 import io.outpost.store.IovStore;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;

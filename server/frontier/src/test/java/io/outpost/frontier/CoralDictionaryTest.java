@@ -2,6 +2,7 @@ package io.outpost.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.frontier.protocol.FrontierConfig;
 import io.outpost.frontier.sql.DataDictionary;
 import io.outpost.frontier.sql.TablePolicy;
 import io.outpost.store.IovStore;

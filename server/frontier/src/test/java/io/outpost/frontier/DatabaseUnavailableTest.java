@@ -2,6 +2,7 @@ package io.outpost.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.frontier.protocol.FrontierException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.sql.SQLException;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.outpost.frontier.encode.AnswerDeflate;
 import io.outpost.frontier.encode.FetchSizing;
+import io.outpost.frontier.protocol.FrontierConfig;
 import io.outpost.store.IovStore;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
@@ -35,7 +36,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * between fetches (HTTP/1.0 with keep-alive, as frontier_client does), as JDBC keeps its pooled connection. The
  * concurrent workers are distinct clients (each from its own loopback address), and every timed fetch is checked
  * (HTTP status, the decoded answer, its record count): an error fails the benchmark instead of printing a ratio. Run
- * with {@code ./mvnw -Pbenchmark test -pl server/frontier -Dtest=FrontierBenchmarkTest}.
+ * with {@code ./mvnw -Pbenchmark test -pl server/frontier -Dtest=FrontierBenchmarkTest} ({@code -Dbackend=POSTGRESQL}: that
+ * backend only).
  */
 @Tag("benchmark")
 class FrontierBenchmarkTest {
@@ -46,6 +48,9 @@ class FrontierBenchmarkTest {
     @ParameterizedTest
     @EnumSource(Backends.class)
     void likeLuis1iovFrontierVersusJdbc(Backends b) throws Exception {
+        String only = System.getProperty("backend");
+        org.junit.jupiter.api.Assumptions.assumeTrue(only == null || only.equalsIgnoreCase(b.name()),
+                () -> "-Dbackend=" + only + " times that backend only");
         postgresPid = b == Backends.POSTGRESQL ? PostgresServer.shared().pid() : 0;
         try (IovStore store = IovStore.open(b.freshConfig("bench_luis").withPools(24, 1))) {
             Node f = store.createFolder("/bench/luis", Versioning.SINGLE_VERSION, KeyType.TIME,

@@ -2,6 +2,7 @@ package io.outpost.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.frontier.protocol.FrontierConfig;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.Database;
 import io.outpost.store.db.DatabaseConfig;

@@ -2,6 +2,7 @@ package io.outpost.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.frontier.protocol.FrontierException;
 import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.frontier.sql.FrontierDialects;
 import io.outpost.frontier.sql.SqlGuard;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.outpost.frontier.encode.AnswerDeflate;
 import io.outpost.frontier.encode.BlobEncoder;
 import io.outpost.frontier.protocol.FrontierCommand;
+import io.outpost.frontier.protocol.FrontierException;
 import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.testkit.FrontierDecoder;
 import java.io.ByteArrayOutputStream;

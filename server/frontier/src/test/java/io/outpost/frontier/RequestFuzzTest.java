@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.outpost.frontier.protocol.FrontierCommand;
+import io.outpost.frontier.protocol.FrontierException;
 import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.frontier.sql.CheckedStatements;
 import io.outpost.frontier.sql.FrontierDialects;

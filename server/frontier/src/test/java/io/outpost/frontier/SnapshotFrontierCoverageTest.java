@@ -3,6 +3,7 @@ package io.outpost.frontier;
 import static io.outpost.store.export.SnapshotTestSupport.GT;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.outpost.frontier.protocol.FrontierConfig;
 import io.outpost.store.IovStore;
 import io.outpost.store.db.BrowseSpec;
 import io.outpost.store.db.DatabaseConfig;

@@ -1,7 +1,7 @@
 package io.outpost.server.config;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.outpost.frontier.FrontierConfig;
+import io.outpost.frontier.protocol.FrontierConfig;
 import io.outpost.frontier.FrontierContext;
 import io.outpost.frontier.FrontierRuntime;
 import io.outpost.frontier.FrontierServlet;

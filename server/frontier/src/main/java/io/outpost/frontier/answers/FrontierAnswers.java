@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -48,12 +49,7 @@ public final class FrontierAnswers {
             this.leading = leading;
         }
 
-        /** This claimed flight once its stamp has been read with its query ({@link #claim}). */
-        public Flight at(String stamp) {
-            return new Flight(stamp, null, leading);
-        }
-
-        /** The stamp the answer is read at (null while a claimed flight's stamp is not yet known). */
+        /** The stamp the answer is read at (null for a claimed flight: its stamp comes with its query). */
         public String stamp() {
             return stamp;
         }
@@ -115,7 +111,13 @@ public final class FrontierAnswers {
 
     /** The tables' current stamp, read on {@code c}; null if a table has no sequence row. */
     public static String stamp(Connection c, Set<String> seqTables, int timeoutSeconds) throws SQLException {
+        return read(c, seqTables, timeoutSeconds).text();
+    }
+
+    /** The tables' current stamp and times, read on {@code c}, a statement per table. */
+    public static TableStamp read(Connection c, Set<String> seqTables, int timeoutSeconds) throws SQLException {
         StringBuilder b = new StringBuilder();
+        List<String> modified = new ArrayList<>(seqTables.size());
         for (String seq : seqTables) {
             try (PreparedStatement ps = c.prepareStatement("SELECT CURRENT_VALUE, LASTMOD_DATE FROM " + seq)) {
                 if (timeoutSeconds > 0) {
@@ -123,13 +125,15 @@ public final class FrontierAnswers {
                 }
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
-                        return null;
+                        return TableStamp.MISSING;
                     }
-                    b.append(seq).append('=').append(rs.getLong(1)).append('@').append(rs.getString(2)).append(';');
+                    String lastmod = rs.getString(2);
+                    modified.add(lastmod);
+                    b.append(seq).append('=').append(rs.getLong(1)).append('@').append(lastmod).append(';');
                 }
             }
         }
-        return b.toString();
+        return new TableStamp(b.toString(), modified);
     }
 
     /**
@@ -163,7 +167,7 @@ public final class FrontierAnswers {
 
     /**
      * The duty to compute a request that nothing is kept or under way for, taken before its stamp is known (the
-     * stamp then comes in the query's own round trip; {@link Flight#at}); null when the key is known. Identical
+     * stamp then comes in the query's own round trip, and {@link #finish} keeps the answer at it); null when the key is known. Identical
      * requests arriving meanwhile wait for it through {@link #begin} and compare its stamp with theirs, as they would
      * with any flight.
      */
@@ -183,12 +187,15 @@ public final class FrontierAnswers {
         return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
     }
 
-    /** Publishes the computed answer (null: failed, too big, or the data changed while it was read). */
+    /**
+     * Publishes the computed answer (null: failed, too big, or the data changed while it was read), at the stamp the
+     * flight was begun at or, for a claimed flight, the one read with its query.
+     */
     public void finish(Flight f, Encoded e) {
         if (f.leading == null) {
             return;
         }
-        if (e == null || f.stamp == null || !e.stamp().equals(f.stamp)) {
+        if (e == null || e.stamp() == null || f.stamp != null && !e.stamp().equals(f.stamp)) {
             f.leading.drop(null);
             return;
         }

@@ -24,10 +24,14 @@ import java.util.Set;
  */
 public final class PostgresPrelude {
     /**
-     * @param stamp the tables' stamp, null if a table has no sequence row
-     * @param cost  null when not asked for; empty when the planner gave none
+     * @param read the tables' stamp and times
+     * @param cost null when not asked for; empty when the planner gave none
      */
-    public record Result(String stamp, OptionalDouble cost) {
+    public record Result(TableStamp read, OptionalDouble cost) {
+        /** The tables' stamp, null if a table has no sequence row. */
+        public String stamp() {
+            return read.text();
+        }
     }
 
     private PostgresPrelude() {
@@ -53,13 +57,13 @@ public final class PostgresPrelude {
             for (int i = 0; i < binds.size(); i++) {
                 ps.setObject(i + 1, binds.get(i), Types.OTHER);
             }
-            List<String> stamps = new ArrayList<>();
+            List<String[]> stamps = new ArrayList<>();
             boolean isResultSet = ps.execute();
             while (isResultSet || ps.getUpdateCount() != -1) {
                 if (isResultSet) {
                     ResultSet rs = ps.getResultSet();
                     if (stamps.size() == seqTables.size()) {
-                        return new WithQuery(stamp(seqTables, stamps), ps, rs);
+                        return new WithQuery(stamp(seqTables, stamps).text(), ps, rs);
                     }
                     try (rs) {
                         stamps.add(stampOf(rs));
@@ -86,23 +90,25 @@ public final class PostgresPrelude {
         return sql.toString();
     }
 
-    /** One sequence row's part of the stamp: the same text as FrontierAnswers.stamp, so both find the same answers. */
-    private static String stampOf(ResultSet rs) throws SQLException {
-        return rs.next() ? rs.getLong(1) + "@" + rs.getString(2) : null;
+    /** One sequence row: its CURRENT_VALUE and LASTMOD_DATE, or null when there is none. */
+    private static String[] stampOf(ResultSet rs) throws SQLException {
+        return rs.next() ? new String[] {String.valueOf(rs.getLong(1)), rs.getString(2)} : null;
     }
 
-    /** The stamp of all tables, null if one has no sequence row. */
-    private static String stamp(Set<String> seqTables, List<String> stamps) {
+    /** The stamp of all tables, in the same text as FrontierAnswers.read, so both find the same answers. */
+    private static TableStamp stamp(Set<String> seqTables, List<String[]> rows) {
         StringBuilder stamp = new StringBuilder();
+        List<String> modified = new ArrayList<>(rows.size());
         int i = 0;
         for (String seq : seqTables) {
-            String s = stamps.get(i++);
-            if (s == null) {
-                return null;
+            String[] row = rows.get(i++);
+            if (row == null) {
+                return TableStamp.MISSING;
             }
-            stamp.append(seq).append('=').append(s).append(';');
+            modified.add(row[1]);
+            stamp.append(seq).append('=').append(row[0]).append('@').append(row[1]).append(';');
         }
-        return stamp.toString();
+        return new TableStamp(stamp.toString(), modified);
     }
 
     /** Runs the prelude; {@code explainSql} null leaves the estimate out. */
@@ -118,7 +124,7 @@ public final class PostgresPrelude {
                     ps.setObject(i + 1, binds.get(i), Types.OTHER);
                 }
             }
-            List<String> stamps = new ArrayList<>();
+            List<String[]> stamps = new ArrayList<>();
             String plan = null;
             boolean isResultSet = ps.execute();
             while (isResultSet || ps.getUpdateCount() != -1) {

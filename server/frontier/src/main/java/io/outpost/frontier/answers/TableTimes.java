@@ -5,6 +5,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -64,7 +66,7 @@ public final class TableTimes {
 
     /** Reads the times from the database and caches them; -1 if a time is missing or unreadable. */
     public long fetch(Connection c, Set<String> sources, int timeoutSeconds) throws SQLException {
-        long max = 0;
+        List<String> modified = new ArrayList<>(sources.size());
         for (String seq : sources) {
             try (PreparedStatement ps = c.prepareStatement("SELECT LASTMOD_DATE FROM " + seq)) {
                 ps.setQueryTimeout(timeoutSeconds);
@@ -72,16 +74,30 @@ public final class TableTimes {
                     if (!rs.next()) {
                         return -1;
                     }
-                    String s = rs.getString(1);
-                    long t;
-                    try {
-                        t = SysTime.parse(s).toEpochMilli() / 1000 * 1000;
-                    } catch (RuntimeException e) {
-                        return -1;
-                    }
-                    max = Math.max(max, t);
+                    modified.add(rs.getString(1));
                 }
             }
+        }
+        return remember(sources, modified);
+    }
+
+    /**
+     * The time of {@code sources} from their LASTMOD_DATEs as just read (e.g. with the tables' stamp: {@link
+     * TableStamp#modified()}), and caches it; -1 if a time is missing or unreadable.
+     */
+    public long remember(Set<String> sources, List<String> modified) {
+        if (modified.size() != sources.size()) {
+            return -1;
+        }
+        long max = 0;
+        for (String s : modified) {
+            long t;
+            try {
+                t = SysTime.parse(s).toEpochMilli() / 1000 * 1000;
+            } catch (RuntimeException e) {
+                return -1;
+            }
+            max = Math.max(max, t);
         }
         if (max > 0) {
             cache.put(sources, new Entry(max, System.nanoTime()));

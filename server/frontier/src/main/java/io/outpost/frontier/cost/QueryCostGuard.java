@@ -1,6 +1,6 @@
 package io.outpost.frontier.cost;
 
-import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.protocol.FrontierException;
 import io.outpost.frontier.sql.JoinShapeCheck;
 import io.outpost.frontier.sql.FrontierDialect;
 import java.sql.Connection;
@@ -13,7 +13,7 @@ import net.sf.jsqlparser.statement.select.Select;
 /**
  * The Frontier endpoint's bound on what a request may cost: the shape of its SQL (tables per SELECT, no cartesian
  * products), the database's cost estimate, and how many requests one client may run at once. The statement
- * timeout itself is {@link FrontierConfig#statementTimeoutSeconds()}.
+ * timeout itself is {@link io.outpost.frontier.protocol.FrontierConfig#statementTimeoutSeconds()}.
  */
 public final class QueryCostGuard {
     private final QueryCostLimits limits;

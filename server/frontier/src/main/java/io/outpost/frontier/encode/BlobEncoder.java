@@ -1,6 +1,6 @@
 package io.outpost.frontier.encode;
 
-import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.protocol.FrontierException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,6 +1,5 @@
 package io.outpost.frontier.protocol;
 
-import io.outpost.frontier.FrontierConfig;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 

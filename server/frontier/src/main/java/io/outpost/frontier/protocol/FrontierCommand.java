@@ -1,6 +1,5 @@
 package io.outpost.frontier.protocol;
 
-import io.outpost.frontier.FrontierException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

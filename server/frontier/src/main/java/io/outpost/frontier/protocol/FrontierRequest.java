@@ -1,6 +1,5 @@
 package io.outpost.frontier.protocol;
 
-import io.outpost.frontier.FrontierException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 

@@ -1,6 +1,5 @@
 package io.outpost.frontier.protocol;
 
-import io.outpost.frontier.FrontierException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

@@ -1,6 +1,5 @@
 package io.outpost.frontier.protocol;
 
-import io.outpost.frontier.FrontierException;
 import java.util.List;
 
 /**

@@ -2,7 +2,7 @@ package io.outpost.frontier.sql;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.protocol.FrontierException;
 
 /**
  * The SQL guard's verdict (and the join-shape check's) per statement text, remembered: both are pure functions of

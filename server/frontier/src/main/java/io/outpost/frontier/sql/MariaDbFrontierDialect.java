@@ -1,6 +1,6 @@
 package io.outpost.frontier.sql;
 
-import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.protocol.FrontierException;
 import io.outpost.frontier.encode.ColumnValues;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,6 +1,6 @@
 package io.outpost.frontier.sql;
 
-import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.protocol.FrontierException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

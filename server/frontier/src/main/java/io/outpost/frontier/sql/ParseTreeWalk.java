@@ -1,6 +1,6 @@
 package io.outpost.frontier.sql;
 
-import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.protocol.FrontierException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.outpost.frontier.sql;
 
-import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.protocol.FrontierException;
 import io.outpost.store.db.Database;
 import io.outpost.store.export.CoverageRow;
 import io.outpost.store.export.SnapshotCoverage;
@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * [K1, K2] (or with no bound on a side the snapshot cuts), and layers (HEAD, user tag, tag) other than the one it
  * holds. Without this, such a query would quietly return the subset the snapshot holds. On an ordinary database it
  * does nothing. The coverage is read when the servlet is created and again after a sync changed the snapshot
- * ({@link FrontierServlet#reloadSnapshotCoverage()}).
+ * ({@code FrontierServlet.reloadSnapshotCoverage()}).
  */
 public final class SnapshotQueryCoverage {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotQueryCoverage.class);

@@ -1,6 +1,6 @@
 package io.outpost.frontier.sql;
 
-import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.protocol.FrontierException;
 
 /**
  * A cheap look at a statement before it is parsed: parentheses nested deeper than {@link #MAX_DEPTH} or more than

@@ -2,7 +2,7 @@ package io.outpost.frontier.answers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.outpost.frontier.FrontierConfig;
+import io.outpost.frontier.protocol.FrontierConfig;
 import io.outpost.frontier.FrontierContext;
 import io.outpost.frontier.FrontierRequests;
 import io.outpost.frontier.FrontierServlet;

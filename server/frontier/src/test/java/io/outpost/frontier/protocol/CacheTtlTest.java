@@ -2,7 +2,7 @@ package io.outpost.frontier.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.outpost.frontier.FrontierConfig;
+import io.outpost.frontier.protocol.FrontierConfig;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package io.outpost.frontier.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.protocol.FrontierException;
 import java.util.concurrent.ExecutorService;
 import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.UserVariable;

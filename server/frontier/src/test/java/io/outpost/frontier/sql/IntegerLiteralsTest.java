@@ -2,7 +2,7 @@ package io.outpost.frontier.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.protocol.FrontierException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.outpost.frontier.FrontierException;
+import io.outpost.frontier.protocol.FrontierException;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import org.junit.jupiter.api.AutoClose;

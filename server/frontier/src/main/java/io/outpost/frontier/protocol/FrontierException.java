@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.protocol;
 
 /** A failure reported to the client (as a payload or global error) with a message meant for humans. */
 public class FrontierException extends Exception {

@@ -1,4 +1,4 @@
-package io.outpost.frontier;
+package io.outpost.frontier.protocol;
 
 import java.time.Duration;
 import java.time.ZoneId;
