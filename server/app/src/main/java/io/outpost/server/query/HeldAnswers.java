@@ -108,8 +108,9 @@ final class HeldAnswers {
         for (int i = 0; i < s.length; i += 2) {
             contentBytes += held.encodedStart(s[i + 1]) - held.encodedStart(s[i]);
         }
-        // buffers sized from the rows and the layer's latest answer, not grown from 16 KB
-        e.expect(contentBytes, kept == null ? 0 : kept.body().length);
+        // buffers sized from the rows and the layer's latest answer (never above the rows' size: that answer may
+        // have been of many more rows), not grown from 16 KB
+        e.expect(contentBytes, kept == null ? 0 : Math.min(kept.body().length, contentBytes));
         e.begin(AnswerKind.IOVS, folder, label, validSince, validUntil, columns);
         byte[] bytes = held.encodedBytes();
         for (int i = 0; i < s.length; i += 2) {
