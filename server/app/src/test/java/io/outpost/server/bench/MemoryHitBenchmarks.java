@@ -83,7 +83,7 @@ class MemoryHitBenchmarks {
                 }
                 ExternalTools.Expected expected = ExternalTools.Expected.body(body.length);
                 for (AccessLog mode : modes) {
-                    accessLog(mode, logs.resolve(mode.name().length() + ".log"));
+                    accessLog(mode, logs.resolve(mode.file() + ".log"));
                     boolean logged = mode.pattern() != null;
                     ExternalTools.Nginx nginx = logged ? logging : quiet;
                     String nginxUrl = "http://127.0.0.1:" + nginx.port + "/" + a[0] + ".bin";
@@ -98,7 +98,7 @@ class MemoryHitBenchmarks {
             }
             lines.forEach(ServiceBenchmarks::report);
             for (AccessLog mode : modes.subList(1, modes.size())) {
-                try (var log = Files.lines(logs.resolve(mode.name().length() + ".log"))) {
+                try (var log = Files.lines(logs.resolve(mode.file() + ".log"))) {
                     ServiceBenchmarks.report("access log " + mode.name() + ": " + log.findFirst().orElse("none"));
                 }
             }
@@ -128,7 +128,7 @@ class MemoryHitBenchmarks {
                 String url = services.get(i).url(path);
                 double outpost = jfr != null && i == 0 && round == 0 && conns == 20
                         ? recorded(Path.of(jfr, String.format(Locale.ROOT, "hit-%d-%d.jfr", bytes,
-                                mode.name().length())), () -> ExternalTools.wrk(url, threads, conns, 3, null,
+                                mode.file())), () -> ExternalTools.wrk(url, threads, conns, 3, null,
                                 expected))
                         : ExternalTools.wrk(url, threads, conns, 3, null, expected);
                 long cpu1 = OS.getProcessCpuTime();
@@ -161,6 +161,10 @@ class MemoryHitBenchmarks {
      * not at all, or to a file with a pattern, as nginx writes its own to a file.
      */
     private record AccessLog(String name, String pattern) {
+        /** A file name for the mode's log and profile. */
+        String file() {
+            return name.replaceAll("\\W+", "-");
+        }
     }
 
     /**
