@@ -23,6 +23,9 @@ public final class AnswerEncoder implements TableEncoder {
     private BodyCompressor compressor;
     private ColumnType[] types;
     private long rows;
+    /** {@link #expect}: the next answer's content and answer sizes, 0 when not known. */
+    private int expectedContent;
+    private int expectedAnswer;
 
     public AnswerEncoder(Codec codec, int level) {
         this.codec = codec;
@@ -33,8 +36,10 @@ public final class AnswerEncoder implements TableEncoder {
     public void begin(AnswerKind kind, String folder, String tag, long validSince, long validUntil,
                       List<Column> columns) {
         types = new ColumnType[columns.size()];
-        content = new GrowableBytes(16 * 1024);
-        answer = new GrowableBytes(16 * 1024);
+        content = new GrowableBytes(expectedContent > 0 ? Math.min(CHUNK, expectedContent) + 1024 : 16 * 1024);
+        // room for the answer, plus what the compressor asks to be free before a chunk (at most a chunk's bound)
+        answer = new GrowableBytes(expectedAnswer > 0 ? WireFormat.HEADER_LENGTH + expectedAnswer
+                + WireFormat.TRAILER_LENGTH + bound(expectedContent) : 16 * 1024);
         answer.size(WireFormat.HEADER_LENGTH);
         content.u8(kind.code());
         string(folder);
@@ -48,6 +53,21 @@ public final class AnswerEncoder implements TableEncoder {
             string(c.name());
             content.u8(c.type().code());
         }
+    }
+
+    /**
+     * Sizes the next {@link #begin}'s buffers for rows of about {@code contentBytes} that compress to about
+     * {@code answerBytes} (a like answer's size, at most the rows' size), instead of growing them from 16 KB; the
+     * bytes are the same whatever the sizes.
+     */
+    public void expect(long contentBytes, long answerBytes) {
+        expectedContent = (int) Math.min(Math.max(0, contentBytes), CHUNK);
+        expectedAnswer = (int) Math.min(Math.max(0, answerBytes), Integer.MAX_VALUE / 2);
+    }
+
+    /** At least what the compressor asks to be free before it compresses {@code n} bytes (zstd's bound). */
+    private static int bound(int n) {
+        return n + n / 128 + 1024;
     }
 
     @Override

@@ -34,8 +34,12 @@ class EncodedRowsTest {
             }
             start[count] = encoded.size();
             byte[] bytes = encoded.toArray();
-            for (int attempt = 0; attempt < 4; attempt++) {
-                AnswerEncoder e = begin(codec);
+            for (int attempt = 0; attempt < 6; attempt++) {
+                AnswerEncoder e = new AnswerEncoder(codec, 1);
+                if (attempt >= 4) { // buffers sized for these rows and this answer, or far too small
+                    e.expect(attempt == 4 ? bytes.length : 1, attempt == 4 ? expected.length : 1);
+                }
+                e.begin(AnswerKind.IOVS, "/F", "HEAD", 0, 1, COLUMNS);
                 int r = 0;
                 while (r < count) { // slices of 1 row up to all rows, whole rows each
                     int n = attempt == 0 ? count : 1 + rnd.nextInt(attempt == 1 ? 3 : 2000);

@@ -103,9 +103,16 @@ final class HeldAnswers {
             return new Answer(kept.body(), e.contentType(), kept.rows(), validSince, validUntil, openEnded[0],
                     immutable, generation, null);
         }
+        int[] s = key.slices();
+        long contentBytes = 0;
+        for (int i = 0; i < s.length; i += 2) {
+            contentBytes += held.encodedStart(s[i + 1]) - held.encodedStart(s[i]);
+        }
+        // buffers sized from the rows and the layer's latest answer (never above the rows' size: that answer may
+        // have been of many more rows), not grown from 16 KB
+        e.expect(contentBytes, kept == null ? 0 : Math.min(kept.body().length, contentBytes));
         e.begin(AnswerKind.IOVS, folder, label, validSince, validUntil, columns);
         byte[] bytes = held.encodedBytes();
-        int[] s = key.slices();
         for (int i = 0; i < s.length; i += 2) {
             int from = held.encodedStart(s[i]);
             e.encodedRows(bytes, from, held.encodedStart(s[i + 1]) - from, s[i + 1] - s[i]);

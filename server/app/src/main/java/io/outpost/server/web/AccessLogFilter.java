@@ -39,16 +39,25 @@ public class AccessLogFilter extends OncePerRequestFilter {
         }
     }
 
-    /** The line for a request's parts; {@code header} reads the request's headers by name. */
+    /**
+     * The line for a request's parts; {@code header} reads the request's headers by name. Built in one
+     * StringBuilder: SLF4J's formatting of nine arguments was a quarter of a logged memory hit's log cost.
+     */
     private static void log(String remoteAddr, String method, String path, String query, int status, long startNanos,
                            UnaryOperator<String> header) {
         if (access.isInfoEnabled()) {
             String client = first(header.apply("X-Outpost-Client"), header.apply("X-Frontier-Id"),
                     header.apply("User-Agent"));
-            access.info("{} \"{} {}{}\" {} {}us client=\"{}\" via=\"{}\" xff=\"{}\"", remoteAddr, escape(method),
-                    escape(path), query == null ? "" : "?" + escape(query), status,
-                    (System.nanoTime() - startNanos) / 1000, escape(client), escape(nz(header.apply("Via"))),
-                    escape(nz(header.apply("X-Forwarded-For"))));
+            StringBuilder b = new StringBuilder(160 + path.length());
+            b.append(remoteAddr).append(" \"").append(escape(method)).append(' ').append(escape(path));
+            if (query != null) {
+                b.append('?').append(escape(query));
+            }
+            b.append("\" ").append(status).append(' ').append((System.nanoTime() - startNanos) / 1000)
+                    .append("us client=\"").append(escape(client)).append("\" via=\"")
+                    .append(escape(nz(header.apply("Via")))).append("\" xff=\"")
+                    .append(escape(nz(header.apply("X-Forwarded-For")))).append('"');
+            access.info(b.toString());
         }
     }
 

@@ -38,22 +38,28 @@ final class ExternalTools {
         private Process process;
 
         Nginx(Path root) throws IOException, InterruptedException {
+            this(root, false);
+        }
+
+        /** With {@code accessLog}, one line per request in nginx's combined format to a file, as a site logs. */
+        Nginx(Path root, boolean accessLog) throws IOException, InterruptedException {
             port = freePort();
             prefix = TempDirs.create("outpost-nginx");
             try {
-                start(root);
+                start(root, accessLog);
             } catch (IOException | InterruptedException | RuntimeException e) {
                 close();
                 throw e;
             }
         }
 
-        private void start(Path root) throws IOException, InterruptedException {
+        private void start(Path root, boolean accessLog) throws IOException, InterruptedException {
             Files.createDirectories(prefix.resolve("logs"));
             Path conf = prefix.resolve("nginx.conf");
             Files.writeString(conf, "daemon off;\nworker_processes 2;\npid " + prefix.resolve("nginx.pid") + ";\n"
                     + "error_log " + prefix.resolve("logs/error.log") + ";\nevents { worker_connections 1024; }\n"
-                    + "http {\n access_log off;\n sendfile on;\n tcp_nopush on;\n keepalive_requests 1000000;\n"
+                    + "http {\n access_log " + (accessLog ? prefix.resolve("logs/access.log") + " combined" : "off")
+                    + ";\n sendfile on;\n tcp_nopush on;\n keepalive_requests 1000000;\n"
                     + " client_body_temp_path " + prefix + "/body;\n proxy_temp_path " + prefix + "/proxy;\n"
                     + " fastcgi_temp_path " + prefix + "/fcgi;\n uwsgi_temp_path " + prefix + "/uwsgi;\n scgi_temp_path " + prefix + "/scgi;\n"
                     + " server {\n  listen 127.0.0.1:" + port + ";\n  root " + root + ";\n }\n}\n");
@@ -72,6 +78,19 @@ final class ExternalTools {
                 }
             }
             throw new IOException("nginx did not listen on " + port + " within 10 s");
+        }
+
+        /** CPU time of nginx's master and worker processes so far. */
+        long cpuNanos() {
+            long sum = cpu(process.toHandle());
+            for (ProcessHandle h : process.toHandle().descendants().toList()) {
+                sum += cpu(h);
+            }
+            return sum;
+        }
+
+        private static long cpu(ProcessHandle h) {
+            return h.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
         }
 
         @Override

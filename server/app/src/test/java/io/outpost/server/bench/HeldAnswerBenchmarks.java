@@ -36,9 +36,12 @@ import org.junit.jupiter.api.Test;
  * each) at a distinct at-time URL per request, by three services on one PostgreSQL database in one JVM, slices
  * rotating: rows encoded value by value per answer ({@code outpost.rows.encoded-rows=false}, the path before rows
  * were held encoded), rows held encoded with every answer compressed ({@code outpost.rows.keep-answers=false}), and
- * the default (rows held encoded, each layer's latest answer kept and sent again for the same content). Every timed answer is checked: status 200 and the bytes
- * of the probe answer, whose rows were decoded and compared with the database's. Service CPU per answer is the
- * process's CPU time over a slice less the client threads' own.
+ * the default (rows held encoded, each layer's latest answer kept and sent again for the same content); the default
+ * also with four channel selections asked in turn, so that an answer's rows are not the latest answer's and the
+ * kept answer cannot be sent (the encoded path plus the cost of keeping). Every timed answer is checked: status 200
+ * and the bytes of the probe answer, whose rows were decoded and compared with the database's (the other
+ * selections' rows with the probe's that they select). Service CPU per answer is the process's CPU time over a
+ * slice less the client threads' own.
  * {@code -Dbench.jfr=DIR} also records one slice of each path at 20 connections with JFR into DIR.
  */
 @Tag("benchmark")
@@ -67,12 +70,19 @@ class HeldAnswerBenchmarks {
         try (RunningService kept = RunningService.start(url, common);
              RunningService encoded = RunningService.start(url, concat(common, "--outpost.rows.keep-answers=false"));
              RunningService rowByRow = RunningService.start(url, concat(common, "--outpost.rows.encoded-rows=false"))) {
-            List<RunningService> paths = List.of(rowByRow, encoded, kept);
-            List<String> names = List.of("row-by-row", "encoded", "kept");
             byte[] expected = checkedProbe(kept);
-            for (RunningService s : paths) {
-                assertThat(fetch(s, nextPath())).as("the same bytes from every path").isEqualTo(expected);
-                run(s, 20, 3, expected); // warm-up: JIT, pools, the held rows' first build
+            Asked all = new Asked(new String[] {"/all"}, new byte[][] {expected});
+            Asked differing = differing(kept, expected);
+            // the kept path asked four channel selections in turn: the next answer's rows are not the latest's
+            List<Measured> paths = List.of(new Measured("row-by-row", rowByRow, all),
+                    new Measured("encoded", encoded, all), new Measured("kept", kept, all),
+                    new Measured("kept, rows differing", kept, differing));
+            for (Measured p : paths) {
+                for (int i = 0; i < p.asked().selections().length; i++) {
+                    assertThat(fetch(p.service(), nextPath(p.asked().selections()[i])))
+                            .as("the same bytes from every path").isEqualTo(p.asked().bodies()[i]);
+                }
+                run(p, 20, 3); // warm-up: JIT, pools, the held rows' first build
             }
             String jfr = System.getProperty("bench.jfr");
             for (int conns : new int[] {1, 20}) {
@@ -80,26 +90,62 @@ class HeldAnswerBenchmarks {
                 double[][] sum = new double[paths.size()][2];
                 for (int slice = 0; slice < slices; slice++) {
                     for (int k = 0; k < paths.size(); k++) {
-                        int p = (k + slice) % paths.size(); // each slice starts with another path
-                        RunningService s = paths.get(p);
+                        int i = (k + slice) % paths.size(); // each slice starts with another path
+                        Measured p = paths.get(i);
                         Slice r = jfr != null && conns == 20 && slice == 0
-                                ? recorded(Path.of(jfr, names.get(p) + ".jfr"), () -> run(s, conns, 3, expected))
-                                : run(s, conns, 3, expected);
-                        sum[p][0] += r.answersPerSecond() / slices;
-                        sum[p][1] += r.serviceCpuMsPerAnswer() / slices;
+                                ? recorded(Path.of(jfr, p.name().replaceAll("\\W+", "-") + ".jfr"),
+                                        () -> run(p, conns, 3))
+                                : run(p, conns, 3);
+                        sum[i][0] += r.answersPerSecond() / slices;
+                        sum[i][1] += r.serviceCpuMsPerAnswer() / slices;
                     }
                 }
                 double[] old = sum[0];
                 double[] now = sum[2];
-                ServiceBenchmarks.report(String.format("native cold answer likeLuis1iov (10k rows, PostgreSQL, held rows), "
-                        + "%d connection(s), every request a distinct URL: rows encoded per answer %.1f answers/s, "
-                        + "%.2f ms service CPU per answer; rows held encoded, every answer compressed %.1f answers/s, "
-                        + "%.2f ms; held encoded and the latest answer kept %.1f answers/s, %.2f ms; kept vs per answer: "
-                        + "answers/s ratio %.2f (target >= 2.5), CPU ratio %.2f, %s", conns, old[0], old[1], sum[1][0],
-                        sum[1][1], now[0], now[1], now[0] / old[0], now[1] / old[1],
-                        now[1] <= 5 ? "<= 5 ms: met" : "> 5 ms: NOT met"));
+                double[] differ = sum[3];
+                ServiceBenchmarks.report(String.format("native cold answer likeLuis1iov (10k rows, PostgreSQL, "
+                        + "held rows), %d connection(s), every request a distinct URL: rows encoded per answer "
+                        + "%.1f answers/s, %.2f ms service CPU per answer; rows held encoded, every answer compressed "
+                        + "%.1f answers/s, %.2f ms; held encoded and the latest answer kept %.1f answers/s, %.2f ms; "
+                        + "the same with four channel selections in turn (rows differ from the latest answer's) "
+                        + "%.1f answers/s, %.2f ms; kept vs per answer: answers/s ratio %.2f (target >= 2.5), "
+                        + "CPU ratio %.2f, %s; rows differing vs per answer: answers/s ratio %.2f, CPU ratio %.2f, %s",
+                        conns, old[0], old[1], sum[1][0], sum[1][1], now[0], now[1], differ[0], differ[1],
+                        now[0] / old[0], now[1] / old[1], met(now[1]), differ[0] / old[0], differ[1] / old[1],
+                        met(differ[1])));
             }
         }
+    }
+
+    private static String met(double cpuMs) {
+        return cpuMs <= 5 ? "<= 5 ms: met" : "> 5 ms: NOT met";
+    }
+
+    /** What a path's clients ask in turn: channel selections and the bytes each must answer. */
+    private record Asked(String[] selections, byte[][] bodies) {
+    }
+
+    private record Measured(String name, RunningService service, Asked asked) {
+    }
+
+    /**
+     * Four selections of likeLuis1iov's channels (all; all but the last; all but the first; all but the last two),
+     * each answer checked against the rows of the checked probe answer of all channels that it selects.
+     */
+    private static Asked differing(RunningService svc, byte[] all) throws Exception {
+        List<List<Object>> rows = WireDecoder.decode(all).rows();
+        long first = ((Number) rows.getFirst().get(0)).longValue();
+        long last = ((Number) rows.getLast().get(0)).longValue();
+        String[] selections = {"/all", "/" + first + "-" + (last - 1), "/" + (first + 1) + "-" + last,
+            "/" + first + "-" + (last - 2)};
+        int[][] kept = {{0, rows.size()}, {0, rows.size() - 1}, {1, rows.size()}, {0, rows.size() - 2}};
+        byte[][] bodies = new byte[selections.length][];
+        for (int i = 0; i < selections.length; i++) {
+            bodies[i] = fetch(svc, nextPath(selections[i]));
+            assertThat(WireDecoder.decode(bodies[i]).rows()).as(selections[i])
+                    .isEqualTo(rows.subList(kept[i][0], kept[i][1]));
+        }
+        return new Asked(selections, bodies);
     }
 
     /**
@@ -107,7 +153,7 @@ class HeldAnswerBenchmarks {
      * since, until and payload the store's own browse gives at that key.
      */
     private static byte[] checkedProbe(RunningService svc) throws Exception {
-        String path = nextPath();
+        String path = nextPath("/all");
         byte[] body = fetch(svc, path);
         WireDecoder.Table t = WireDecoder.decode(body);
         IovStore store = svc.bean(IovStore.class);
@@ -130,8 +176,8 @@ class HeldAnswerBenchmarks {
         return out;
     }
 
-    private static String nextPath() {
-        return KEY_PREFIX + String.format("%011d", NEXT_KEY.incrementAndGet()) + "/all" + BenchData.LUIS;
+    private static String nextPath(String selection) {
+        return KEY_PREFIX + String.format("%011d", NEXT_KEY.incrementAndGet()) + selection + BenchData.LUIS;
     }
 
     private static byte[] fetch(RunningService svc, String path) throws Exception {
@@ -141,18 +187,19 @@ class HeldAnswerBenchmarks {
     }
 
     /**
-     * {@code conns} clients, each on a keep-alive connection of its own, asking distinct URLs for {@code seconds};
-     * any answer other than 200 with the expected bytes fails the benchmark.
+     * {@code conns} clients, each on a keep-alive connection of its own, asking distinct URLs for {@code seconds},
+     * the path's selections in turn; any answer other than 200 with the expected bytes fails the benchmark.
      */
-    private static Slice run(RunningService svc, int conns, int seconds, byte[] expected) throws Exception {
+    private static Slice run(Measured p, int conns, int seconds) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(conns);
         try {
+            AtomicLong turn = new AtomicLong();
             long cpu0 = OS.getProcessCpuTime();
             long t0 = System.nanoTime();
             long end = t0 + seconds * 1_000_000_000L;
             List<Future<long[]>> done = new ArrayList<>();
             for (int i = 0; i < conns; i++) {
-                done.add(pool.submit(() -> client(svc, end, expected)));
+                done.add(pool.submit(() -> client(p, end, turn)));
             }
             long answers = 0;
             long clientCpu = 0;
@@ -171,21 +218,24 @@ class HeldAnswerBenchmarks {
     }
 
     /** One client's loop; returns its answers and its own CPU time (reading and comparing them). */
-    private static long[] client(RunningService svc, long end, byte[] expected) throws IOException {
+    private static long[] client(Measured p, long end, AtomicLong turn) throws IOException {
         long cpu0 = THREADS.getCurrentThreadCpuTime();
-        byte[] buf = new byte[expected.length + 1];
+        int longest = Arrays.stream(p.asked().bodies()).mapToInt(b -> b.length).max().orElseThrow();
+        byte[] buf = new byte[longest + 1];
         long answers = 0;
         while (System.nanoTime() < end) {
-            String path = nextPath();
-            HttpURLConnection c = (HttpURLConnection) URI.create(svc.url(path)).toURL().openConnection();
+            int k = (int) (turn.getAndIncrement() % p.asked().selections().length);
+            byte[] expected = p.asked().bodies()[k];
+            String path = nextPath(p.asked().selections()[k]);
+            HttpURLConnection c = (HttpURLConnection) URI.create(p.service().url(path)).toURL().openConnection();
             int status = c.getResponseCode();
             if (status != 200) {
                 throw new AssertionError(path + ": status " + status);
             }
             int n = 0;
             try (InputStream in = c.getInputStream()) {
-                for (int k; n < buf.length && (k = in.read(buf, n, buf.length - n)) > 0; ) {
-                    n += k;
+                for (int r; n < buf.length && (r = in.read(buf, n, buf.length - n)) > 0; ) {
+                    n += r;
                 }
                 if (n == buf.length || in.read() >= 0) {
                     throw new AssertionError(path + ": longer than the expected " + expected.length + " bytes");
