@@ -22,8 +22,8 @@ NODES = (HERE.parent / "nodes.bin").read_bytes()  # a valid binary answer (docs/
 CORRUPT = NODES[:-5] + bytes([NODES[-5] ^ 0xFF]) + NODES[-4:]
 BINARY = "application/vnd.outpost.v1+binary"
 HOLD_SECONDS = 30  # a "timeout" answer holds the connection at most this long (the client gives up before)
-ANSWERS = ("ok", "corrupt", "truncated", "stale", "500", "503", "503-retry-after", "404", "timeout", "hangup",
-           "forward")
+ANSWERS = ("ok", "corrupt", "truncated", "stale", "500", "503", "503-retry-after", "404", "204", "timeout",
+           "hangup", "forward")
 
 
 def head(status, reason, headers, length):
@@ -53,6 +53,8 @@ def reply(sock, answer):
             headers.append(("Retry-After", "120"))
         reason = {500: "Internal Server Error", 503: "Service Unavailable", 404: "Not Found"}[status]
         sock.sendall(head(status, reason, headers, len(body)) + body)
+    elif answer == "204":  # a status no Outpost service answers a read with
+        sock.sendall(b"HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
     elif answer == "timeout":  # connected, then nothing: the client's read timeout ends it
         sock.settimeout(HOLD_SECONDS)
         try:

@@ -94,10 +94,16 @@ _REFRESHED = (Outcome.CORRUPT, Outcome.STALE)  # most likely a bad copy in a cac
 _NOT_POSTPONED = (Outcome.CORRUPT, Outcome.STALE, Outcome.UNSIGNED)  # may be one cached copy: the route stays
 
 
+def _event_kind(outcome: Outcome) -> EventKind:
+    """The event reporting a failed attempt: its outcome's, an odd answer (unexpected status, too many redirects, an
+    answer of another kind) as a failed transfer, as the C++ client reports it."""
+    return EventKind.TRANSFER_FAILED if outcome == Outcome.PROTOCOL else EventKind(outcome.value)
+
+
 def decide(outcome: Outcome, proxy: str, refresh: str) -> Decision:
     """docs/client-failover.md's table: what follows a failed attempt with ``refresh`` on a route through ``proxy``
     ("" = direct). One guard per row."""
-    if outcome in (Outcome.REQUEST_ERROR, Outcome.CANCELLED, Outcome.PROTOCOL):
+    if outcome in (Outcome.REQUEST_ERROR, Outcome.CANCELLED):
         return Decision.GIVE_UP  # the query is wrong (or the application stopped): any route would say the same
     if outcome in _REFRESHED:
         if not refresh or refresh not in (SOFT, HARD):
@@ -105,7 +111,7 @@ def decide(outcome: Outcome, proxy: str, refresh: str) -> Decision:
         return Decision.REFRESH_HARD if refresh == SOFT else Decision.NEXT_SERVER
     if outcome == Outcome.CONNECT_FAILED and proxy:
         return Decision.NEXT_PROXY  # the proxy is down: no server behind it can be reached either
-    return Decision.NEXT_SERVER  # 5xx, direct connect failure, broken transfer, unsigned answer
+    return Decision.NEXT_SERVER  # 5xx, direct connect failure, broken transfer, an odd answer, unsigned answer
 
 
 class Failover:
@@ -150,8 +156,8 @@ class Failover:
                         assert r.error is not None
                         failures.append(r.error)
                         decision = decide(r.outcome, proxy, refresh)
-                        if r.outcome not in (Outcome.CANCELLED, Outcome.PROTOCOL):
-                            self.emit(Event(EventKind(r.outcome.value), proxy, server, url, refresh, r.error.http_status, r.error.message,
+                        if r.outcome != Outcome.CANCELLED:
+                            self.emit(Event(_event_kind(r.outcome), proxy, server, url, refresh, r.error.http_status, r.error.message,
                                             decision))
                         if decision == Decision.GIVE_UP:
                             raise r.error
