@@ -8,7 +8,7 @@ import enum
 import random as _random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from .errors import ErrorKind, OutpostError
 from .locks import ForkSafeLock
@@ -106,7 +106,7 @@ def decide(outcome: Outcome, proxy: str, refresh: str) -> Decision:
     if outcome in (Outcome.REQUEST_ERROR, Outcome.CANCELLED):
         return Decision.GIVE_UP  # the query is wrong (or the application stopped): any route would say the same
     if outcome in _REFRESHED:
-        if not refresh or refresh not in (SOFT, HARD):
+        if refresh not in (SOFT, HARD):
             return Decision.REFRESH_SOFT
         return Decision.REFRESH_HARD if refresh == SOFT else Decision.NEXT_SERVER
     if outcome == Outcome.CONNECT_FAILED and proxy:
@@ -151,14 +151,14 @@ class Failover:
                         if r.outcome == Outcome.OK:
                             self._forgive(proxy, server)
                             self.emit(Event(EventKind.SUCCESS, proxy, server, url, refresh, 200))
-                            assert r.exchange is not None and r.value is not None
-                            return r.value, r.exchange
+                            assert r.exchange is not None
+                            return cast(T, r.value), r.exchange
                         assert r.error is not None
                         failures.append(r.error)
                         decision = decide(r.outcome, proxy, refresh)
                         if r.outcome != Outcome.CANCELLED:
-                            self.emit(Event(_event_kind(r.outcome), proxy, server, url, refresh, r.error.http_status, r.error.message,
-                                            decision))
+                            self.emit(Event(_event_kind(r.outcome), proxy, server, url, refresh,
+                                            r.error.http_status, r.error.message, decision))
                         if decision == Decision.GIVE_UP:
                             raise r.error
                         self.stats.failovers += 1
