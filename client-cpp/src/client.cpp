@@ -242,8 +242,9 @@ Result<Client> Client::create(Config config) {
         if (!d) return d.error();
         discovery = std::move(*d);
     }
-    impl->failover = std::make_unique<internal::Failover>(impl->cfg, impl->clientId(), std::move(verifier),
-                                                          std::move(discovery));
+    const Impl* self = impl.get();  // stays where it is when the Client moves
+    impl->failover = std::make_unique<internal::Failover>(impl->cfg, [self] { return self->clientId(); },
+                                                          std::move(verifier), std::move(discovery));
     return Client(std::move(impl));
 }
 

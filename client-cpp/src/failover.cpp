@@ -96,7 +96,8 @@ Decision decide(Outcome outcome, bool viaProxy, Refresh refresh) {
     return Decision::NextServer;
 }
 
-Failover::Failover(const Config& cfg, std::string clientId, std::shared_ptr<const AnswerVerifier> verifier,
+Failover::Failover(const Config& cfg, std::function<std::string()> clientId,
+                   std::shared_ptr<const AnswerVerifier> verifier,
                    std::unique_ptr<ProxyDiscovery> discovery)
     : cfg_(cfg), clientId_(std::move(clientId)), verifier_(std::move(verifier)), discovery_(std::move(discovery)),
       pool_(cfg.maxIdleConnections) {}
@@ -165,7 +166,7 @@ AttemptResult Failover::attempt(const std::string& proxy, const std::string& ser
     spec.refresh = refresh != Refresh::Plain ? cacheControl(refresh)
                    : cfg_.maxAgeSecs > 0     ? "max-age=" + std::to_string(cfg_.maxAgeSecs)
                                              : "";
-    spec.clientId = clientId_;
+    spec.clientId = clientId_();
     spec.connectTimeout = cfg_.connectTimeout;
     spec.readTimeout = cfg_.readTimeout;
     spec.verifier = verifier_.get();

@@ -36,8 +36,9 @@ Decision decide(Outcome outcome, bool viaProxy, Refresh refresh);
 
 class Failover {
 public:
-    /// `cfg` must outlive the Failover; `verifier` is set with security=sig, `discovery` with proxyconfigurl.
-    Failover(const Config& cfg, std::string clientId, std::shared_ptr<const AnswerVerifier> verifier,
+    /// `cfg` must outlive the Failover; `clientId` gives the X-Outpost-Client value (asked per attempt: its pid
+    /// changes after fork()); `verifier` is set with security=sig, `discovery` with proxyconfigurl.
+    Failover(const Config& cfg, std::function<std::string()> clientId, std::shared_ptr<const AnswerVerifier> verifier,
              std::unique_ptr<ProxyDiscovery> discovery);
 
     /// GET `path` over the routes until an answer is whole (and verified); rows are decoded into `sink` (whose
@@ -70,7 +71,7 @@ private:
     std::vector<std::string> resolveHost(const std::string& host);
 
     const Config& cfg_;
-    const std::string clientId_;
+    const std::function<std::string()> clientId_;
     std::shared_ptr<const AnswerVerifier> verifier_;
     std::unique_ptr<ProxyDiscovery> discovery_;
     HandlePool pool_;
