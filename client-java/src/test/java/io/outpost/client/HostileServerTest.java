@@ -76,8 +76,8 @@ class HostileServerTest {
             oversized                 | false | CORRUPT   | larger than maxanswerbytes
             drip                      | true  | UNSIGNED  | has no signature
             drip                      | false | TIMEOUT   | attempttimeout
-            big-headers               | true  | UNAVAILABLE | no HTTP answer
-            big-headers               | false | UNAVAILABLE | no HTTP answer
+            big-headers               | true  | CORRUPT   | headers are too large
+            big-headers               | false | CORRUPT   | headers are too large
             truncated                 | true  | UNSIGNED  | has no signature
             truncated                 | false | CORRUPT   | bad magic
             redirect-other-key        | true  | UNSIGNED  | has no signature
@@ -148,7 +148,7 @@ class HostileServerTest {
             chunked-forever           | false | bad magic                  | 6
             oversized                 | true  | larger than maxanswerbytes | 6
             drip                      | true  | has no signature           | 6
-            big-headers               | true  | no HTTP answer             | 5
+            big-headers               | true  | headers are too large      | 6
             truncated                 | true  | has no signature           | 6
             redirect-other-key        | true  | refused                    | 6
             replay                    | true  | does not verify            | 6

@@ -245,6 +245,13 @@ public final class Failover {
                 return new Attempt<>(null, new Failure(Kind.TIMEOUT, 0, false, e.getMessage(), e));
             } catch (SocketTimeoutException e) {
                 return new Attempt<>(null, new Failure(Kind.TIMEOUT, 0, false, "no answer within the read timeout", e));
+            } catch (java.net.ProtocolException e) {
+                // The JDK's bound on header lines (jdk.http.maxHeaderSize): an answer, but not a usable one, as the
+                // C++ and Python clients count it.
+                Kind kind = e.getMessage() != null && e.getMessage().startsWith("Header size too big") ? Kind.CORRUPT
+                        : Kind.UNAVAILABLE;
+                String what = kind == Kind.CORRUPT ? "corrupt answer: its headers are too large: " : "no HTTP answer: ";
+                return new Attempt<>(null, new Failure(kind, 0, false, what + e.getMessage(), e));
             } catch (IOException | RuntimeException e) {
                 return new Attempt<>(null, new Failure(Kind.UNAVAILABLE, 0, false, "no HTTP answer: " + e, e));
             }
