@@ -95,3 +95,15 @@ def test_failover_vector(script: Script, request: pytest.FixtureRequest) -> None
             trace = [line for line in (vocabulary(e, names) for e in events) if line is not None]
             assert trace == req["trace"], f"request {i}"
     assert sleeps == [], "backoff=0: no pass waits, whatever Retry-After says"
+
+
+def test_the_command_line_exits_6_only_when_every_route_gave_an_unusable_answer() -> None:
+    from outpost.cli.main import exit_code
+
+    def unavailable(*kinds: ErrorKind) -> OutpostError:
+        return OutpostError(ErrorKind.UNAVAILABLE, "every route failed", 0,
+                            [OutpostError(k, "an attempt") for k in kinds])
+
+    assert exit_code(unavailable(ErrorKind.UNSIGNED, ErrorKind.CORRUPT, ErrorKind.STALE)) == 6
+    assert exit_code(unavailable(ErrorKind.UNSIGNED, ErrorKind.TRANSFER)) == 5
+    assert exit_code(unavailable()) == 5
