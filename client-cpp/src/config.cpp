@@ -11,23 +11,6 @@
 
 namespace outpost {
 
-const char* toString(Event::Kind k) noexcept {
-    switch (k) {
-        case Event::Kind::Attempt: return "attempt";
-        case Event::Kind::Success: return "success";
-        case Event::Kind::ConnectFailed: return "connect-failed";
-        case Event::Kind::ServerError: return "server-error";
-        case Event::Kind::TransferFailed: return "transfer-failed";
-        case Event::Kind::Corrupt: return "corrupt";
-        case Event::Kind::Untrusted: return "untrusted";
-        case Event::Kind::RequestError: return "request-error";
-        case Event::Kind::Backoff: return "backoff";
-        case Event::Kind::GiveUp: return "give-up";
-        case Event::Kind::CacheHit: return "cache-hit";
-    }
-    return "?";
-}
-
 namespace {
 
 Error configError(std::string msg) { return Error(ErrorCode::Config, std::move(msg)); }

@@ -66,6 +66,7 @@ struct Transfer {
     std::uint64_t maxBytes = 0;
     std::size_t headerBytes = 0;
     bool tooLarge = false;         // the body went over maxBytes (or a redirect's over kMaxRedirectBody)
+    bool stale = false;            // a 200 older than the server allows: Age over its own max-age
     bool headersTooLarge = false;
 
     Transfer(CURL* h, RowSink& sink) : handle(h), decoder(sink) {}
@@ -134,6 +135,10 @@ std::size_t onHeader(char* data, std::size_t size, std::size_t n, void* user) {
     return size * n;
 }
 
+/// An answer older than the server allows (its Age over the max-age of its own Cache-Control): most likely an old
+/// copy in a cache, refreshed like a corrupt one.
+bool isStale(const Transfer& t) { return t.maxAge >= 0 && t.age > t.maxAge; }
+
 std::size_t onBody(char* data, std::size_t size, std::size_t n, void* user) {
     auto* t = static_cast<Transfer*>(user);
     std::size_t len = size * n;
@@ -141,6 +146,10 @@ std::size_t onBody(char* data, std::size_t size, std::size_t n, void* user) {
     if (t->bytes > t->maxBytes) {  // also answers of unknown length (chunked, or ended by the connection)
         t->tooLarge = true;
         return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
+    }
+    if (t->status == 200 && isStale(*t)) {  // refused before any row reaches the sink
+        t->stale = true;
+        return 0;
     }
     if (t->status == 200 && t->keepWhole) {
         t->wholeSha256.update(data, len);
@@ -305,6 +314,13 @@ AttemptResult performAttempt(CURL* h, const AttemptSpec& spec, RowSink& sink) {
             res.error = Error(ErrorCode::Corrupt, "answer too large: over maxanswerbytes=" +
                                                       std::to_string(spec.maxAnswerBytes) + " bytes (" + where + ")",
                               t.status);
+            return res;
+        }
+        if ((rc == CURLE_WRITE_ERROR && t.stale) || (rc == CURLE_OK && t.status == 200 && isStale(t))) {
+            res.outcome = Outcome::Stale;
+            res.error = Error(ErrorCode::Corrupt, "answer older than the server allows: Age " + std::to_string(t.age) +
+                                                      " over max-age=" + std::to_string(t.maxAge) + " (" + where + ")",
+                              200);
             return res;
         }
         if (rc == CURLE_WRITE_ERROR && t.headersTooLarge) {

@@ -42,7 +42,9 @@ private:
 };
 
 /// What one attempt on one route came to.
-enum class Outcome { Ok, ConnectFailed, TransferFailed, ServerError, RequestError, Corrupt, Cancelled, Protocol, Untrusted };
+enum class Outcome {
+    Ok, ConnectFailed, TransferFailed, ServerError, RequestError, Corrupt, Stale, Cancelled, Protocol, Untrusted
+};
 
 struct AttemptResult {
     Outcome outcome = Outcome::Ok;

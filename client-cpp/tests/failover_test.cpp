@@ -150,8 +150,7 @@ TEST(Failover, CorruptAnswerGetsSoftThenHardRefreshThenFailover) {
     EXPECT_EQ("no-cache", reqs[2].header("cache-control"));
     std::string route = proxy.url() + "->" + corrupt.url();
     EXPECT_EQ((std::vector<std::string>{"corrupt " + route, "corrupt " + route + " [max-age=0]",
-                                        "corrupt " + route + " [no-cache]", "corrupt " + route,
-                                        "success " + proxy.url() + "->" + good.url()}),
+                                        "corrupt " + route + " [no-cache]", "success " + proxy.url() + "->" + good.url()}),
               log.lines());
 }
 
@@ -171,7 +170,7 @@ TEST(Failover, CorruptZstdFrameIsRefreshedThenFailsOver) {
     EXPECT_EQ((std::vector<std::string>{"corrupt direct->" + corrupt.url(),
                                         "corrupt direct->" + corrupt.url() + " [max-age=0]",
                                         "corrupt direct->" + corrupt.url() + " [no-cache]",
-                                        "corrupt direct->" + corrupt.url(), "success direct->" + good.url()}),
+                                        "success direct->" + good.url()}),
               log.lines());
 }
 
@@ -187,7 +186,7 @@ TEST(Failover, TruncatedAnswerIsRefreshedOnTheSameRoute) {
     auto t = client.get(kPath);
     ASSERT_TRUE(t) << t.error().describe();
     EXPECT_EQ((std::vector<std::string>{"corrupt direct->" + flaky.url(),
-                                        "success direct->" + flaky.url()}),
+                                        "success direct->" + flaky.url() + " [max-age=0]"}),
               log.lines());
     EXPECT_EQ("max-age=0", flaky.requests().at(1).header("cache-control"));
 }

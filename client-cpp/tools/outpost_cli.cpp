@@ -237,6 +237,7 @@ int main(int argc, char** argv) {
             if (!e.proxy.empty()) std::cerr << " via " << e.proxy;
             if (!e.refresh.empty()) std::cerr << " [Cache-Control: " << e.refresh << "]";
             if (!e.detail.empty()) std::cerr << ": " << e.detail;
+            if (e.decision != Decision::None) std::cerr << " (" << toString(e.decision) << ")";
             std::cerr << "\n";
         };
     }

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FaultyServer, free_port, send, squid_log
-from outpost import Channels, Client, Config, ErrorKind, Event, OutpostError, Order, run_lumi
+from outpost import Channels, Client, Config, Decision, ErrorKind, Event, OutpostError, Order, run_lumi
 from outpost.cli.times import parse_time
 
 VECTOR = (Path(__file__).resolve().parents[2] / "testdata" / "nodes.bin").read_bytes()
@@ -183,7 +183,9 @@ def test_a_corrupt_answer_is_refreshed_soft_then_hard_then_failed_over(server: s
     assert bad.requests[2].get("pragma") == "no-cache"
     assert [(e.kind, e.refresh) for e in log.events] == [
         ("attempt", ""), ("corrupt", ""), ("attempt", "max-age=0"), ("corrupt", "max-age=0"),
-        ("attempt", "no-cache"), ("corrupt", "no-cache"), ("corrupt", ""), ("attempt", ""), ("success", "")]
+        ("attempt", "no-cache"), ("corrupt", "no-cache"), ("attempt", ""), ("success", "")]
+    assert [e.decision for e in log.events if e.kind == "corrupt"] == [
+        Decision.REFRESH_SOFT, Decision.REFRESH_HARD, Decision.NEXT_SERVER]
 
 
 def test_corrupt_answers_everywhere_are_unavailable_with_corrupt_attempts(faulty: Start) -> None:

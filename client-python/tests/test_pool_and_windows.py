@@ -58,7 +58,7 @@ def test_a_child_forked_while_another_thread_holds_the_clients_locks_still_reads
         held, release = threading.Event(), threading.Event()
 
         def hold() -> None:
-            with c._cache._lock, c._lock, c._transport._lock:
+            with c._cache._lock, c._failover._lock, c._transport._lock:
                 held.set()
                 release.wait(30)
 

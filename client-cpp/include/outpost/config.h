@@ -12,34 +12,10 @@
 #include <vector>
 
 #include "outpost/error.h"
+#include "outpost/event.h"
 #include "outpost/query.h"
 
 namespace outpost {
-
-/// One decision of the failover logic, in the order they happen (for logs and tests).
-struct Event {
-    enum class Kind {
-        Attempt,         ///< a request is about to be sent on a route
-        Success,         ///< a whole, verified answer arrived
-        ConnectFailed,   ///< could not connect: next proxy (or next server when direct)
-        ServerError,     ///< HTTP 5xx: next server through the same proxy
-        TransferFailed,  ///< connected, then the transfer broke or timed out: next proxy / server
-        Corrupt,         ///< corrupt or truncated answer: refresh on the same route, then failover
-        Untrusted,       ///< security=sig and the signature is missing, bad or by an unknown key: next server
-        RequestError,    ///< HTTP 4xx: no retry
-        Backoff,         ///< every route failed: waiting before the next pass
-        GiveUp,          ///< every pass failed
-        CacheHit,        ///< answered from the in-process cache
-    };
-    Kind kind;
-    std::string proxy;   ///< "" = direct
-    std::string server;  ///< server base URL
-    std::string url;     ///< full request URL
-    std::string refresh; ///< Cache-Control sent: "", "max-age=0" or "no-cache"
-    int httpStatus = 0;
-    std::string detail;
-};
-const char* toString(Event::Kind k) noexcept;
 
 struct Config {
     static constexpr std::size_t kMaxServers = 16;   // as frontier_client

@@ -1,8 +1,9 @@
 """Outpost conditions-data client (docs/client-failover.md): ``outpost.Client``."""
 
-from .client import Client, Event, RowStream, Stats
+from .client import Client, RowStream
 from .config import Config
 from .errors import CorruptAnswer, ErrorKind, InvalidArgument, OutpostError
+from .failover import Decision, Event, EventKind, Stats
 from .query import (MAX_KEY, MIN_KEY, Channels, Order, Window, key_time, run_lumi, split_run_lumi,
                     time_key)
 from .snapshot import FolderSnapshot, Snapshot, SnapshotSession
@@ -11,6 +12,6 @@ from .wire import Answer, AnswerKind, Column, ColumnType, decode
 __version__ = "0.1.0"
 
 __all__ = ["MAX_KEY", "MIN_KEY", "Answer", "AnswerKind", "Channels", "Client", "Column", "ColumnType", "Config",
-           "CorruptAnswer", "ErrorKind", "Event", "FolderSnapshot", "InvalidArgument", "Order", "OutpostError",
-           "RowStream", "Snapshot", "SnapshotSession", "Stats", "Window", "__version__", "decode", "key_time",
+           "CorruptAnswer", "Decision", "ErrorKind", "Event", "EventKind", "FolderSnapshot", "InvalidArgument",
+           "Order", "OutpostError", "RowStream", "Snapshot", "SnapshotSession", "Stats", "Window", "__version__", "decode", "key_time",
            "run_lumi", "split_run_lumi", "time_key"]

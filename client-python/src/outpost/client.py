@@ -9,8 +9,7 @@ import random as _random
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,13 +17,10 @@ from . import query as q
 from .cache import AnswerCache
 from .config import Config, log_warnings
 from .errors import ErrorKind, InvalidArgument, OutpostError
-from .locks import ForkSafeLock
 from .query import MAX_KEY, Channels, Order, Window
-from .reload import HARD, SOFT
-from .signature import HEADER as SIGNATURE_HEADER
-from .signature import AnswerVerifier, Hop
+from .failover import Event, EventKind, Failover, Stats
 from .stream import StreamDecoder
-from .transport import Exchange, Outcome, Transport
+from .transport import Exchange, Transport
 from .wire import Answer, AnswerKind, Value, decode, expect_kind
 
 if TYPE_CHECKING:
@@ -32,40 +28,6 @@ if TYPE_CHECKING:
     from .snapshot import SnapshotSession, State
 
 VERSION = "0.1.0"  # = outpost.__version__ (kept here: __init__ imports this module)
-T = TypeVar("T")
-_REFRESHES = ("", SOFT, HARD)  # plain, soft refresh (max-age=0), hard refresh (no-cache)
-
-
-@dataclass(frozen=True)
-class Event:
-    """One decision of the failover logic, in the order they happen (for logs and tests).
-
-    ``kind``: attempt, success, connect-failed, server-error, transfer-failed, corrupt, stale, request-error,
-    backoff, give-up, cache-hit."""
-
-    kind: str
-    proxy: str = ""  # "" = direct
-    server: str = ""
-    url: str = ""
-    refresh: str = ""  # the Cache-Control sent: "", "max-age=0", "no-cache" (or maxagesecs' "max-age=N")
-    http_status: int = 0
-    detail: str = ""
-
-
-@dataclass
-class Stats:
-    requests: int = 0
-    cache_hits: int = 0
-    failovers: int = 0
-    refreshes: int = 0
-
-
-@dataclass
-class _Result:
-    outcome: Outcome
-    error: OutpostError | None = None
-    value: Any = None
-    exchange: Exchange | None = None
 
 
 class Client:
@@ -109,17 +71,9 @@ class Client:
                 self._pac.for_server(server)
         log_warnings(cfg)
         self.config = cfg
-        self.stats = Stats()
-        self._on_event = on_event
         self._clock = clock
-        self._sleep = sleep
-        self._rng = rng or _random.Random()
-        self._reload = cfg.reload_policy()
-        self._verifier = AnswerVerifier(cfg.verify_keys, cfg.accept_sig1, wall_clock) if cfg.signed_answers else None
         self._transport = Transport(cfg.prefer_ip_family)
         self._cache = AnswerCache(cfg.cache_max_bytes, clock)
-        self._postponed: dict[str, float] = {}
-        self._lock = ForkSafeLock()
         self._key_types: dict[str, str] | None = None
         app = cfg.client_id or f"outpost-python/{VERSION}"
         try:
@@ -127,6 +81,9 @@ class Client:
         except (KeyError, OSError):
             user = "unknown"
         self.client_id = f"{app} {os.getpid()} {user}"
+        self._failover = Failover(cfg, self._transport, self._pac, self.client_id, on_event, clock, sleep,
+                                  rng or _random.Random(), wall_clock)
+        self.stats = self._failover.stats
 
     def __enter__(self) -> Client:
         return self
@@ -197,7 +154,7 @@ class Client:
             stream.prime()
             return stream
 
-        stream: RowStream = self._fetch(path, start)[0]
+        stream: RowStream = self._failover.run(path, start)[0]
         return stream
 
     def count(self, folder: str, t1: int = 0, t2: int = MAX_KEY, channels: Channels | str = "all",
@@ -236,20 +193,21 @@ class Client:
         """The answer of a canonical path (``/v1/bin/…``), from the in-process cache while it is fresh. With
         ``security=sig``, ``asked`` says why a decoded answer is not the one asked for ("" when it is): such an
         answer is refused like a bad signature."""
-        hit = None if self._reload.forces(path) else self._cache.get(path)
+        reload = self._failover.reload
+        hit = None if reload.forces(path) else self._cache.get(path)
         if hit is not None:
             self.stats.cache_hits += 1
-            self._emit(Event("cache-hit", url=path))
+            self._failover.emit(Event(EventKind.CACHE_HIT, url=path))
             return hit
         answer, fresh_for, _ = self.fetch(path, asked)
-        self._cache.put(path, answer, self._reload.cap_fresh(fresh_for))
+        self._cache.put(path, answer, reload.cap_fresh(fresh_for))
         return answer
 
     def fetch(self, path: str, asked: Callable[[Answer], str] | None = None) -> tuple[Answer, int, Exchange]:
         """The answer of a path through the failover policy, not cached: (answer, seconds it may be kept or -1,
         the exchange with the response headers)."""
         max_content = self.config.max_answer_bytes
-        check = asked if self._verifier is not None else None
+        check = asked if self.config.signed_answers else None
 
         def consume(ex: Exchange) -> Answer:
             answer = decode(ex.read(), max_content)
@@ -259,172 +217,8 @@ class Client:
                                                        f"({ex.where})", 200)
             return answer
 
-        value, x = self._fetch(path, consume)
+        value, x = self._failover.run(path, consume)
         return value, x.fresh_for(), x
-
-    # --- the failover policy ------------------------------------------------------------------------------------
-
-    def _fetch(self, path: str, consume: Callable[[Exchange], T]) -> tuple[T, Exchange]:
-        cfg = self.config
-        failures: list[OutpostError] = []
-        for pass_no in range(cfg.retries + 1):
-            if pass_no:
-                self._backoff(pass_no, path)
-            for proxy, servers in self._routes():
-                for server in servers:
-                    r = self._attempt_with_refresh(proxy, server, path, consume, failures)
-                    url = self._url(proxy, server, path)
-                    if r.outcome == Outcome.OK:
-                        self._forgive(proxy, server)
-                        self._emit(Event("success", proxy, server, url, http_status=200))
-                        assert r.exchange is not None
-                        return r.value, r.exchange
-                    assert r.error is not None
-                    if r.outcome == Outcome.REQUEST_ERROR:  # the query is wrong: any route would say the same
-                        self._emit(Event("request-error", proxy, server, url, "", r.error.http_status,
-                                         r.error.message))
-                        raise r.error
-                    if r.outcome in (Outcome.CANCELLED, Outcome.PROTOCOL):
-                        raise r.error
-                    self.stats.failovers += 1
-                    if r.outcome not in (Outcome.CORRUPT, Outcome.STALE):
-                        failures.append(r.error)  # corrupt ones already are
-                    if r.outcome == Outcome.CONNECT_FAILED and proxy:  # the proxy is down: skip its servers
-                        self._emit(Event("connect-failed", proxy, server, url, detail=r.error.message))
-                        self._postpone(proxy)
-                        break
-                    self._emit(Event(r.outcome.value, proxy, server, url, "", r.error.http_status,
-                                     r.error.message))
-                    if not proxy or r.outcome not in (Outcome.CORRUPT, Outcome.STALE, Outcome.UNSIGNED):
-                        self._postpone(server)
-        self._emit(Event("give-up", url=path, detail=f"{len(failures)} failed attempts"))
-        last = failures[-1] if failures else None
-        raise OutpostError(
-            ErrorKind.UNAVAILABLE,
-            f"GET {path} failed on every route ({len(cfg.servers)} servers, {len(cfg.proxies)} proxies, "
-            f"{cfg.retries + 1} passes, {len(failures)} attempts); last: {last.message if last else 'none'}",
-            last.http_status if last else 0, failures)
-
-    def _attempt_with_refresh(self, proxy: str, server: str, path: str, consume: Callable[[Exchange], T],
-                              failures: list[OutpostError]) -> _Result:
-        """Plain, then on a corrupt or stale answer a soft refresh (max-age=0), then a hard one (no-cache); where
-        the reload controls apply, from the refresh they ask for."""
-        r = _Result(Outcome.OK)
-        for refresh in _REFRESHES[_REFRESHES.index(self._reload.initial_refresh(path)):]:
-            if refresh:
-                self.stats.refreshes += 1
-            r = self._attempt(proxy, server, path, refresh, consume)
-            if r.outcome not in (Outcome.CORRUPT, Outcome.STALE):
-                return r
-            assert r.error is not None
-            failures.append(r.error)
-            self._emit(Event(r.outcome.value, proxy, server, self._url(proxy, server, path), refresh,
-                             r.error.http_status, r.error.message))
-        return r
-
-    def _attempt(self, proxy: str, server: str, path: str, refresh: str, consume: Callable[[Exchange], T]) -> _Result:
-        headers = {"X-Outpost-Client": self.client_id, "User-Agent": self.client_id,
-                   "Accept": "application/vnd.outpost.v1+binary, */*"}
-        cache_control = refresh or self._reload.plain_cache_control()
-        if cache_control:
-            headers["Cache-Control"] = cache_control
-        if refresh == HARD:
-            headers["Pragma"] = "no-cache"
-        url = self._url(proxy, server, path)
-        self._emit(Event("attempt", proxy, server, url, cache_control))
-        self.stats.requests += 1
-        verifier = self._verifier
-        x = self._transport.open(url, proxy, headers, self.config.connect_timeout, self.config.read_timeout,
-                                 self.config.write_timeout, attempt_timeout=self.config.attempt_timeout,
-                                 max_answer_bytes=self.config.max_answer_bytes,
-                                 check_hop=verifier.problem if verifier is not None else None)
-        if x.outcome != Outcome.OK:
-            return _Result(x.outcome, x.error)
-        if x.is_stale():
-            x.close()
-            return _Result(Outcome.STALE, OutpostError(
-                ErrorKind.STALE, f"answer older than the server allows: Age {x.age()} over "
-                                 f"{x.header('cache-control')} ({x.where})", 200))
-        try:
-            if verifier is not None:  # the whole answer, verified before any of it is used
-                x.buffer()
-                problem = verifier.problem(Hop(x.target, 200, "", x.header("etag"), x.body_sha256),
-                                           x.header(SIGNATURE_HEADER))
-                if problem:
-                    x.close()
-                    return _Result(Outcome.UNSIGNED, OutpostError(ErrorKind.UNSIGNED, f"{problem} ({x.where})", 200))
-            return _Result(Outcome.OK, value=consume(x), exchange=x)
-        except OutpostError as e:
-            x.close()
-            e.__traceback__ = None  # its frames hold the body read so far: a failed attempt keeps none of it
-            if e.kind == ErrorKind.CORRUPT:
-                e.message = f"{e.message} ({x.where}, after {x.bytes_read} bytes)" if "(" not in e.message \
-                    else e.message
-                return _Result(Outcome.CORRUPT, e)
-            if e.kind in (ErrorKind.TRANSFER, ErrorKind.TIMEOUT):
-                return _Result(Outcome.TRANSFER_FAILED, e)
-            if e.kind == ErrorKind.UNSIGNED:
-                return _Result(Outcome.UNSIGNED, e)
-            return _Result(Outcome.CANCELLED if e.kind == ErrorKind.CANCELLED else Outcome.PROTOCOL, e)
-
-    def _url(self, proxy: str, server: str, path: str) -> str:
-        """Through a proxy the logical server (logicalserverurl), when set, is named: every physical server then
-        shares one cache entry per query; direct requests go to the physical server."""
-        return (self.config.logical_server if proxy and self.config.logical_server else server) + path
-
-    def _routes(self) -> list[tuple[str, list[str]]]:
-        """One pass: each proxy (then direct) with the servers asked through it, in order."""
-        cfg = self.config
-        servers = self._ordered(cfg.servers, cfg.load_balance == "servers")
-        proxies = self._ordered(cfg.proxies, cfg.load_balance == "proxies") + self._ordered(cfg.backup_proxies)
-        if self._pac is None:
-            groups = [(p, servers) for p in proxies]
-            return groups + [("", servers)] if cfg.failover_to_server or not proxies else groups
-        # with a proxy auto-config each server has its own proxies: the PAC ones, then the configured ones; a
-        # group per proxy in order of first appearance, holding the servers whose list has it
-        per_server: dict[str, list[str]] = {}
-        direct: list[str] = []
-        for s in servers:
-            answer = self._pac.for_server(s)
-            pac = self._ordered(list(answer.proxies))
-            per_server[s] = pac + [p for p in proxies if p not in pac]
-            if answer.direct or cfg.failover_to_server or not per_server[s]:
-                direct.append(s)
-        order: list[str] = []
-        for s in servers:
-            order += [p for p in per_server[s] if p not in order]
-        groups = [(p, [s for s in servers if p in per_server[s]]) for p in order]
-        return groups + [("", direct)] if direct else groups
-
-    def _backoff(self, pass_no: int, path: str) -> None:
-        cap = min(self.config.max_backoff, self.config.backoff * 2 ** (pass_no - 1))
-        wait = self._rng.uniform(0, cap)  # full jitter: many jobs do not come back in step
-        self._emit(Event("backoff", url=path, detail=f"{wait * 1000:.0f} ms"))
-        if wait > 0:
-            self._sleep(wait)
-
-    def _ordered(self, endpoints: list[str], rotate: bool = False) -> list[str]:
-        """Healthy endpoints first, those that failed within the route memory after them (each group in order)."""
-        if rotate and endpoints:
-            start = self._rng.randrange(len(endpoints))
-            endpoints = endpoints[start:] + endpoints[:start]
-        now = self._clock()
-        with self._lock:
-            bad = {e for e, when in self._postponed.items() if now - when < self.config.route_memory}
-        return [e for e in endpoints if e not in bad] + [e for e in endpoints if e in bad]
-
-    def _postpone(self, endpoint: str) -> None:
-        with self._lock:
-            self._postponed[endpoint] = self._clock()
-
-    def _forgive(self, proxy: str, server: str) -> None:
-        with self._lock:
-            self._postponed.pop(proxy, None)
-            self._postponed.pop(server, None)
-
-    def _emit(self, event: Event) -> None:
-        if self._on_event is not None:
-            self._on_event(event)
 
     # --- helpers ------------------------------------------------------------------------------------------------
 

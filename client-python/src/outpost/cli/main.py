@@ -8,7 +8,8 @@ import sys
 from typing import NoReturn, TextIO
 
 from .. import __version__
-from ..client import Client, Event
+from ..client import Client
+from ..failover import Event
 from ..config import MAX_RETRIES, Config, log_warnings
 from ..errors import ErrorKind, OutpostError
 from ..query import MAX_KEY, Channels, Order, Window, check_path, check_tag
@@ -93,10 +94,11 @@ def exit_code(e: OutpostError) -> int:
         return EXIT_REJECTED
     if e.kind in (ErrorKind.INVALID_ARGUMENT, ErrorKind.CONFIG):
         return EXIT_USAGE
-    if e.kind in (ErrorKind.CORRUPT, ErrorKind.PROTOCOL, ErrorKind.UNSIGNED):
+    bad_answer = (ErrorKind.CORRUPT, ErrorKind.STALE, ErrorKind.UNSIGNED)  # an answer came, but not a usable one
+    if e.kind in bad_answer or e.kind == ErrorKind.PROTOCOL:
         return EXIT_CORRUPT
     if e.kind == ErrorKind.UNAVAILABLE:
-        corrupt = bool(e.attempts) and all(a.kind in (ErrorKind.CORRUPT, ErrorKind.UNSIGNED) for a in e.attempts)
+        corrupt = bool(e.attempts) and all(a.kind in bad_answer for a in e.attempts)
         return EXIT_CORRUPT if corrupt else EXIT_UNAVAILABLE
     if e.kind in (ErrorKind.CONNECT, ErrorKind.TIMEOUT, ErrorKind.TRANSFER, ErrorKind.SERVER):
         return EXIT_UNAVAILABLE
@@ -291,7 +293,7 @@ def run(argv: list[str], out: TextIO, err: TextIO, env: dict[str, str]) -> int:
     def log(e: Event) -> None:
         err.write(f"outpost-cli: {e.kind}" + (f" {e.url}" if e.url else "") + (f" via {e.proxy}" if e.proxy else "")
                   + (f" [Cache-Control: {e.refresh}]" if e.refresh else "") + (f": {e.detail}" if e.detail else "")
-                  + "\n")
+                  + (f" ({e.decision})" if e.decision else "") + "\n")
 
     with Client(config=cfg, on_event=log if verbose else None) as client:
         run_lumi = False

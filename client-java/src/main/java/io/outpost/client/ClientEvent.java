@@ -15,8 +15,26 @@ public sealed interface ClientEvent {
         NEXT_SERVER,
         /** Skip the remaining servers of this proxy: the proxy itself is unreachable. */
         NEXT_PROXY,
-        /** Stop: the error is final (4xx) or nothing is left to try. */
+        /** Stop: the error is final (4xx, interrupted); no other route would answer otherwise. */
         GIVE_UP
+    }
+
+    /** Why an attempt failed, in the words of docs/client-failover.md's table (and of testdata/failover). */
+    enum Reason {
+        /** Could not connect to the proxy, or (directly) to the server: refused, unreachable, connect timeout. */
+        CONNECT_FAILED,
+        /** HTTP 5xx from the server, or from the proxy that cannot reach it. */
+        SERVER_ERROR,
+        /** Connected, then the transfer broke or timed out (read timeout, attempttimeout), or no HTTP answer. */
+        TRANSFER_FAILED,
+        /** A corrupt, truncated or too large answer. */
+        CORRUPT,
+        /** An answer older than the server allows (its Age over its max-age). */
+        STALE,
+        /** security=sig and the answer (or a redirect) is not signed as it must be, or not the one asked for. */
+        UNSIGNED,
+        /** HTTP 4xx: the query is wrong. */
+        REQUEST_ERROR
     }
 
     /** An HTTP request is about to be sent. */
@@ -24,8 +42,8 @@ public sealed interface ClientEvent {
     }
 
     /** An attempt failed; {@code status} is the HTTP status or 0. */
-    record AttemptFailed(String path, Route route, Refresh refresh, OutpostException.Kind kind, int status,
-                         String detail, Decision decision) implements ClientEvent {
+    record AttemptFailed(String path, Route route, Refresh refresh, OutpostException.Kind kind, Reason reason,
+                         int status, String detail, Decision decision) implements ClientEvent {
     }
 
     /** An attempt produced a whole, valid answer (or, for streams, a valid header). */
@@ -34,6 +52,10 @@ public sealed interface ClientEvent {
 
     /** Every route failed; the client waits before the next pass over them. */
     record Backoff(String path, int pass, Duration delay) implements ClientEvent {
+    }
+
+    /** Every route of every pass failed: the request fails with {@code UNAVAILABLE} after {@code attempts}. */
+    record GaveUp(String path, int attempts) implements ClientEvent {
     }
 
     /** The answer came from the in-process cache. */

@@ -309,7 +309,8 @@ public final class OutpostClient implements AutoCloseable {
         if (offline != null) {
             offline.close();
         }
-        // Connections are pooled by the JDK and time out by themselves; nothing is held per client.
+        // Connections are pooled by the JDK and time out by themselves; the client holds only the transport's timer.
+        failover.close();
     }
 
     // ---- internals -------------------------------------------------------------------------------------------

@@ -13,7 +13,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,8 +40,10 @@ class FailoverTest {
     }
 
     private OutpostClient client(ClientConfig.Builder b) {
-        return OutpostClient.builder(b.cacheMaxBytes(0).backoff(Duration.ZERO, Duration.ZERO).build())
+        OutpostClient c = OutpostClient.builder(b.cacheMaxBytes(0).backoff(Duration.ZERO, Duration.ZERO).build())
                 .eventListener(events).sleeper(sleeps::add).build();
+        closeables.add(c);
+        return c;
     }
 
     private static String route(String server, String proxy) {
@@ -208,7 +212,7 @@ class FailoverTest {
                 "fail " + route(down, proxy.url()) + " NONE UNAVAILABLE 502 NEXT_SERVER",
                 "fail " + route(b.url(), proxy.url()) + " NONE UNAVAILABLE 503 NEXT_SERVER",
                 "fail " + route(down, null) + " NONE UNAVAILABLE 0 NEXT_SERVER",
-                "fail " + route(b.url(), null) + " NONE UNAVAILABLE 503 GIVE_UP");
+                "fail " + route(b.url(), null) + " NONE UNAVAILABLE 503 NEXT_SERVER", "give-up 4");
     }
 
     @Test
@@ -222,6 +226,29 @@ class FailoverTest {
         assertThatThrownBy(() -> browse(c)).isInstanceOf(OutpostException.class)
                 .hasMessageContaining("4 attempt(s) over 2 server(s)")
                 .satisfies(e -> assertThat(e.getSuppressed()).hasSize(4));
-        assertThat(events.trace()).last().asString().endsWith("GIVE_UP");
+        assertThat(events.trace()).last().isEqualTo("give-up 4");
+    }
+
+    @Test
+    void closingTheClientEndsItsAttemptTimerAndRefusesLaterRequests() throws Exception {
+        FakeServer a = server(new FakeOutpost());
+        Set<Thread> before = deadlineTimers();
+        OutpostClient c = client(ClientConfig.builder().server(a.url()).retries(0));
+        assertThat(deadlineTimers()).as("no thread before the first request").isEqualTo(before);
+        browse(c);
+        Set<Thread> started = deadlineTimers();
+        started.removeAll(before);
+        assertThat(started).as("the client's own attempttimeout timer").hasSize(1);
+
+        c.close();
+        Thread timer = started.iterator().next();
+        timer.join(Duration.ofSeconds(30));
+        assertThat(timer.isAlive()).as("ended with the client").isFalse();
+        assertThatThrownBy(() -> browse(c)).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    private static Set<Thread> deadlineTimers() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("outpost-attempt-deadline")).collect(Collectors.toSet());
     }
 }

@@ -147,7 +147,7 @@ public final class OutpostCli implements Callable<Integer> {
                         cli.err.println("  attempt: " + s.getMessage());
                     }
                 }
-                return exitCode(oe.kind());
+                return exitCode(oe);
             }
             if (e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
                 cli.err.println("outpost-client: " + e.getMessage());
@@ -159,6 +159,23 @@ public final class OutpostCli implements Callable<Integer> {
         int code = cl.execute(args);
         cli.out.flush();
         return cli.out.checkError() && code == 0 ? EXIT_FAILED : code;
+    }
+
+    /**
+     * The exit code of docs/cli.md's table: when every route failed, 6 if each attempt got an answer that could not
+     * be used (corrupt, too old, not signed as it must be, not the one asked for), else 5, as the C++ and Python
+     * tools decide.
+     */
+    static int exitCode(OutpostException e) {
+        Throwable[] attempts = e.getSuppressed();
+        boolean badAnswers = e.kind() == OutpostException.Kind.UNAVAILABLE && attempts.length > 0;
+        for (Throwable a : attempts) {
+            badAnswers &= a instanceof OutpostException oa && switch (oa.kind()) {
+                case CORRUPT, STALE, UNSIGNED -> true;
+                default -> false;
+            };
+        }
+        return badAnswers ? EXIT_CORRUPT : exitCode(e.kind());
     }
 
     static int exitCode(OutpostException.Kind kind) {
@@ -272,6 +289,7 @@ public final class OutpostCli implements Callable<Integer> {
             case ClientEvent.AttemptStarted s -> "GET " + s.path() + " on " + s.route()
                     + (s.refresh().cacheControl() == null ? "" : " (Cache-Control: " + s.refresh().cacheControl() + ")");
             case ClientEvent.AttemptFailed f -> "  failed: " + f.kind() + " " + f.detail() + " -> " + f.decision();
+            case ClientEvent.GaveUp g -> "every route failed (" + g.attempts() + " attempts)";
             case ClientEvent.AttemptSucceeded s -> "  ok: HTTP " + s.status();
             case ClientEvent.Backoff b -> "all routes failed; pass " + b.pass() + " after " + b.delay().toMillis() + " ms";
             case ClientEvent.CacheHit h -> "in-process cache: " + h.path();

@@ -2,22 +2,16 @@ package io.outpost.client.internal;
 
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The end of one attempt ({@code attempttimeoutsecs}): connect, request and the whole answer. When it passes, the
- * connection is dropped from a timer thread (a read blocked on it then fails), and every later read of the body
- * fails; {@link #cancel()} ends the watch once the attempt is over.
+ * connection is dropped from the transport's timer thread (a read blocked on it then fails), and every later read of
+ * the body fails; {@link #cancel()} ends the watch once the attempt is over.
  */
 final class AttemptDeadline {
-    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "outpost-attempt-deadline");
-        t.setDaemon(true);
-        return t;
-    });
 
     /** Thrown when an attempt outlives its deadline; reported like any other timeout. */
     static final class AttemptTimeoutException extends SocketTimeoutException {
@@ -35,10 +29,13 @@ final class AttemptDeadline {
         this.endNanos = System.nanoTime() + limit.toNanos();
     }
 
-    /** A deadline {@code limit} from now that runs {@code onExpiry} (dropping the connection) when it passes. */
-    static AttemptDeadline start(Duration limit, Runnable onExpiry) {
+    /**
+     * A deadline {@code limit} from now that runs {@code onExpiry} (dropping the connection) on {@code timer} when it
+     * passes.
+     */
+    static AttemptDeadline start(ScheduledExecutorService timer, Duration limit, Runnable onExpiry) {
         AttemptDeadline d = new AttemptDeadline(limit);
-        d.watch = TIMER.schedule(onExpiry, limit.toNanos(), TimeUnit.NANOSECONDS);
+        d.watch = timer.schedule(onExpiry, limit.toNanos(), TimeUnit.NANOSECONDS);
         return d;
     }
 

@@ -70,6 +70,7 @@ public final class Failover {
      * it read verifies, a streamed answer is read whole and verified before its handler sees it.
      */
     private final AnswerVerifier verifier;
+    private volatile boolean closed;
 
     public Failover(ClientConfig config, Transport transport, FailedRoutes failedRoutes, EventListener listener,
                     Ticker ticker, Sleeper sleeper, RandomGenerator random, Map<String, String> baseHeaders,
@@ -85,6 +86,12 @@ public final class Failover {
         this.random = random;
         this.baseHeaders = Map.copyOf(baseHeaders);
         this.reload = ReloadPolicy.of(config.forceReload(), config.maxAgeSecs(), config.freshKey());
+    }
+
+    /** Closes the transport: no request is sent after it. */
+    public void close() {
+        closed = true;
+        transport.close();
     }
 
     /** The reload controls of the configuration (the client skips its in-process cache where they apply). */
@@ -132,6 +139,9 @@ public final class Failover {
      * @param keepOpen if true the response is not closed after success (the handler streams from it)
      */
     public <T> T execute(String path, Handler<T> handler, boolean keepOpen) throws OutpostException {
+        if (closed) {
+            throw new IllegalStateException("the client is closed");
+        }
         if (path.length() > MAX_PATH_CHARS) {
             throw new OutpostException(Kind.REJECTED, "not sent: the request path is " + path.length()
                     + " characters long, more than any server or proxy accepts (" + MAX_PATH_CHARS + ")");
@@ -146,12 +156,9 @@ public final class Failover {
             if (pass > 0) {
                 backoff(path, pass);
             }
-            List<List<Route>> groups = planner.plan();
-            for (int g = 0; g < groups.size(); g++) {
-                List<Route> group = groups.get(g);
+            for (List<Route> group : planner.plan()) {
                 routes:
-                for (int r = 0; r < group.size(); r++) {
-                    Route route = group.get(r);
+                for (Route route : group) {
                     if (!route.isDirect()) {
                         proxiesTried.add(route.proxy());
                     }
@@ -167,14 +174,12 @@ public final class Failover {
                         failures.add(new OutpostException(last.kind(), route + " " + refreshLabel(refresh) + ": "
                                 + last.detail(), last.status(), last.cause()));
                         Decision d = decide(last, route, refresh);
-                        boolean lastRoute = pass == config.retries() && g == groups.size() - 1
-                                && (r == group.size() - 1 || d == Decision.NEXT_PROXY);
-                        if (attempts >= MAX_ATTEMPTS || (lastRoute && (d == Decision.NEXT_SERVER
-                                || d == Decision.NEXT_PROXY))) {
-                            d = Decision.GIVE_UP;
-                        }
                         listener.onEvent(new ClientEvent.AttemptFailed(path, route, refresh, last.kind(),
-                                last.status(), last.detail(), d));
+                                reason(last), last.status(), last.detail(), d));
+                        if (attempts >= MAX_ATTEMPTS && d != Decision.GIVE_UP) {
+                            listener.onEvent(new ClientEvent.GaveUp(path, attempts));
+                            throw giveUp(path, last, failures, attempts, proxiesTried.size(), start);
+                        }
                         switch (d) {
                             case GIVE_UP -> throw giveUp(path, last, failures, attempts, proxiesTried.size(), start);
                             case REFRESH_SOFT -> refresh = Refresh.SOFT;
@@ -195,7 +200,22 @@ public final class Failover {
                 }
             }
         }
+        listener.onEvent(new ClientEvent.GaveUp(path, attempts));
         throw giveUp(path, last, failures, attempts, proxiesTried.size(), start);
+    }
+
+    /** The failure in the words of the event vocabulary. */
+    static ClientEvent.Reason reason(Failure f) {
+        if (f.connectFailed()) {
+            return ClientEvent.Reason.CONNECT_FAILED;
+        }
+        return switch (f.kind()) {
+            case NOT_FOUND, REJECTED -> ClientEvent.Reason.REQUEST_ERROR;
+            case CORRUPT -> ClientEvent.Reason.CORRUPT;
+            case STALE -> ClientEvent.Reason.STALE;
+            case UNSIGNED -> ClientEvent.Reason.UNSIGNED;
+            default -> f.status() >= 500 ? ClientEvent.Reason.SERVER_ERROR : ClientEvent.Reason.TRANSFER_FAILED;
+        };
     }
 
     private record Attempt<T>(T value, Failure failure) {
@@ -225,6 +245,13 @@ public final class Failover {
                 return new Attempt<>(null, new Failure(Kind.TIMEOUT, 0, false, e.getMessage(), e));
             } catch (SocketTimeoutException e) {
                 return new Attempt<>(null, new Failure(Kind.TIMEOUT, 0, false, "no answer within the read timeout", e));
+            } catch (java.net.ProtocolException e) {
+                // The JDK's bound on header lines (jdk.http.maxHeaderSize): an answer, but not a usable one, as the
+                // C++ and Python clients count it.
+                Kind kind = e.getMessage() != null && e.getMessage().startsWith("Header size too big") ? Kind.CORRUPT
+                        : Kind.UNAVAILABLE;
+                String what = kind == Kind.CORRUPT ? "corrupt answer: its headers are too large: " : "no HTTP answer: ";
+                return new Attempt<>(null, new Failure(kind, 0, false, what + e.getMessage(), e));
             } catch (IOException | RuntimeException e) {
                 return new Attempt<>(null, new Failure(Kind.UNAVAILABLE, 0, false, "no HTTP answer: " + e, e));
             }

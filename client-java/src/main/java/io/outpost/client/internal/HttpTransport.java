@@ -16,6 +16,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
  * {@link Transport} over {@link HttpURLConnection}: HTTP/1.1 with the JDK's keep-alive pool (per server and proxy),
@@ -32,6 +34,9 @@ public final class HttpTransport implements Transport {
     private final boolean followRedirects;
     private final long maxAnswerBytes;
     private final Duration attemptTimeout;
+    /** Drops the connections of attempts past {@code attemptTimeout}: started by the first request, ended by close. */
+    private ScheduledThreadPoolExecutor timer; // guarded by this
+    private boolean closed; // guarded by this
 
     /**
      * @param logicalServer   frontier_client's logicalserverurl, or null: requests through a proxy name this server
@@ -100,7 +105,7 @@ public final class HttpTransport implements Transport {
         c.setUseCaches(true);
         c.setInstanceFollowRedirects(followRedirects);
         headers.forEach(c::setRequestProperty);
-        AttemptDeadline deadline = AttemptDeadline.start(attemptTimeout, c::disconnect);
+        AttemptDeadline deadline = AttemptDeadline.start(timer(), attemptTimeout, c::disconnect);
         try {
             c.connect();
         } catch (IOException e) {
@@ -122,6 +127,30 @@ public final class HttpTransport implements Transport {
         }
         return new UrlConnectionResponse(c, status, new BoundedBody(body == null ? InputStream.nullInputStream() : body,
                 maxAnswerBytes, deadline), deadline);
+    }
+
+    private synchronized ScheduledExecutorService timer() {
+        if (closed) {
+            throw new IllegalStateException("the client is closed");
+        }
+        if (timer == null) {
+            timer = new ScheduledThreadPoolExecutor(1, r -> {
+                Thread t = new Thread(r, "outpost-attempt-deadline");
+                t.setDaemon(true); // a client the application forgot to close does not keep the JVM running
+                return t;
+            });
+            timer.setRemoveOnCancelPolicy(true); // an attempt that ended in time leaves nothing queued
+        }
+        return timer;
+    }
+
+    /** Stops the timer thread; a later request fails with IllegalStateException. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (timer != null) {
+            timer.shutdownNow();
+        }
     }
 
     private record UrlConnectionResponse(HttpURLConnection c, int status, InputStream body, AttemptDeadline deadline)

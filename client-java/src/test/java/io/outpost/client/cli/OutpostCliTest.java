@@ -3,6 +3,7 @@ package io.outpost.client.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.outpost.client.OutpostException;
 import io.outpost.client.testing.FakeOutpost;
 import io.outpost.client.testing.FakeServer;
 import java.io.PrintWriter;
@@ -71,6 +72,24 @@ class OutpostCliTest {
         assertThat(run()).isEqualTo(2);
         assertThat(run("folders", "--server", FakeServer.deadUrl(), "--retries", "0")).isEqualTo(5);
         assertThat(err.toString()).contains("UNAVAILABLE");
+    }
+
+    @Test
+    void everyRouteGivingAnUnusableAnswerIsExit6AndAnyRouteWithoutAnswerIsExit5() {
+        OutpostException unusable = unavailable(OutpostException.Kind.UNSIGNED, OutpostException.Kind.CORRUPT,
+                OutpostException.Kind.STALE);
+        OutpostException mixed = unavailable(OutpostException.Kind.UNSIGNED, OutpostException.Kind.UNAVAILABLE);
+        assertThat(OutpostCli.exitCode(unusable)).isEqualTo(6);
+        assertThat(OutpostCli.exitCode(mixed)).isEqualTo(5);
+        assertThat(OutpostCli.exitCode(unavailable())).isEqualTo(5);
+    }
+
+    private static OutpostException unavailable(OutpostException.Kind... attempts) {
+        OutpostException e = new OutpostException(OutpostException.Kind.UNAVAILABLE, "every route failed");
+        for (OutpostException.Kind k : attempts) {
+            e.addSuppressed(new OutpostException(k, "an attempt"));
+        }
+        return e;
     }
 
     @Test

@@ -28,6 +28,7 @@ public final class RecordingListener implements EventListener {
                         + " " + f.status() + " " + f.decision());
                 case ClientEvent.AttemptSucceeded s -> out.add("ok " + s.route() + " " + s.refresh());
                 case ClientEvent.Backoff b -> out.add("backoff " + b.pass());
+                case ClientEvent.GaveUp g -> out.add("give-up " + g.attempts());
                 case ClientEvent.CacheHit h -> out.add("hit " + h.path());
                 case ClientEvent.AttemptStarted s -> {
                 }
