@@ -320,8 +320,12 @@ ok("env-frontier", "without OUTPOST_SERVER: the Frontier variables",
    env={"FRONTIER_SERVER": A, "FRONTIER_SERVER1": B, "FRONTIER_PROXY": P, "FRONTIER_PROXY3": Q,
         "FRONTIER_CONNECTTIMEOUTSECS": "2", "FRONTIER_READTIMEOUTSECS": "30"},
    servers=[A, B], proxies=[P, Q], connect_timeout_ms=2000, read_timeout_ms=30000)
-ok("env-frontier-string", "FRONTIER_SERVER as a string naming proxies, and FRONTIER_PROXY: both, the string's first",
-   env={"FRONTIER_SERVER": f"(serverurl={A})(proxyurl={P})", "FRONTIER_PROXY": Q}, servers=[A], proxies=[P, Q])
+error("env-proxies-twice", "a server string naming proxies and a proxy variable: add to them or replace them? "
+      "Refused", "conflict", "proxyurl", env={"FRONTIER_SERVER": f"(serverurl={A})(proxyurl={P})", "FRONTIER_PROXY": Q})
+error("env-outpost-proxies-twice", "the same with the OUTPOST_ variables", "conflict", "proxyurl",
+      env={"OUTPOST_SERVER": f"(serverurl={A})(proxyurl={P})", "OUTPOST_PROXY": Q})
+ok("env-string-proxies", "a server string naming proxies, without a proxy variable",
+   env={"FRONTIER_SERVER": f"(serverurl={A})(proxyurl={P})"}, servers=[A], proxies=[P])
 ok("env-outpost-proxy-over-frontier", "OUTPOST_PROXY is used in place of FRONTIER_PROXY",
    env={"FRONTIER_SERVER": A, "FRONTIER_PROXY": P, "OUTPOST_PROXY": Q}, servers=[A], proxies=[Q])
 ok("env-outpost-timeout-over-frontier", "OUTPOST_CONNECTTIMEOUTSECS is used in place of FRONTIER_CONNECTTIMEOUTSECS",

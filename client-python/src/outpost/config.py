@@ -113,6 +113,9 @@ class Config:
                     self.apply(v)
                 except OutpostError as e:
                     raise _config_error(f"OUTPOST_SERVER/FRONTIER_SERVER: {e.message}") from None
+        if proxies and self.proxies:  # add to the string's proxies or replace them? Either could be meant.
+            raise _config_error("proxyurl given twice: in the configuration string of the server variable and in "
+                                "OUTPOST_PROXY/FRONTIER_PROXY; name the proxies in one place")
         if proxies:
             for v in proxies:
                 for p in _split_list(v):
