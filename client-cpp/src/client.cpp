@@ -343,6 +343,7 @@ struct Client::Impl {
         std::vector<std::pair<std::string, std::vector<std::string>>> groups;
         if (!discovery) {
             for (const auto& p : ordered(cfg.proxies)) groups.emplace_back(p, servers);
+            for (const auto& p : ordered(cfg.backupProxies)) groups.emplace_back(p, servers);  // after every proxy
             if (cfg.failoverToServer || groups.empty()) groups.emplace_back("", servers);
             return groups;
         }
@@ -362,6 +363,7 @@ struct Client::Impl {
             if (cfg.failoverToServer || a.direct) direct.push_back(server);
         }
         for (const auto& p : ordered(order)) groups.emplace_back(p, byProxy[p]);
+        for (const auto& p : ordered(cfg.backupProxies)) groups.emplace_back(p, servers);  // after every proxy
         if (!direct.empty()) groups.emplace_back("", direct);
         return groups;
     }
