@@ -17,8 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Builder setters reject impossible values at once (IllegalArgumentException); {@link Builder#build()} rejects
  * combinations that leave no route. A setter called twice keeps the last value, so layers (defaults, environment,
  * configuration string, command line) can be applied in order. The grammar of the strings is {@code FrontierStrings},
- * the meaning of each key {@code ConfigKeys}, the environment {@code ConfigEnvironment}; the values themselves are
- * held in a {@code ConfigValues}.
+ * the meaning of each key {@code ConfigKeys}, the environment {@code ConfigEnvironment}, the rules across values
+ * {@code ConfigRules}; the values themselves are held in a {@code ConfigValues}. What is left here is the public
+ * surface: an accessor and a builder setter for each option.
  */
 public final class ClientConfig {
     /** Used when the builder is given no server (a configuration string or environment must name one). */
@@ -245,7 +246,8 @@ public final class ClientConfig {
                 values.snapshot = file;
                 return this;
             }
-            return add("serverurl", values.servers, Endpoint.parse(url), MAX_SERVERS, "servers");
+            ConfigRules.add("serverurl", values.servers, Endpoint.parse(url), MAX_SERVERS, "servers", this::warn);
+            return this;
         }
 
         /** Replaces the server list. */
@@ -257,7 +259,8 @@ public final class ClientConfig {
 
         /** Adds a proxy (tried in the order added). */
         public Builder proxy(String url) {
-            return add("proxyurl", values.proxies, proxyEndpoint(url), MAX_PROXIES, "proxies");
+            ConfigRules.add("proxyurl", values.proxies, ConfigRules.proxy(url), MAX_PROXIES, "proxies", this::warn);
+            return this;
         }
 
         /** Replaces the proxy list. */
@@ -269,7 +272,8 @@ public final class ClientConfig {
 
         /** Adds a backup proxy, tried after every proxy; as in Frontier this also turns failover to servers off. */
         public Builder backupProxy(String url) {
-            add("backupproxyurl", values.backupProxies, proxyEndpoint(url), MAX_PROXIES, "backup proxies");
+            ConfigRules.add("backupproxyurl", values.backupProxies, ConfigRules.proxy(url), MAX_PROXIES,
+                    "backup proxies", this::warn);
             values.failoverToServer = false;
             return this;
         }
@@ -285,9 +289,12 @@ public final class ClientConfig {
             if (lower.equals("auto")) {
                 v = "auto";
             } else if (!lower.startsWith("http://") && !lower.startsWith("https://") && !lower.startsWith("file:/")) {
-                throw new IllegalArgumentException("proxyconfigurl must be http://…, file://… or auto, not '" + url + "'");
+                throw new IllegalArgumentException("proxyconfigurl must be http://…, file://… or auto, not '" + url
+                        + "'");
             }
-            return add("proxyconfigurl", values.proxyConfigUrls, v, MAX_PROXY_CONFIGS, "proxy auto-config URLs");
+            ConfigRules.add("proxyconfigurl", values.proxyConfigUrls, v, MAX_PROXY_CONFIGS, "proxy auto-config URLs",
+                    this::warn);
+            return this;
         }
 
         /** Replaces the proxy auto-config URLs. */
@@ -364,13 +371,13 @@ public final class ClientConfig {
          * sends a byte now and then, so that the read timeout never fires, is still ended.
          */
         public Builder attemptTimeout(Duration d) {
-            values.attemptTimeout = positive(d, "attemptTimeout");
+            values.attemptTimeout = ConfigRules.positive(d, "attemptTimeout");
             return this;
         }
 
         /** frontier_client's writetimeoutsecs (default 5 s, at least 1 ms). */
         public Builder writeTimeout(Duration d) {
-            values.writeTimeout = positive(d, "writeTimeout");
+            values.writeTimeout = ConfigRules.positive(d, "writeTimeout");
             return this;
         }
 
@@ -392,21 +399,7 @@ public final class ClientConfig {
          * key again is used once; one key id with another file is refused (which key would be meant?).
          */
         public Builder verifyKey(String idAndFile) {
-            int colon = idAndFile.indexOf(':');
-            String id = colon < 0 ? "" : idAndFile.substring(0, colon).strip();
-            String file = colon < 0 ? "" : idAndFile.substring(colon + 1).strip();
-            if (!id.matches("[A-Za-z0-9._-]{1,64}") || file.isEmpty()) {
-                throw new IllegalArgumentException("verifykey is KEYID:FILE (a key id of letters, digits, '.', '_',"
-                        + " '-' and a PEM public key file), not '" + idAndFile + "'");
-            }
-            String known = values.verifyKeys.get(id);
-            if (known != null && !known.equals(file)) {
-                throw new IllegalArgumentException("verifykey: key id '" + id + "' given twice, with different files");
-            }
-            if (known != null) {
-                warn("verifykey " + id + ":" + file + " given twice; used once");
-            }
-            values.verifyKeys.put(id, file);
+            ConfigRules.verifyKey(values, idAndFile, this::warn);
             return this;
         }
 
@@ -423,13 +416,13 @@ public final class ClientConfig {
 
         /** Time to open a TCP connection to a proxy or server (default 5 s, at least 1 ms). */
         public Builder connectTimeout(Duration d) {
-            values.connectTimeout = positive(d, "connectTimeout");
+            values.connectTimeout = ConfigRules.positive(d, "connectTimeout");
             return this;
         }
 
         /** Longest wait for any read of an answer (default 10 s, at least 1 ms). */
         public Builder readTimeout(Duration d) {
-            values.readTimeout = positive(d, "readTimeout");
+            values.readTimeout = ConfigRules.positive(d, "readTimeout");
             return this;
         }
 
@@ -500,7 +493,7 @@ public final class ClientConfig {
 
         /** How long a failed endpoint stays postponed behind healthy ones (default 5 min, as Frontier). */
         public Builder failedRouteMemory(Duration d) {
-            values.failedRouteMemory = positive(d, "failedRouteMemory");
+            values.failedRouteMemory = ConfigRules.positive(d, "failedRouteMemory");
             return this;
         }
 
@@ -535,30 +528,7 @@ public final class ClientConfig {
 
         /** Checks the combination of options and returns the immutable configuration. */
         public ClientConfig build() {
-            if (!values.failoverToServer && values.proxies.isEmpty() && values.backupProxies.isEmpty()
-                    && values.proxyConfigUrls.isEmpty()) {
-                throw new IllegalStateException("failoverToServer=no with no proxy leaves no route to any server");
-            }
-            if (values.signedAnswers && values.verifyKeys.isEmpty()) {
-                throw new IllegalStateException("security=sig needs at least one verifykey=KEYID:FILE to verify with");
-            }
-            if (!values.signedAnswers && !values.verifyKeys.isEmpty()) {
-                warn("verifykey is ignored without security=sig: answers are not verified");
-            }
-            boolean jvmPrefersV6 = Boolean.getBoolean("java.net.preferIPv6Addresses");
-            if (values.preferIpFamily == 6 && !jvmPrefersV6 || values.preferIpFamily == 4 && jvmPrefersV6) {
-                // Proxies are connected in the preferred order by the client; a direct connection to a server goes to
-                // the address the JDK lists first, in an order set once for the whole JVM.
-                warn("preferipfamily=" + values.preferIpFamily + " orders the proxies' addresses; direct connections"
-                        + " follow this JVM's order: start it with -Djava.net.preferIPv6Addresses="
-                        + (values.preferIpFamily == 6));
-            }
-            LoadBalance lb = values.loadBalance;
-            if (lb == LoadBalance.PROXIES && !values.proxyConfigUrls.isEmpty()) {
-                // As frontier_client: the PAC file's order is the site's choice, so no random start over it.
-                warn("loadbalance=proxies is turned off: the proxy auto-config decides the order of the proxies");
-                lb = LoadBalance.NONE;
-            }
+            LoadBalance lb = ConfigRules.checkCombination(values, this::warn);
             return new ClientConfig(values, lb);
         }
 
@@ -584,33 +554,6 @@ public final class ClientConfig {
             if (LOGGED.add(message)) {
                 LOG.log(System.Logger.Level.WARNING, "outpost client: " + message);
             }
-        }
-
-        private static Endpoint proxyEndpoint(String url) {
-            Endpoint e = Endpoint.parse(url);
-            if (!e.scheme().equals("http") || !e.basePath().isEmpty()) {
-                throw new IllegalArgumentException("a proxy is http://host:port, not " + url);
-            }
-            return e;
-        }
-
-        /** Adds a value of a repeatable key: the same one again is used once, with a warning. */
-        private <T> Builder add(String key, List<T> list, T value, int max, String what) {
-            if (list.contains(value)) {
-                warn(key + " " + value + " given twice; used once");
-            } else if (list.size() >= max) {
-                throw new IllegalArgumentException("at most " + max + " " + what);
-            } else {
-                list.add(value);
-            }
-            return this;
-        }
-
-        private static Duration positive(Duration d, String name) {
-            if (d == null || d.toMillis() < 1) {
-                throw new IllegalArgumentException(name + " must be at least 1 ms, not " + d);
-            }
-            return d;
         }
     }
 }
