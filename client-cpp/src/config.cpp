@@ -388,7 +388,9 @@ Result<Config> Config::fromLookup(const std::function<std::string(const std::str
         }
         return out;
     };
-    auto failed = [](const std::string& var, const Error& e) { return Error(ErrorCode::Config, var + ": " + e.message); };
+    auto failed = [](const std::string& var, const Error& e) {
+        return Error(ErrorCode::Config, var + ": " + e.message);
+    };
     std::vector<std::string> serverVars = listVars("OUTPOST_SERVER", kMaxServers);
     std::vector<std::string> proxyVars = listVars("OUTPOST_PROXY", kMaxProxies);
     bool frontier = serverVars.empty();
@@ -400,7 +402,8 @@ Result<Config> Config::fromLookup(const std::function<std::string(const std::str
         auto r = c.apply(v);
         if (!r) return failed(frontier ? "FRONTIER_SERVER" : "OUTPOST_SERVER", r.error());
     }
-    if (!proxyVars.empty() && !c.proxies.empty()) {  // add to the string's proxies or replace them? Either could be meant.
+    // Proxies in a server string and in a proxy variable: add to them or replace them? Either could be meant.
+    if (!proxyVars.empty() && !c.proxies.empty()) {
         return configError("proxyurl given twice: in the configuration string of the server variable and in "
                            "OUTPOST_PROXY/FRONTIER_PROXY; name the proxies in one place");
     }

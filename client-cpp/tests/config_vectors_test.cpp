@@ -43,7 +43,9 @@ json normalised(const Config& c) {
         if (w.find(kNotSupportedHere) == std::string::npos) warnings.push_back(w);
     }
     json clientId = nullptr;
-    if (c.app != "outpost-cpp" || !c.appVersion.empty()) clientId = c.app + (c.appVersion.empty() ? "" : "/" + c.appVersion);
+    if (c.app != "outpost-cpp" || !c.appVersion.empty()) {
+        clientId = c.app + (c.appVersion.empty() ? "" : "/" + c.appVersion);
+    }
     return {
         {"servers", c.servers},
         {"proxies", c.proxies},
@@ -77,8 +79,9 @@ json normalised(const Config& c) {
 
 /// The case's configuration, checked as a client being created checks it.
 Result<Config> configured(const json& c) {
-    Result<Config> r = c.contains("config") ? Config::fromString(c["config"].get<std::string>())
-                                            : Config::fromEnvironment(c["env"].get<std::map<std::string, std::string>>());
+    Result<Config> r = c.contains("config")
+                           ? Config::fromString(c["config"].get<std::string>())
+                           : Config::fromEnvironment(c["env"].get<std::map<std::string, std::string>>());
     if (!r) return r;
     auto v = r->validate();
     if (!v) return v.error();
@@ -97,8 +100,8 @@ TEST(ConfigVectors, EveryCaseGivesItsConfigurationOrError) {
             EXPECT_EQ(ErrorCode::Config, r.error().code);
             std::string message = lower(r.error().message);
             const json& e = c["error"];
-            EXPECT_NE(std::string::npos, message.find(doc()["error_kinds"][e["kind"].get<std::string>()].get<std::string>()))
-                << message;
+            std::string marker = doc()["error_kinds"][e["kind"].get<std::string>()].get<std::string>();
+            EXPECT_NE(std::string::npos, message.find(marker)) << message;
             if (!e["key"].is_null()) EXPECT_NE(std::string::npos, message.find(e["key"].get<std::string>())) << message;
         } else {
             ASSERT_TRUE(r) << r.error().message;

@@ -92,7 +92,8 @@ def keys(tmp_path: Path) -> tuple[Signer, Path]:
 
 
 def sig_client(servers: list[str], key_file: Path, log: list[Event], extra: str = "") -> Client:
-    spec = "".join(f"(serverurl={s})" for s in servers) + f"(security=sig)(verifykey=site-2026:{key_file})(retries=0){extra}"
+    spec = "".join(f"(serverurl={s})" for s in servers)
+    spec += f"(security=sig)(verifykey=site-2026:{key_file})(retries=0){extra}"
     return Client(config=spec, on_event=log.append)
 
 
