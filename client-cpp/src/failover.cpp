@@ -238,6 +238,7 @@ Failover::RouteGroups Failover::routeGroups() {
     RouteGroups groups;
     if (!discovery_) {
         for (const auto& p : ordered(cfg_.proxies)) groups.emplace_back(p, servers);
+        for (const auto& p : ordered(cfg_.backupProxies)) groups.emplace_back(p, servers);  // after every proxy
         if (cfg_.failoverToServer || groups.empty()) groups.emplace_back("", servers);
         return groups;
     }
@@ -257,6 +258,7 @@ Failover::RouteGroups Failover::routeGroups() {
         if (cfg_.failoverToServer || a.direct) direct.push_back(server);
     }
     for (const auto& p : ordered(order)) groups.emplace_back(p, byProxy[p]);
+    for (const auto& p : ordered(cfg_.backupProxies)) groups.emplace_back(p, servers);  // after every proxy
     if (!direct.empty()) groups.emplace_back("", direct);
     return groups;
 }

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "fake_service.h"
+#include "outpost/client.h"
 #include "outpost/config.h"
 
 using namespace outpost;
@@ -105,4 +107,35 @@ TEST(Config, TheBoundsOfAnAttemptAndAcceptSig1) {
         ASSERT_FALSE(r) << bad;
         EXPECT_EQ(ErrorCode::Config, r.error().code);
     }
+}
+
+// backupproxyurl (docs/client-failover.md): tried after every proxy, and, as it implies failovertoserver=no, never
+// followed by a direct connection.
+TEST(Config, ABackupProxyIsTriedAfterEveryProxyAndNeverDirect) {
+    outpost::testing::DeadPort deadProxy, deadBackup;
+    outpost::testing::FakeServer server([](const outpost::testing::Request& r) { return outpost::testing::fakeService(r); });
+    outpost::testing::FakeServer backup(outpost::testing::proxyTo({&server}));
+    std::vector<std::string> events;
+    auto attempt = [&](const std::string& backupUrl) {
+        events.clear();
+        auto c = Config::fromString("(serverurl=" + server.url() + ")(proxyurl=" + deadProxy.url() +
+                                    ")(backupproxyurl=" + backupUrl + ")(retries=0)(clientcachemaxbytes=0)");
+        EXPECT_TRUE(c) << c.error().message;
+        c->onEvent = [&](const Event& e) {
+            if (e.kind != Event::Kind::Attempt) events.push_back(std::string(toString(e.kind)) + " " + e.proxy);
+        };
+        auto client = Client::create(*c);
+        EXPECT_TRUE(client) << client.error().message;
+        return client->get("/v1/bin/channels/DEMO/F");
+    };
+    ASSERT_TRUE(attempt(backup.url()));
+    EXPECT_EQ((std::vector<std::string>{"connect-failed " + deadProxy.url(), "success " + backup.url()}), events);
+    EXPECT_EQ(1u, backup.requests().size());
+
+    auto none = attempt(deadBackup.url());
+    ASSERT_FALSE(none);
+    EXPECT_EQ((std::vector<std::string>{"connect-failed " + deadProxy.url(), "connect-failed " + deadBackup.url(),
+                                        "give-up "}),
+              events);
+    EXPECT_EQ(1u, server.requests().size());  // only the one through the backup proxy: never direct
 }

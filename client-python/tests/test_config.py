@@ -17,7 +17,7 @@ def test_a_frontier_style_string() -> None:
     c = Config.parse("frontier://(serverurl=a:8000/prefix/)(serverurl=https://b)(proxyurl=p:3128)(retries=2)"
                      "(connecttimeoutsecs=1.5)(readtimeout=3)(cachewindow=60)(cachealign=4)(unknown=x(y))"
                      "(loadbalance=proxies)(clientid=job/1.0)(backoff=0)/db")
-    assert c.servers == ["http://a:8000/prefix", "https://b"] and c.proxies == ["http://p:3128"]
+    assert c.servers == ["http://a:8000/prefix", "https://b:443"] and c.proxies == ["http://p:3128"]
     assert (c.retries, c.connect_timeout, c.read_timeout, c.backoff) == (2, 1.5, 3.0, 0.0)
     assert c.time_window == Window(60 * 10**9, 4) and c.run_lumi_window.divisions == 4
     assert (c.load_balance, c.client_id) == ("proxies", "job/1.0")
@@ -27,7 +27,7 @@ def test_a_frontier_style_string() -> None:
 def test_a_plain_list_of_servers_and_backup_proxies() -> None:
     assert Config.parse("a:1; b:2,c:3 d:4").servers == ["http://a:1", "http://b:2", "http://c:3", "http://d:4"]
     c = Config.parse("(serverurl=a)(backupproxyurl=p)")
-    assert c.backup_proxies == ["http://p"] and not c.failover_to_server
+    assert c.backup_proxies == ["http://p:80"] and not c.failover_to_server
 
 
 @pytest.mark.parametrize("spec", ["(retries=11)", "(retries=x)", "(connecttimeout=0)", "(serverurl=ftp://a)",
@@ -108,7 +108,7 @@ def test_numbers_print_as_the_shortest_text(value: float, single: bool, text: st
 
 def test_unknown_keys_are_ignored_with_one_warning_each() -> None:
     c = Config.parse("(serverurl=a)(colour=red)(colour=blue)(Shape=x)(forcereload=short)")
-    assert c.servers == ["http://a"]
+    assert c.servers == ["http://a:80"]
     assert c.warnings == ["unknown configuration key 'colour' ignored", "unknown configuration key 'shape' ignored"]
     assert c.force_reload == "short"  # a key of the contract, not an unknown one
 

@@ -92,7 +92,8 @@ def keys(tmp_path: Path) -> tuple[Signer, Path]:
 
 
 def sig_client(servers: list[str], key_file: Path, log: list[Event], extra: str = "") -> Client:
-    spec = "".join(f"(serverurl={s})" for s in servers) + f"(security=sig)(verifykey={key_file})(retries=0){extra}"
+    spec = "".join(f"(serverurl={s})" for s in servers)
+    spec += f"(security=sig)(verifykey=site-2026:{key_file})(retries=0){extra}"
     return Client(config=spec, on_event=log.append)
 
 
@@ -235,24 +236,26 @@ def test_a_streamed_browse_is_verified_before_its_first_row(faulty: Start, keys:
 
 def test_verify_keys_in_the_configuration(tmp_path: Path, keys: tuple[Signer, Path]) -> None:
     _, key_file = keys
-    assert key_spec(str(key_file)) == ("site-2026", str(key_file))
     assert key_spec(f"rotated:{key_file}") == ("rotated", str(key_file))
-    assert Config.parse(f"(serverurl=a)(security=sig)(verifykey={key_file})").verify_keys == [str(key_file)]
-    Client(config=f"(serverurl=a)(security=sig)(verifykey={key_file})(verifykey=next:{key_file})").close()
+    with pytest.raises(OutpostError, match="expected KEYID:FILE"):
+        key_spec(str(key_file))  # the key id is never guessed from the file name
+    assert Config.parse(f"(serverurl=a)(security=sig)(verifykey=site-2026:{key_file})").verify_keys == [
+        f"site-2026:{key_file}"]
+    Client(config=f"(serverurl=a)(security=sig)(verifykey=site-2026:{key_file})(verifykey=next:{key_file})").close()
     ec_file = tmp_path / "ec.pub"
     ec_file.write_bytes(ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
         serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
     junk = tmp_path / "junk.pub"
     junk.write_text("not a key")
     for spec, says in (("(security=sig)", "needs at least one verifykey"), ("(security=maybe)", "sig or none"),
-                       (f"(security=sig)(verifykey={ec_file})", "not an Ed25519 public key"),
-                       (f"(security=sig)(verifykey={junk})", "not a PEM public key"),
-                       (f"(security=sig)(verifykey={tmp_path / 'missing.pub'})", "cannot read"),
-                       (f"(security=sig)(verifykey={key_file})(verifykey={key_file})", "given twice")):
+                       (f"(security=sig)(verifykey=ec:{ec_file})", "not an Ed25519 public key"),
+                       (f"(security=sig)(verifykey=junk:{junk})", "not a PEM public key"),
+                       (f"(security=sig)(verifykey=missing:{tmp_path / 'missing.pub'})", "cannot read"),
+                       (f"(security=sig)(verifykey=k:{key_file})(verifykey=k:{key_file}.old)", "given twice")):
         with pytest.raises(OutpostError) as e:
             Client(config="(serverurl=a)" + spec)
         assert e.value.kind == ErrorKind.CONFIG and says in e.value.message, spec
-    unverified = Config.parse(f"(serverurl=a)(verifykey={key_file})")
+    unverified = Config.parse(f"(serverurl=a)(verifykey=site-2026:{key_file})")
     unverified.validate()
     assert unverified.warnings == ["verifykey is ignored without security=sig: answers are not verified"]
 

@@ -23,8 +23,12 @@ struct Config {
     static constexpr int kMaxRetries = 10;
     static constexpr std::size_t kMaxProxyConfigs = 16;
 
-    std::vector<std::string> servers;   ///< base URLs, e.g. http://a:8000 (a path prefix is kept)
-    std::vector<std::string> proxies;   ///< HTTP proxies (Squid), tried in order
+    /// Base URLs. From a configuration string or the environment they are written scheme://host:port[/path]
+    /// (http:// and the scheme's port added when missing, no trailing '/'); a path prefix is kept as written.
+    std::vector<std::string> servers;
+    std::vector<std::string> proxies;   ///< HTTP proxies (Squid), http://host:port, tried in order
+    /// backupproxyurl: proxies tried after every proxy; as in frontier_client one turns failoverToServer off.
+    std::vector<std::string> backupProxies;
     /// Proxy auto-config URLs (http://, https://, file://, or "auto" = http://wpad/wpad.dat), tried in order; the
     /// first readable one chooses each server's proxies, ahead of `proxies` (docs/client-failover.md).
     std::vector<std::string> proxyConfigUrls;
@@ -68,7 +72,7 @@ struct Config {
     std::chrono::milliseconds maxBackoff{5000};
     std::chrono::seconds routeMemory{300};          ///< failed routes are postponed (tried last) this long
 
-    std::string app = "outpost-cpp";    ///< first part of X-Outpost-Client / User-Agent
+    std::string app = "outpost-cpp";    ///< first part of X-Outpost-Client / User-Agent (clientid=APP/VERSION)
     std::string appVersion;             ///< default: the library version
 
     std::size_t cacheMaxBytes = 64u << 20;  ///< in-process answer cache (honours max-age); 0 disables it
@@ -83,7 +87,8 @@ struct Config {
     /// What was ignored or overridden while parsing (unknown keys, loadbalance with PAC); each is also written to
     /// stderr once per process.
     std::vector<std::string> warnings;
-    bool loadBalanceProxies = false;  ///< only to warn: the C++ client does not balance load
+    /// loadbalance: "none", "proxies" or "servers". Only to warn: the C++ client does not balance load.
+    std::string loadBalance = "none";
 
 
     std::function<void(const Event&)> onEvent;   ///< called from the querying thread; must be thread-safe
@@ -92,9 +97,14 @@ struct Config {
     /// Parses "(serverurl=http://a:8000)(proxyurl=http://p:3128)(retries=2)..." or a plain server URL list
     /// separated by ';' or spaces. Unknown keys are ignored, as in frontier_client, with a warning naming each.
     static Result<Config> fromString(std::string_view spec);
-    /// Reads OUTPOST_SERVER / OUTPOST_PROXY (a URL, a list, or a "(key=value)" string), else FRONTIER_SERVER[1..16]
-    /// / FRONTIER_PROXY[1..24] / FRONTIER_{CONNECT,READ}TIMEOUTSECS; FRONTIER_PROXYCONFIGS (';'-separated) always.
+    /// Reads OUTPOST_SERVER[1..16] (a URL, a list, or a "(key=value)" string) and OUTPOST_PROXY[1..24], else
+    /// FRONTIER_SERVER[1..16] and (unless an OUTPOST_PROXY is set) FRONTIER_PROXY[1..24]; then OUTPOST_RETRIES,
+    /// OUTPOST_{CONNECT,READ}TIMEOUTSECS (else, with FRONTIER_SERVER, the FRONTIER_ ones), OUTPOST_LOADBALANCE,
+    /// OUTPOST_FAILOVERTOSERVER, OUTPOST_ID; FRONTIER_PROXYCONFIGS (';'-separated), FRONTIER_FORCERELOAD and
+    /// FRONTIER_FRESHKEY always. A variable of white space only is not set. Refused when no server is named.
     static Result<Config> fromEnvironment();
+    /// The same from these variables instead of the process's.
+    static Result<Config> fromEnvironment(const std::map<std::string, std::string>& env);
     /// Applies one "(key=value)..." string (or URL list) on top of this config.
     Result<void> apply(std::string_view spec);
 
@@ -107,7 +117,11 @@ struct Config {
     std::string toString() const;
 
 private:
-    static Result<Config> fromEnvironmentVariables();
+    static Result<Config> fromLookup(const std::function<std::string(const std::string&)>& env);
+    Result<void> set(const std::string& key, const std::string& value);
+    Result<void> add(const std::string& key, std::vector<std::string>& values, const std::string& value,
+                     std::size_t limit);
+    void settle();
 };
 
 }  // namespace outpost

@@ -88,6 +88,7 @@ class Config:
                                    warnings=list(self.warnings))
 
     def apply(self, spec: str) -> None:
+        """Applies a string on top of this configuration (a list of server URLs when it has no ``(``)."""
         if "(" not in spec:
             for url in _split_list(spec):
                 self.set("serverurl", url)
@@ -104,16 +105,24 @@ class Config:
             proxies = proxies or _list_vars(env, "FRONTIER_PROXY", MAX_PROXIES)
         if servers:
             self.servers.clear()
+        if proxies:
+            self.proxies.clear()  # before the servers' strings, which may name proxies of their own
+        if servers:
             for v in servers:
                 try:
                     self.apply(v)
                 except OutpostError as e:
                     raise _config_error(f"OUTPOST_SERVER/FRONTIER_SERVER: {e.message}") from None
+        if proxies and self.proxies:  # add to the string's proxies or replace them? Either could be meant.
+            raise _config_error("proxyurl given twice: in the configuration string of the server variable and in "
+                                "OUTPOST_PROXY/FRONTIER_PROXY; name the proxies in one place")
         if proxies:
-            self.proxies.clear()
             for v in proxies:
                 for p in _split_list(v):
-                    self.set("proxyurl", p)
+                    try:
+                        self.set("proxyurl", p)
+                    except OutpostError as e:
+                        raise _config_error(f"OUTPOST_PROXY/FRONTIER_PROXY: {e.message}") from None
         for url in env.get("FRONTIER_PROXYCONFIGS", "").split(";"):
             if url.strip():
                 try:
@@ -142,14 +151,17 @@ class Config:
         """One key of the string; unknown keys are ignored with a warning (a string may be shared with
         frontier_client)."""
         key = key.strip().lower()
+        value = value.strip()
         if key == "serverurl":
-            self.servers.append(_url(value, "serverurl"))
+            # sqlite:FILE is the Java client's offline snapshot: kept as written, refused by validate()
+            url = value if value.lower().startswith("sqlite:") else _url(value, key)
+            self._add(key, self.servers, url, MAX_SERVERS)
         elif key == "proxyurl":
-            self.proxies.append(_url(value, "proxyurl"))
+            self._add(key, self.proxies, _url(value, key, proxy=True), MAX_PROXIES)
         elif key == "proxyconfigurl":
             self.add_proxy_config(value)
         elif key == "backupproxyurl":
-            self.backup_proxies.append(_url(value, "backupproxyurl"))
+            self._add(key, self.backup_proxies, _url(value, key, proxy=True), MAX_PROXIES)
             self.failover_to_server = False  # as in Frontier
         elif key == "retries":
             self.retries = _int(key, value, 0, MAX_RETRIES)
@@ -157,15 +169,11 @@ class Config:
             self.connect_timeout = _seconds(key, value, positive=True)
         elif key in ("readtimeout", "readtimeoutsecs"):
             self.read_timeout = _seconds(key, value, positive=True)
-        elif key == "backoff":
+        elif key in ("backoff", "backoffsecs"):
             self.backoff = _seconds(key, value, positive=False)
+            self.max_backoff = max(self.max_backoff, self.backoff)  # the first wait asked for is kept
         elif key == "failovertoserver":
-            if value.lower() in ("yes", "true", "1", "on"):
-                self.failover_to_server = True
-            elif value.lower() in ("no", "false", "0", "off"):
-                self.failover_to_server = False
-            else:
-                raise _config_error(f"(failovertoserver={value}): expected yes or no")
+            self.failover_to_server = _yes_no(key, value)
         elif key == "cachewindow":
             self.time_window = Window(_int(key, value, 0, 9223372036) * 1_000_000_000, self.time_window.divisions)
         elif key == "cachealign":
@@ -187,8 +195,8 @@ class Config:
             self.client_id = value
         elif key == "forcereload":
             if not FORCE_RELOAD.fullmatch(value.strip().lower()):
-                raise _config_error(f"(forcereload={value}): expected none, short, long or forever, each also with "
-                                    f"the prefix soft")
+                raise _config_error(f"(forcereload={value}): expected none, short, long, forever or shortforever, "
+                                    f"each also with the prefix soft")
             self.force_reload = value.strip().lower()
         elif key == "maxagesecs":
             self.max_age_secs = _int(key, value, 0, 1 << 31)
@@ -210,26 +218,38 @@ class Config:
         elif key == "acceptsig1":
             self.accept_sig1 = _yes_no(key, value)
         elif key == "maxanswerbytes":
-            self.max_answer_bytes = _int(key, value, 1, 1 << 62)
+            self.max_answer_bytes = _int(key, value, 1024, 1 << 62)
         elif key in ("attempttimeout", "attempttimeoutsecs"):
             self.attempt_timeout = _seconds(key, value, positive=True)
         elif key == "verifykey":
-            key_spec(value)  # a malformed value is refused now; the file is read when a client is made
-            self.verify_keys.append(value.strip())
+            key_id, file = key_spec(value)  # a malformed value is refused now; the file is read when a client is made
+            spec = f"{key_id}:{file}"
+            if spec in self.verify_keys:
+                self.warn(f"verifykey {spec} given twice; used once")
+            elif any(k.split(":", 1)[0] == key_id for k in self.verify_keys):
+                raise _config_error(f"(verifykey={value}): key id '{key_id}' given twice, with different files")
+            else:
+                self.verify_keys.append(spec)
         else:
             self.warn(f"unknown configuration key '{key}' ignored")
 
     def add_proxy_config(self, url: str) -> None:
-        """A proxy auto-config URL: http://…, https://…, file://… or auto (WPAD); the same URL once."""
+        """A proxy auto-config URL: http://…, https://…, file://… (any case) or auto (WPAD); the same URL once."""
         v = url.strip()
         if v.lower() == "auto":
             v = "auto"
-        elif not v.startswith(("http://", "https://", "file:/")):
+        elif not v.lower().startswith(("http://", "https://", "file:/")):
             raise _config_error(f"proxyconfigurl must be http://…, file://… or auto, not '{url}'")
-        if v not in self.proxy_configs:
-            if len(self.proxy_configs) >= MAX_PROXY_CONFIGS:
-                raise _config_error(f"at most {MAX_PROXY_CONFIGS} proxy auto-config URLs")
-            self.proxy_configs.append(v)
+        self._add("proxyconfigurl", self.proxy_configs, v, MAX_PROXY_CONFIGS)
+
+    def _add(self, key: str, values: list[str], value: str, limit: int) -> None:
+        """Adds a value of a repeatable key: the same one again is used once, with a warning."""
+        if value in values:
+            self.warn(f"{key} {value} given twice; used once")
+            return
+        if len(values) >= limit:
+            raise _config_error(f"({key}={value}): at most {limit} {key} values")
+        values.append(value)
 
     def reload_policy(self) -> ReloadPolicy:
         return ReloadPolicy.of(self.force_reload, self.max_age_secs, self.fresh_key)
@@ -242,12 +262,17 @@ class Config:
         """Refuses a configuration with no route or values out of their limits."""
         if not self.servers:
             raise _config_error("no server configured: set OUTPOST_SERVER (e.g. http://host:8000) or FRONTIER_SERVER")
+        for s in self.servers:
+            if s.lower().startswith("sqlite:"):
+                raise _config_error(f"(serverurl={s}): an offline snapshot file is read by the Java client only")
         if len(self.servers) > MAX_SERVERS:
             raise _config_error(f"at most {MAX_SERVERS} servers")
         if len(self.proxies) > MAX_PROXIES or len(self.backup_proxies) > MAX_PROXIES:
             raise _config_error(f"at most {MAX_PROXIES} proxies")
         if not self.failover_to_server and not (self.proxies or self.backup_proxies or self.proxy_configs):
             raise _config_error("failovertoserver=no needs at least one proxy or proxy auto-config")
+        if len(self.proxy_configs) > MAX_PROXY_CONFIGS:
+            raise _config_error(f"at most {MAX_PROXY_CONFIGS} proxy auto-config URLs")
         if not 0 <= self.retries <= MAX_RETRIES:
             raise _config_error(f"retries must be 0 ... {MAX_RETRIES}")
         if self.connect_timeout <= 0 or self.read_timeout <= 0:
@@ -259,6 +284,10 @@ class Config:
             raise _config_error("security=sig needs at least one verifykey=FILE (or KEYID:FILE) to verify with")
         if self.verify_keys and not self.signed_answers:
             self.warn("verifykey is ignored without security=sig: answers are not verified")
+        if self.load_balance == "proxies" and self.proxy_configs:
+            # as frontier_client: the PAC file's order is the site's choice, so no random start over it
+            self.warn("loadbalance=proxies is turned off: the proxy auto-config decides the order of the proxies")
+            self.load_balance = "none"
 
     def to_string(self) -> str:
         parts = [f"(serverurl={s})" for s in self.servers] + [f"(proxyurl={p})" for p in self.proxies]
@@ -327,28 +356,39 @@ def _pairs(spec: str) -> list[tuple[str, str]]:
             depth += {"(": 1, ")": -1}.get(spec[j], 0)
             j += 1
         if depth:
-            raise _config_error(f"unbalanced parentheses in '{spec}'")
+            raise _config_error(f"unbalanced parentheses in the configuration string, expected (key=value): '{spec}'")
         item = spec[i + 1:j - 1]
-        if "=" not in item:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
             raise _config_error(f"'({item})' is not (key=value)")
-        key, value = item.split("=", 1)
-        out.append((key.lower(), value))
+        out.append((key.strip().lower(), value.strip()))
         i = j
     return out
 
 
-def _url(url: str, what: str) -> str:
-    """http:// is added when missing; no trailing '/'; a path prefix is kept."""
-    url = url.strip()
-    if "://" not in url:
-        url = "http://" + url
-    if not url.startswith(("http://", "https://")):
-        raise _config_error(f"{what} '{url}': only http:// and https:// URLs are supported")
-    url = url.rstrip("/")
-    host = url.split("://", 1)[1]
-    if not host or host[0] in "/:":
-        raise _config_error(f"{what} '{url}' has no host")
-    return url
+# scheme://host[:port][/path]: a host name (letters, digits, '-', '.') or an IP literal in brackets; the path in
+# RFC 3986 characters with '%' only before two hex digits. Anything else (spaces, a query, user info) is refused.
+_URL = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)"
+                  r"(?::(?P<port>[0-9]*))?(?P<path>(?:/(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?)")
+
+
+def _url(url: str, what: str, proxy: bool = False) -> str:
+    """The URL as ``scheme://host:port[/path]``: http:// is added when missing, the scheme's port when none is
+    given, a trailing '/' is dropped, a path prefix is kept as written. A proxy is ``http://host:port``."""
+    v = url.strip()
+    if "://" not in v:
+        v = "http://" + v
+    m = _URL.fullmatch(v)
+    scheme = m.group("scheme").lower() if m else ""
+    if not m or scheme not in ("http", "https"):
+        raise _config_error(f"({what}={url}): expected http://host:port/path, without user, query or fragment")
+    port = int(m.group("port") or (443 if scheme == "https" else 80))
+    path = m.group("path").rstrip("/")
+    if not 0 < port < 65536:
+        raise _config_error(f"({what}={url}): bad port {port}")
+    if proxy and (scheme != "http" or path):
+        raise _config_error(f"({what}={url}): a proxy is http://host:port")
+    return f"{scheme}://{m.group('host')}:{port}{path}"
 
 
 def _int(key: str, value: str, lo: int, hi: int) -> int:
@@ -370,11 +410,16 @@ def _yes_no(key: str, value: str) -> bool:
     raise _config_error(f"({key}={value}): expected yes or no")
 
 
+_SECONDS = re.compile(r"([0-9]+)(?:\.([0-9]*))?|\.([0-9]+)")
+
+
 def _seconds(key: str, value: str, positive: bool) -> float:
-    try:
-        s = float(value.strip())
-    except ValueError:
-        raise _config_error(f"({key}={value}): expected seconds") from None
-    if not (s > 0 if positive else s >= 0) or s > 86400:
-        raise _config_error(f"({key}={value}): expected seconds {'> 0' if positive else '>= 0'}")
-    return s
+    """Plain decimal seconds, at most a day, to the millisecond (finer would be rounded one way or another)."""
+    m = _SECONDS.fullmatch(value.strip())
+    fraction = (m.group(2) or m.group(3) or "") if m else ""
+    if not m or fraction[3:].strip("0"):
+        raise _config_error(f"({key}={value}): expected seconds, to the millisecond")
+    ms = int(m.group(1) or 0) * 1000 + int((fraction[:3] + "000")[:3])
+    if ms < (1 if positive else 0) or ms > 86_400_000:
+        raise _config_error(f"({key}={value}): expected seconds {'> 0' if positive else '>= 0'}, at most a day")
+    return ms / 1000

@@ -9,9 +9,10 @@ import re
 from dataclasses import dataclass
 
 SHORT, LONG, FOREVER = 1, 2, 3  # lifetime classes, in frontier_client's order
-_CLASSES = {"short": SHORT, "long": LONG, "forever": FOREVER}
+# shortforever refreshes what short does, as in frontier_client
+_CLASSES = {"short": SHORT, "long": LONG, "forever": FOREVER, "shortforever": SHORT}
 SOFT, HARD = "max-age=0", "no-cache"  # the Cache-Control of a soft and of a hard refresh
-FORCE_RELOAD = re.compile(r"none|(soft)?(short|long|forever)")
+FORCE_RELOAD = re.compile(r"none|(soft)?(short|long|forever|shortforever)")
 
 
 def lifetime_class(path: str) -> int:

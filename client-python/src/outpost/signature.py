@@ -31,17 +31,13 @@ _EXPIRES = re.compile(r"[0-9]{1,19}")
 
 
 def key_spec(spec: str) -> tuple[str, str]:
-    """(key id, file) of a ``verifykey`` value: ``KEYID:FILE``, or ``FILE`` whose base name without its extension
-    is the key id (``keys/site-2026.pub`` is ``site-2026``)."""
-    spec = spec.strip()
-    key_id, sep, file = spec.partition(":")
-    if sep and _KEY_ID.fullmatch(key_id) and file.strip():
-        return key_id, file.strip()
-    key_id = Path(spec).stem
-    if not _KEY_ID.fullmatch(key_id):
-        raise OutpostError(ErrorKind.CONFIG, f"(verifykey={spec}): expected FILE or KEYID:FILE, the key id of "
-                                             f"letters, digits, '.', '_' and '-'")
-    return key_id, spec
+    """(key id, file) of a ``verifykey`` value ``KEYID:FILE``. The key id is never guessed from the file name: it
+    must be the one the service signs with."""
+    key_id, sep, file = spec.strip().partition(":")
+    if sep and _KEY_ID.fullmatch(key_id.strip()) and file.strip():
+        return key_id.strip(), file.strip()
+    raise OutpostError(ErrorKind.CONFIG, f"(verifykey={spec}): expected KEYID:FILE, the key id of letters, digits, "
+                                         f"'.', '_' and '-'")
 
 
 class Verdict(enum.Enum):

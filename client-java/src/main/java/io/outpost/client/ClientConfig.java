@@ -1,8 +1,6 @@
 package io.outpost.client;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,10 +16,13 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Builder setters reject impossible values at once (IllegalArgumentException); {@link Builder#build()} rejects
  * combinations that leave no route. A setter called twice keeps the last value, so layers (defaults, environment,
- * configuration string, command line) can be applied in order.
+ * configuration string, command line) can be applied in order. The grammar of the strings is {@code FrontierStrings},
+ * the meaning of each key {@code ConfigKeys}, the environment {@code ConfigEnvironment}, the rules across values
+ * {@code ConfigRules}; the values themselves are held in a {@code ConfigValues}. What is left here is the public
+ * surface: an accessor and a builder setter for each option.
  */
 public final class ClientConfig {
-    /** Used when no server is configured. */
+    /** Used when the builder is given no server (a configuration string or environment must name one). */
     public static final String DEFAULT_SERVER = "http://localhost:8000";
     /** The default largest answer body accepted: 256 MiB ({@code maxanswerbytes}). */
     public static final long DEFAULT_MAX_ANSWER_BYTES = 256L << 20;
@@ -36,95 +37,41 @@ public final class ClientConfig {
     /** Warnings already logged by this process: each is logged once, however many configurations repeat it. */
     private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
 
-    private final List<Endpoint> servers;
-    private final List<Endpoint> proxies;
-    private final List<Endpoint> backupProxies;
-    private final boolean failoverToServer;
+    private final ConfigValues v;
     private final LoadBalance loadBalance;
-    private final Duration connectTimeout;
-    private final Duration readTimeout;
-    private final int retries;
-    private final Duration backoffBase;
-    private final Duration backoffMax;
-    private final String clientId;
-    private final long cacheMaxBytes;
-    private final boolean cacheAlignEnabled;
-    private final CacheAlign timeAlign;
-    private final CacheAlign runLumiAlign;
-    private final Map<String, CacheAlign> folderAlign;
-    private final Duration failedRouteMemory;
-    private final String snapshot;
-    private final List<String> proxyConfigUrls;
-    private final List<String> warnings;
-    private final String forceReload;
-    private final long maxAgeSecs;
-    private final String freshKey;
-    private final Endpoint logicalServer;
-    private final int preferIpFamily;
-    private final Duration writeTimeout;
-    private final boolean signedAnswers;
-    private final Map<String, String> verifyKeys;
-    private final boolean acceptSig1;
-    private final long maxAnswerBytes;
-    private final Duration attemptTimeout;
 
-    private ClientConfig(Builder b, LoadBalance loadBalance) {
-        this.servers = List.copyOf(b.servers.isEmpty() ? List.of(Endpoint.parse(DEFAULT_SERVER)) : b.servers);
-        this.proxies = List.copyOf(b.proxies);
-        this.backupProxies = List.copyOf(b.backupProxies);
-        this.failoverToServer = b.failoverToServer;
+    private ClientConfig(ConfigValues values, LoadBalance loadBalance) {
+        ConfigValues frozen = values.frozen();
+        if (frozen.servers.isEmpty()) {
+            frozen.servers = List.of(Endpoint.parse(DEFAULT_SERVER));
+        }
+        this.v = frozen;
         this.loadBalance = loadBalance;
-        this.connectTimeout = b.connectTimeout;
-        this.readTimeout = b.readTimeout;
-        this.retries = b.retries;
-        this.backoffBase = b.backoffBase;
-        this.backoffMax = b.backoffMax;
-        this.clientId = b.clientId;
-        this.cacheMaxBytes = b.cacheMaxBytes;
-        this.cacheAlignEnabled = b.cacheAlignEnabled;
-        this.timeAlign = b.timeAlign;
-        this.runLumiAlign = b.runLumiAlign;
-        this.folderAlign = Map.copyOf(b.folderAlign);
-        this.failedRouteMemory = b.failedRouteMemory;
-        this.snapshot = b.snapshot;
-        this.proxyConfigUrls = List.copyOf(b.proxyConfigUrls);
-        this.warnings = List.copyOf(b.warnings);
-        this.forceReload = b.forceReload;
-        this.maxAgeSecs = b.maxAgeSecs;
-        this.freshKey = b.freshKey;
-        this.logicalServer = b.logicalServer;
-        this.preferIpFamily = b.preferIpFamily;
-        this.writeTimeout = b.writeTimeout;
-        this.signedAnswers = b.signedAnswers;
-        this.verifyKeys = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.verifyKeys));
-        this.acceptSig1 = b.acceptSig1;
-        this.maxAnswerBytes = b.maxAnswerBytes;
-        this.attemptTimeout = b.attemptTimeout;
     }
 
     /** With security=sig, also accept the older {@code outpost-sig-1} signatures ({@code acceptsig1=yes}). */
     public boolean acceptSig1() {
-        return acceptSig1;
+        return v.acceptSig1;
     }
 
     /** The largest answer body accepted ({@code maxanswerbytes}), compressed and decoded alike. */
     public long maxAnswerBytes() {
-        return maxAnswerBytes;
+        return v.maxAnswerBytes;
     }
 
     /** The longest one attempt may take, connect to the end of the answer ({@code attempttimeoutsecs}). */
     public Duration attemptTimeout() {
-        return attemptTimeout;
+        return v.attemptTimeout;
     }
 
     /** frontier_client's security=sig: only answers signed by one of {@link #verifyKeys()} are accepted. */
     public boolean signedAnswers() {
-        return signedAnswers;
+        return v.signedAnswers;
     }
 
     /** Key id → PEM public key file ({@code verifykey=KEYID:FILE}), in the order given. */
     public Map<String, String> verifyKeys() {
-        return verifyKeys;
+        return v.verifyKeys;
     }
 
     /**
@@ -132,42 +79,42 @@ public final class ClientConfig {
      * physical server the route has, so that every physical server shares one cache entry per query.
      */
     public Endpoint logicalServer() {
-        return logicalServer;
+        return v.logicalServer;
     }
 
     /** frontier_client's preferipfamily: 4, 6, or 0 for no preference (docs/client-failover.md). */
     public int preferIpFamily() {
-        return preferIpFamily;
+        return v.preferIpFamily;
     }
 
     /** frontier_client's writetimeoutsecs (default 5 s). */
     public Duration writeTimeout() {
-        return writeTimeout;
+        return v.writeTimeout;
     }
 
     /** frontier_client's forcereload: {@code none}, {@code short}, {@code long}, {@code forever}, or soft…. */
     public String forceReload() {
-        return forceReload;
+        return v.forceReload;
     }
 
     /** frontier_client's maxagesecs: -1 unset, 0 = softlong, N > 0 = accept cached copies at most N s old. */
     public long maxAgeSecs() {
-        return maxAgeSecs;
+        return v.maxAgeSecs;
     }
 
     /** frontier_client's freshkey, or null. */
     public String freshKey() {
-        return freshKey;
+        return v.freshKey;
     }
 
     /** Proxy auto-config URLs ({@code proxyconfigurl}), tried in order; {@code auto} stands for WPAD. */
     public List<String> proxyConfigUrls() {
-        return proxyConfigUrls;
+        return v.proxyConfigUrls;
     }
 
     /** What was ignored or overridden while building this configuration (each also logged once per process). */
     public List<String> warnings() {
-        return warnings;
+        return v.warnings;
     }
 
     /**
@@ -175,11 +122,11 @@ public final class ClientConfig {
      * client answers from that file without any network (docs/operations.md, "Offline snapshots").
      */
     public String snapshot() {
-        return snapshot;
+        return v.snapshot;
     }
 
     public static Builder builder() {
-        return new Builder();
+        return new Builder(new ConfigValues());
     }
 
     /** The defaults: {@value #DEFAULT_SERVER}, no proxy. */
@@ -187,66 +134,43 @@ public final class ClientConfig {
         return builder().build();
     }
 
-    /** A configuration from a Frontier-style string, e.g. {@code (serverurl=http://a:8000)(proxyurl=http://p:3128)}. */
+    /**
+     * A configuration from a Frontier-style string, e.g. {@code (serverurl=http://a:8000)(proxyurl=http://p:3128)},
+     * or a list of server URLs. A string that names no server is refused (no guessed localhost).
+     */
     public static ClientConfig parse(String frontierStyle) {
-        return builder().frontierString(frontierStyle).build();
+        return builder().frontierString(frontierStyle).buildNamingAServer("the configuration string");
     }
 
-    /** A configuration from environment variables ({@code System.getenv()} or a map in tests). */
+    /**
+     * A configuration from environment variables ({@code System.getenv()} or a map in tests); refused when they
+     * name no server.
+     */
     public static ClientConfig fromEnvironment(Map<String, String> env) {
-        return builder().environment(env).build();
+        return builder().environment(env).buildNamingAServer("the environment (OUTPOST_SERVER or FRONTIER_SERVER)");
     }
 
     /** A builder holding this configuration, to change some of it. */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.servers.addAll(servers);
-        b.proxies.addAll(proxies);
-        b.backupProxies.addAll(backupProxies);
-        b.failoverToServer = failoverToServer;
-        b.loadBalance = loadBalance;
-        b.connectTimeout = connectTimeout;
-        b.readTimeout = readTimeout;
-        b.retries = retries;
-        b.backoffBase = backoffBase;
-        b.backoffMax = backoffMax;
-        b.clientId = clientId;
-        b.cacheMaxBytes = cacheMaxBytes;
-        b.cacheAlignEnabled = cacheAlignEnabled;
-        b.timeAlign = timeAlign;
-        b.runLumiAlign = runLumiAlign;
-        b.folderAlign.putAll(folderAlign);
-        b.failedRouteMemory = failedRouteMemory;
-        b.proxyConfigUrls.addAll(proxyConfigUrls);
-        b.warnings.addAll(warnings);
-        b.forceReload = forceReload;
-        b.maxAgeSecs = maxAgeSecs;
-        b.freshKey = freshKey;
-        b.logicalServer = logicalServer;
-        b.preferIpFamily = preferIpFamily;
-        b.writeTimeout = writeTimeout;
-        b.signedAnswers = signedAnswers;
-        b.verifyKeys.putAll(verifyKeys);
-        b.acceptSig1 = acceptSig1;
-        b.maxAnswerBytes = maxAnswerBytes;
-        b.attemptTimeout = attemptTimeout;
+        Builder b = new Builder(v.copy());
+        b.values.loadBalance = loadBalance;
         return b;
     }
 
     public List<Endpoint> servers() {
-        return servers;
+        return v.servers;
     }
 
     public List<Endpoint> proxies() {
-        return proxies;
+        return v.proxies;
     }
 
     public List<Endpoint> backupProxies() {
-        return backupProxies;
+        return v.backupProxies;
     }
 
     public boolean failoverToServer() {
-        return failoverToServer;
+        return v.failoverToServer;
     }
 
     public LoadBalance loadBalance() {
@@ -254,135 +178,62 @@ public final class ClientConfig {
     }
 
     public Duration connectTimeout() {
-        return connectTimeout;
+        return v.connectTimeout;
     }
 
     public Duration readTimeout() {
-        return readTimeout;
+        return v.readTimeout;
     }
 
     public int retries() {
-        return retries;
+        return v.retries;
     }
 
     public Duration backoffBase() {
-        return backoffBase;
+        return v.backoffBase;
     }
 
     public Duration backoffMax() {
-        return backoffMax;
+        return v.backoffMax;
     }
 
     public String clientId() {
-        return clientId;
+        return v.clientId;
     }
 
     public long cacheMaxBytes() {
-        return cacheMaxBytes;
+        return v.cacheMaxBytes;
     }
 
     public boolean cacheAlignEnabled() {
-        return cacheAlignEnabled;
+        return v.cacheAlignEnabled;
     }
 
     /** The alignment of at-time queries on this folder, by its key type; null when alignment is off. */
     public CacheAlign alignFor(String folder, boolean runLumi) {
-        if (!cacheAlignEnabled) {
+        if (!v.cacheAlignEnabled) {
             return null;
         }
-        CacheAlign own = folderAlign.get(folder);
-        return own != null ? own : runLumi ? runLumiAlign : timeAlign;
+        CacheAlign own = v.folderAlign.get(folder);
+        return own != null ? own : runLumi ? v.runLumiAlign : v.timeAlign;
     }
 
     public Duration failedRouteMemory() {
-        return failedRouteMemory;
+        return v.failedRouteMemory;
     }
 
     /** The options as a Frontier-style string (every option, so it can be logged and parsed back). */
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder();
-        servers.forEach(s -> sb.append("(serverurl=").append(s).append(')'));
-        proxies.forEach(p -> sb.append("(proxyurl=").append(p).append(')'));
-        backupProxies.forEach(p -> sb.append("(backupproxyurl=").append(p).append(')'));
-        proxyConfigUrls.forEach(p -> sb.append("(proxyconfigurl=").append(p).append(')'));
-        if (!forceReload.equals("none")) {
-            sb.append("(forcereload=").append(forceReload).append(')');
-        }
-        if (maxAgeSecs >= 0) {
-            sb.append("(maxagesecs=").append(maxAgeSecs).append(')');
-        }
-        if (freshKey != null) {
-            sb.append("(freshkey=").append(freshKey).append(')');
-        }
-        if (logicalServer != null) {
-            sb.append("(logicalserverurl=").append(logicalServer).append(')');
-        }
-        sb.append("(preferipfamily=").append(preferIpFamily).append(')');
-        sb.append("(writetimeoutsecs=").append(secs(writeTimeout)).append(')');
-        if (signedAnswers) {
-            sb.append("(security=sig)");
-        }
-        verifyKeys.forEach((id, file) -> sb.append("(verifykey=").append(id).append(':').append(file).append(')'));
-        if (acceptSig1) {
-            sb.append("(acceptsig1=yes)");
-        }
-        sb.append("(maxanswerbytes=").append(maxAnswerBytes).append(')');
-        sb.append("(attempttimeoutsecs=").append(secs(attemptTimeout)).append(')');
-        sb.append("(failovertoserver=").append(failoverToServer ? "yes" : "no").append(')');
-        if (loadBalance != LoadBalance.NONE) {
-            sb.append("(loadbalance=").append(loadBalance.name().toLowerCase(Locale.ROOT)).append(')');
-        }
-        sb.append("(connecttimeout=").append(secs(connectTimeout)).append(')');
-        sb.append("(readtimeout=").append(secs(readTimeout)).append(')');
-        sb.append("(retries=").append(retries).append(')');
-        sb.append("(backoff=").append(secs(backoffBase)).append(')');
-        sb.append("(clientid=").append(clientId).append(')');
-        sb.append("(clientcachemaxbytes=").append(cacheMaxBytes).append(')');
-        sb.append("(cachewindow=").append(cacheAlignEnabled ? timeAlign.length() / 1_000_000_000L : 0).append(')');
-        sb.append("(cachealign=").append(timeAlign.divisions()).append(')');
-        return sb.toString();
-    }
-
-    private static String secs(Duration d) {
-        return java.math.BigDecimal.valueOf(d.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString();
+        return ConfigKeys.format(v, loadBalance);
     }
 
     /** Mutable builder; {@link #build()} leaves it unchanged and can be called again. */
     public static final class Builder {
-        private final List<Endpoint> servers = new ArrayList<>();
-        private final List<Endpoint> proxies = new ArrayList<>();
-        private final List<Endpoint> backupProxies = new ArrayList<>();
-        private boolean failoverToServer = true;
-        private LoadBalance loadBalance = LoadBalance.NONE;
-        private Duration connectTimeout = Duration.ofSeconds(5);
-        private Duration readTimeout = Duration.ofSeconds(10);
-        private int retries = 1;
-        private Duration backoffBase = Duration.ofMillis(200);
-        private Duration backoffMax = Duration.ofSeconds(5);
-        private String clientId = "outpost-client-java/" + OutpostClient.VERSION;
-        private long cacheMaxBytes = 64L << 20;
-        private boolean cacheAlignEnabled = true;
-        private CacheAlign timeAlign = CacheAlign.TIME_DEFAULT;
-        private CacheAlign runLumiAlign = CacheAlign.RUN_LUMI_DEFAULT;
-        private final Map<String, CacheAlign> folderAlign = new LinkedHashMap<>();
-        private Duration failedRouteMemory = Duration.ofMinutes(5);
-        private String snapshot;
-        private final List<String> proxyConfigUrls = new ArrayList<>();
-        private final List<String> warnings = new ArrayList<>();
-        private String forceReload = "none";
-        private long maxAgeSecs = -1;
-        private String freshKey;
-        private Endpoint logicalServer;
-        private int preferIpFamily = 4;
-        private Duration writeTimeout = Duration.ofSeconds(5);
-        private boolean signedAnswers;
-        private final Map<String, String> verifyKeys = new LinkedHashMap<>();
-        private boolean acceptSig1;
-        private long maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES;
-        private Duration attemptTimeout = Duration.ofSeconds(30);
+        private final ConfigValues values;
 
-        private Builder() {
+        private Builder(ConfigValues values) {
+            this.values = values;
         }
 
         /** Adds a server (tried in the order added). */
@@ -392,61 +243,63 @@ public final class ClientConfig {
                 if (file.isEmpty()) {
                     throw new IllegalArgumentException("'" + url + "' names no snapshot file");
                 }
-                snapshot = file;
+                values.snapshot = file;
                 return this;
             }
-            return add(servers, Endpoint.parse(url), MAX_SERVERS, "servers");
+            ConfigRules.add("serverurl", values.servers, Endpoint.parse(url), MAX_SERVERS, "servers", this::warn);
+            return this;
         }
 
         /** Replaces the server list. */
         public Builder servers(List<String> urls) {
-            servers.clear();
+            values.servers.clear();
             urls.forEach(this::server);
             return this;
         }
 
         /** Adds a proxy (tried in the order added). */
         public Builder proxy(String url) {
-            return add(proxies, proxyEndpoint(url), MAX_PROXIES, "proxies");
+            ConfigRules.add("proxyurl", values.proxies, ConfigRules.proxy(url), MAX_PROXIES, "proxies", this::warn);
+            return this;
         }
 
         /** Replaces the proxy list. */
         public Builder proxies(List<String> urls) {
-            proxies.clear();
+            values.proxies.clear();
             urls.forEach(this::proxy);
             return this;
         }
 
         /** Adds a backup proxy, tried after every proxy; as in Frontier this also turns failover to servers off. */
         public Builder backupProxy(String url) {
-            add(backupProxies, proxyEndpoint(url), MAX_PROXIES, "backup proxies");
-            failoverToServer = false;
+            ConfigRules.add("backupproxyurl", values.backupProxies, ConfigRules.proxy(url), MAX_PROXIES,
+                    "backup proxies", this::warn);
+            values.failoverToServer = false;
             return this;
         }
 
         /**
-         * Adds a proxy auto-config (PAC) URL: {@code http://…}, {@code file://…} or {@code auto} (WPAD,
-         * {@code http://wpad/wpad.dat}). The first one that can be read chooses the proxies per server, ahead of
-         * the configured proxies (docs/client-failover.md, "Proxy auto-config").
+         * Adds a proxy auto-config (PAC) URL: {@code http://…}, {@code https://…}, {@code file://…} (the scheme in
+         * any case) or {@code auto} (WPAD, {@code http://wpad/wpad.dat}). The first one that can be read chooses the
+         * proxies per server, ahead of the configured proxies (docs/client-failover.md, "Proxy auto-config").
          */
         public Builder proxyConfig(String url) {
             String v = url == null ? "" : url.strip();
-            boolean auto = v.equalsIgnoreCase("auto");
-            if (!auto && !v.startsWith("http://") && !v.startsWith("https://") && !v.startsWith("file:/")) {
-                throw new IllegalArgumentException("proxyconfigurl must be http://…, file://… or auto, not '" + url + "'");
+            String lower = v.toLowerCase(Locale.ROOT);
+            if (lower.equals("auto")) {
+                v = "auto";
+            } else if (!lower.startsWith("http://") && !lower.startsWith("https://") && !lower.startsWith("file:/")) {
+                throw new IllegalArgumentException("proxyconfigurl must be http://…, file://… or auto, not '" + url
+                        + "'");
             }
-            if (proxyConfigUrls.size() >= MAX_PROXY_CONFIGS) {
-                throw new IllegalArgumentException("at most " + MAX_PROXY_CONFIGS + " proxy auto-config URLs");
-            }
-            if (!proxyConfigUrls.contains(v)) {
-                proxyConfigUrls.add(auto ? "auto" : v);
-            }
+            ConfigRules.add("proxyconfigurl", values.proxyConfigUrls, v, MAX_PROXY_CONFIGS, "proxy auto-config URLs",
+                    this::warn);
             return this;
         }
 
         /** Replaces the proxy auto-config URLs. */
         public Builder proxyConfigs(List<String> urls) {
-            proxyConfigUrls.clear();
+            values.proxyConfigUrls.clear();
             urls.forEach(this::proxyConfig);
             return this;
         }
@@ -461,7 +314,7 @@ public final class ClientConfig {
                 throw new IllegalArgumentException("forcereload must be none, short, long, forever or shortforever,"
                         + " each also with a soft prefix, not '" + value + "'");
             }
-            forceReload = v;
+            values.forceReload = v;
             return this;
         }
 
@@ -470,19 +323,19 @@ public final class ClientConfig {
             if (secs < 0) {
                 throw new IllegalArgumentException("maxagesecs must not be negative: " + secs);
             }
-            maxAgeSecs = secs;
+            values.maxAgeSecs = secs;
             return this;
         }
 
         /** frontier_client's freshkey (a {@code long} prefix extends it to long-lived answers); empty = none. */
         public Builder freshKey(String key) {
-            freshKey = key == null || key.isBlank() ? null : key.strip();
+            values.freshKey = key == null || key.isBlank() ? null : key.strip();
             return this;
         }
 
         /** frontier_client's logicalserverurl: the server URL requests through a proxy name (null = none). */
         public Builder logicalServer(String url) {
-            logicalServer = url == null || url.isBlank() ? null : Endpoint.parse(url);
+            values.logicalServer = url == null || url.isBlank() ? null : Endpoint.parse(url);
             return this;
         }
 
@@ -491,13 +344,13 @@ public final class ClientConfig {
             if (family != 0 && family != 4 && family != 6) {
                 throw new IllegalArgumentException("preferipfamily must be 4, 6 or 0, not " + family);
             }
-            preferIpFamily = family;
+            values.preferIpFamily = family;
             return this;
         }
 
         /** With security=sig, also accept {@code outpost-sig-1} signatures (default no: they bind no expiry). */
         public Builder acceptSig1(boolean yes) {
-            acceptSig1 = yes;
+            values.acceptSig1 = yes;
             return this;
         }
 
@@ -509,7 +362,7 @@ public final class ClientConfig {
             if (bytes < 1024) {
                 throw new IllegalArgumentException("maxanswerbytes must be at least 1024, not " + bytes);
             }
-            maxAnswerBytes = bytes;
+            values.maxAnswerBytes = bytes;
             return this;
         }
 
@@ -518,13 +371,13 @@ public final class ClientConfig {
          * sends a byte now and then, so that the read timeout never fires, is still ended.
          */
         public Builder attemptTimeout(Duration d) {
-            attemptTimeout = positive(d, "attemptTimeout");
+            values.attemptTimeout = ConfigRules.positive(d, "attemptTimeout");
             return this;
         }
 
         /** frontier_client's writetimeoutsecs (default 5 s, at least 1 ms). */
         public Builder writeTimeout(Duration d) {
-            writeTimeout = positive(d, "writeTimeout");
+            values.writeTimeout = ConfigRules.positive(d, "writeTimeout");
             return this;
         }
 
@@ -533,7 +386,7 @@ public final class ClientConfig {
          * {@link #verifyKey} (docs/client-failover.md "Signed answers"); {@code none} (the default) checks none.
          */
         public Builder security(String value) {
-            signedAnswers = switch (value.strip().toLowerCase(Locale.ROOT)) {
+            values.signedAnswers = switch (value.strip().toLowerCase(Locale.ROOT)) {
                 case "sig" -> true;
                 case "none", "" -> false;
                 default -> throw new IllegalArgumentException("security must be sig or none, not '" + value + "'");
@@ -541,38 +394,35 @@ public final class ClientConfig {
             return this;
         }
 
-        /** A public key answers may be signed with, {@code KEYID:FILE} (PEM); repeatable, for key rotation. */
+        /**
+         * A public key answers may be signed with, {@code KEYID:FILE} (PEM); repeatable, for key rotation. The same
+         * key again is used once; one key id with another file is refused (which key would be meant?).
+         */
         public Builder verifyKey(String idAndFile) {
-            int colon = idAndFile.indexOf(':');
-            String id = colon < 0 ? "" : idAndFile.substring(0, colon).strip();
-            if (!id.matches("[A-Za-z0-9._-]{1,64}") || colon == idAndFile.length() - 1) {
-                throw new IllegalArgumentException("verifykey is KEYID:FILE (a key id of letters, digits, '.', '_',"
-                        + " '-' and a PEM public key file), not '" + idAndFile + "'");
-            }
-            verifyKeys.put(id, idAndFile.substring(colon + 1).strip());
+            ConfigRules.verifyKey(values, idAndFile, this::warn);
             return this;
         }
 
         /** Whether to connect to the servers directly once every proxy failed (default true). */
         public Builder failoverToServer(boolean yes) {
-            failoverToServer = yes;
+            values.failoverToServer = yes;
             return this;
         }
 
         public Builder loadBalance(LoadBalance lb) {
-            loadBalance = Objects.requireNonNull(lb, "loadBalance");
+            values.loadBalance = Objects.requireNonNull(lb, "loadBalance");
             return this;
         }
 
         /** Time to open a TCP connection to a proxy or server (default 5 s, at least 1 ms). */
         public Builder connectTimeout(Duration d) {
-            connectTimeout = positive(d, "connectTimeout");
+            values.connectTimeout = ConfigRules.positive(d, "connectTimeout");
             return this;
         }
 
         /** Longest wait for any read of an answer (default 10 s, at least 1 ms). */
         public Builder readTimeout(Duration d) {
-            readTimeout = positive(d, "readTimeout");
+            values.readTimeout = ConfigRules.positive(d, "readTimeout");
             return this;
         }
 
@@ -581,7 +431,7 @@ public final class ClientConfig {
             if (n < 0 || n > 10) {
                 throw new IllegalArgumentException("retries must be 0..10, not " + n);
             }
-            retries = n;
+            values.retries = n;
             return this;
         }
 
@@ -590,17 +440,21 @@ public final class ClientConfig {
             if (base.isNegative() || max.isNegative() || max.compareTo(base) < 0) {
                 throw new IllegalArgumentException("backoff needs 0 <= base <= max, not " + base + ", " + max);
             }
-            backoffBase = base;
-            backoffMax = max;
+            values.backoffBase = base;
+            values.backoffMax = max;
             return this;
         }
 
-        /** application/version, sent in X-Outpost-Client with the pid and user (default outpost-client-java/V). */
+        /**
+         * application/version, sent in X-Outpost-Client with the pid and user (default outpost-client-java/V):
+         * printable ASCII without spaces, which separate the header's fields.
+         */
         public Builder clientId(String id) {
-            if (id == null || id.isBlank() || id.chars().anyMatch(c -> c < 0x20 || c > 0x7E)) {
-                throw new IllegalArgumentException("client id must be printable ASCII, e.g. myjob/1.2: " + id);
+            if (id == null || id.isBlank() || id.strip().chars().anyMatch(c -> c <= 0x20 || c > 0x7E)) {
+                throw new IllegalArgumentException("clientid must be printable ASCII without spaces, e.g. myjob/1.2: "
+                        + id);
             }
-            clientId = id.strip();
+            values.clientId = id.strip();
             return this;
         }
 
@@ -609,47 +463,52 @@ public final class ClientConfig {
             if (bytes < 0) {
                 throw new IllegalArgumentException("cacheMaxBytes must not be negative: " + bytes);
             }
-            cacheMaxBytes = bytes;
+            values.cacheMaxBytes = bytes;
             return this;
         }
 
         /** Whether at-time queries fetch an aligned window (default true); false asks the exact at-time URL. */
         public Builder cacheAlign(boolean enabled) {
-            cacheAlignEnabled = enabled;
+            values.cacheAlignEnabled = enabled;
             return this;
         }
 
         /** Window of time folders (default 600 s, N = 1). */
         public Builder timeAlign(CacheAlign a) {
-            timeAlign = Objects.requireNonNull(a);
+            values.timeAlign = Objects.requireNonNull(a);
             return this;
         }
 
         /** Window of run-lumi folders (default one run, N = 1). */
         public Builder runLumiAlign(CacheAlign a) {
-            runLumiAlign = Objects.requireNonNull(a);
+            values.runLumiAlign = Objects.requireNonNull(a);
             return this;
         }
 
         /** Window of one folder, overriding the default of its key type. */
         public Builder folderAlign(String folder, CacheAlign a) {
-            folderAlign.put(Paths.checkPath(folder), Objects.requireNonNull(a));
+            values.folderAlign.put(Paths.checkPath(folder), Objects.requireNonNull(a));
             return this;
         }
 
         /** How long a failed endpoint stays postponed behind healthy ones (default 5 min, as Frontier). */
         public Builder failedRouteMemory(Duration d) {
-            failedRouteMemory = positive(d, "failedRouteMemory");
+            values.failedRouteMemory = ConfigRules.positive(d, "failedRouteMemory");
             return this;
         }
 
         /**
          * Applies a Frontier-style configuration string: {@code (key=value)} groups, text outside them ignored,
-         * nested parentheses allowed in values, unknown keys ignored (docs/client-failover.md lists the keys).
+         * nested parentheses allowed in values, unknown keys ignored with a warning (docs/client-failover.md lists
+         * the keys); or, without any '(', a list of server URLs separated by ';', ',' or white space.
          */
         public Builder frontierString(String s) {
+            if (FrontierStrings.isList(s)) {
+                FrontierStrings.list(s).forEach(url -> ConfigKeys.apply(this, "serverurl", url));
+                return this;
+            }
             for (Map.Entry<String, String> kv : FrontierStrings.parse(s)) {
-                applyKey(kv.getKey(), kv.getValue());
+                ConfigKeys.apply(this, kv.getKey(), kv.getValue());
             }
             return this;
         }
@@ -663,227 +522,38 @@ public final class ClientConfig {
          * FRONTIER_{CONNECT,READ}TIMEOUTSECS are used instead.
          */
         public Builder environment(Map<String, String> env) {
-            List<String> srv = listVars(env, "OUTPOST_SERVER", MAX_SERVERS);
-            List<String> prx = listVars(env, "OUTPOST_PROXY", MAX_PROXIES);
-            boolean frontier = srv.isEmpty();
-            if (frontier) {
-                srv = listVars(env, "FRONTIER_SERVER", MAX_SERVERS);
-                if (prx.isEmpty()) {
-                    prx = listVars(env, "FRONTIER_PROXY", MAX_PROXIES);
-                }
-            }
-            if (!srv.isEmpty()) {
-                servers.clear();
-                for (String v : srv) {
-                    if (v.contains("(")) {
-                        frontierString(v);
-                    } else {
-                        splitList(v).forEach(this::server);
-                    }
-                }
-            }
-            if (!prx.isEmpty()) {
-                proxies.clear();
-                prx.forEach(v -> splitList(v).forEach(this::proxy));
-            }
-            if (env.get("FRONTIER_FORCERELOAD") != null && !env.get("FRONTIER_FORCERELOAD").isBlank()) {
-                forceReload(env.get("FRONTIER_FORCERELOAD"));
-            }
-            if (env.get("FRONTIER_FRESHKEY") != null) {
-                freshKey(env.get("FRONTIER_FRESHKEY"));
-            }
-            String pac = env.get("FRONTIER_PROXYCONFIGS");
-            if (pac != null && !pac.isBlank()) {
-                for (String u : pac.split(";")) {
-                    if (!u.isBlank()) {
-                        proxyConfig(u);
-                    }
-                }
-            }
-            String[][] keys = {
-                {"OUTPOST_CONNECTTIMEOUTSECS", "connecttimeoutsecs"}, {"OUTPOST_READTIMEOUTSECS", "readtimeoutsecs"},
-                {"OUTPOST_RETRIES", "retries"}, {"OUTPOST_LOADBALANCE", "loadbalance"},
-                {"OUTPOST_FAILOVERTOSERVER", "failovertoserver"}, {"OUTPOST_ID", "clientid"}};
-            for (String[] k : keys) {
-                String v = env.get(k[0]);
-                if (frontier && (v == null || v.isBlank()) && k[0].endsWith("TIMEOUTSECS")) {
-                    v = env.get(k[0].replace("OUTPOST_", "FRONTIER_"));
-                }
-                if (v != null && !v.isBlank()) {
-                    applyKey(k[1], v.strip());
-                }
-            }
+            ConfigEnvironment.apply(this, env);
             return this;
-        }
-
-        private void applyKey(String key, String value) {
-            switch (key.toLowerCase(Locale.ROOT)) {
-                case "serverurl" -> server(value);
-                case "proxyurl" -> proxy(value);
-                case "backupproxyurl" -> backupProxy(value);
-                case "proxyconfigurl" -> proxyConfig(value);
-                case "forcereload" -> forceReload(value);
-                case "maxagesecs" -> maxAgeSecs(number(key, value));
-                case "freshkey" -> freshKey(value);
-                case "logicalserverurl" -> logicalServer(value);
-                case "preferipfamily" -> preferIpFamily((int) number(key, value));
-                case "writetimeout", "writetimeoutsecs" -> writeTimeout(seconds(key, value));
-                case "security" -> security(value);
-                case "verifykey" -> verifyKey(value);
-                case "acceptsig1" -> acceptSig1(yesNo(key, value));
-                case "maxanswerbytes" -> maxAnswerBytes(number(key, value));
-                case "attempttimeout", "attempttimeoutsecs" -> attemptTimeout(seconds(key, value));
-                case "failovertoserver" -> failoverToServer(yesNo(key, value));
-                case "loadbalance" -> loadBalance(switch (value.toLowerCase(Locale.ROOT)) {
-                    case "proxies", "proxy" -> LoadBalance.PROXIES;
-                    case "servers", "server" -> LoadBalance.SERVERS;
-                    case "none", "no", "" -> LoadBalance.NONE;
-                    default -> throw new IllegalArgumentException("loadbalance must be proxies or servers: " + value);
-                });
-                case "connecttimeout", "connecttimeoutsecs" -> connectTimeout(seconds(key, value));
-                case "readtimeout", "readtimeoutsecs" -> readTimeout(seconds(key, value));
-                case "backoff" -> backoff(seconds(key, value), backoffMax.compareTo(seconds(key, value)) < 0
-                        ? seconds(key, value) : backoffMax);
-                case "retries" -> retries((int) number(key, value));
-                case "clientid" -> clientId(value);
-                case "clientcachemaxbytes" -> cacheMaxBytes(number(key, value));
-                case "cachewindow" -> {
-                    long secs = number(key, value);
-                    cacheAlign(secs > 0);
-                    if (secs > 0) {
-                        timeAlign(new CacheAlign(Math.multiplyExact(secs, 1_000_000_000L), timeAlign.divisions()));
-                    }
-                }
-                case "cachealign" -> {
-                    long n = number(key, value);
-                    if (n < 1 || n > 1000) {
-                        throw new IllegalArgumentException("cachealign must be 1..1000, not " + value);
-                    }
-                    timeAlign(new CacheAlign(timeAlign.length(), (int) n));
-                    runLumiAlign(new CacheAlign(runLumiAlign.length(), (int) n));
-                }
-                default -> warn("unknown configuration key '" + key + "' ignored");
-            }
         }
 
         /** Checks the combination of options and returns the immutable configuration. */
         public ClientConfig build() {
-            if (!failoverToServer && proxies.isEmpty() && backupProxies.isEmpty() && proxyConfigUrls.isEmpty()) {
-                throw new IllegalStateException("failoverToServer=no with no proxy leaves no route to any server");
+            LoadBalance lb = ConfigRules.checkCombination(values, this::warn);
+            return new ClientConfig(values, lb);
+        }
+
+        /** {@link #build()}, refusing a configuration that names neither a server nor a snapshot. */
+        private ClientConfig buildNamingAServer(String source) {
+            if (values.servers.isEmpty() && values.snapshot == null) {
+                throw new IllegalArgumentException("no server configured in " + source
+                        + ": name one, e.g. (serverurl=http://host:8000)");
             }
-            if (signedAnswers && verifyKeys.isEmpty()) {
-                throw new IllegalStateException("security=sig needs at least one verifykey=KEYID:FILE to verify with");
-            }
-            if (!signedAnswers && !verifyKeys.isEmpty()) {
-                warn("verifykey is ignored without security=sig: answers are not verified");
-            }
-            boolean jvmPrefersV6 = Boolean.getBoolean("java.net.preferIPv6Addresses");
-            if (preferIpFamily == 6 && !jvmPrefersV6 || preferIpFamily == 4 && jvmPrefersV6) {
-                // Proxies are connected in the preferred order by the client; a direct connection to a server goes to
-                // the address the JDK lists first, in an order set once for the whole JVM.
-                warn("preferipfamily=" + preferIpFamily + " orders the proxies' addresses; direct connections follow"
-                        + " this JVM's order: start it with -Djava.net.preferIPv6Addresses=" + (preferIpFamily == 6));
-            }
-            LoadBalance lb = loadBalance;
-            if (lb == LoadBalance.PROXIES && !proxyConfigUrls.isEmpty()) {
-                // As frontier_client: the PAC file's order is the site's choice, so no random start over it.
-                warn("loadbalance=proxies is turned off: the proxy auto-config decides the order of the proxies");
-                lb = LoadBalance.NONE;
-            }
-            return new ClientConfig(this, lb);
+            return build();
+        }
+
+        /** The values collected so far, for the keys that change part of one (backoff, cachewindow, cachealign). */
+        ConfigValues values() {
+            return values;
         }
 
         /** Records a warning for {@link ClientConfig#warnings()} and logs it, once per process. */
-        private void warn(String message) {
-            if (!warnings.contains(message)) {
-                warnings.add(message);
+        void warn(String message) {
+            if (!values.warnings.contains(message)) {
+                values.warnings.add(message);
             }
             if (LOGGED.add(message)) {
                 LOG.log(System.Logger.Level.WARNING, "outpost client: " + message);
             }
-        }
-
-        private static Endpoint proxyEndpoint(String url) {
-            Endpoint e = Endpoint.parse(url);
-            if (!e.scheme().equals("http") || !e.basePath().isEmpty()) {
-                throw new IllegalArgumentException("a proxy is http://host:port, not " + url);
-            }
-            return e;
-        }
-
-        private Builder add(List<Endpoint> list, Endpoint e, int max, String what) {
-            if (list.size() >= max) {
-                throw new IllegalArgumentException("at most " + max + " " + what);
-            }
-            if (!list.contains(e)) {
-                list.add(e);
-            }
-            return this;
-        }
-
-        private static Duration positive(Duration d, String name) {
-            if (d == null || d.toMillis() < 1) {
-                throw new IllegalArgumentException(name + " must be at least 1 ms, not " + d);
-            }
-            return d;
-        }
-
-        private static long number(String key, String value) {
-            try {
-                long n = Long.parseLong(value.strip());
-                if (n < 0) {
-                    throw new NumberFormatException();
-                }
-                return n;
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(key + " must be a non-negative integer, not '" + value + "'");
-            }
-        }
-
-        /** Seconds, possibly fractional ("0.2"), as a Duration. */
-        private static Duration seconds(String key, String value) {
-            try {
-                java.math.BigDecimal secs = new java.math.BigDecimal(value.strip());
-                if (secs.signum() < 0) {
-                    throw new NumberFormatException();
-                }
-                return Duration.ofMillis(secs.movePointRight(3).longValue());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(key + " must be a number of seconds, not '" + value + "'");
-            }
-        }
-
-        private static boolean yesNo(String key, String value) {
-            return switch (value.strip().toLowerCase(Locale.ROOT)) {
-                case "yes", "true", "1", "on" -> true;
-                case "no", "false", "0", "off" -> false;
-                default -> throw new IllegalArgumentException(key + " must be yes or no, not '" + value + "'");
-            };
-        }
-
-        private static List<String> listVars(Map<String, String> env, String name, int max) {
-            List<String> out = new ArrayList<>();
-            String v = env.get(name);
-            if (v != null && !v.isBlank()) {
-                out.add(v.strip());
-            }
-            for (int i = 1; i <= max; i++) {
-                String vi = env.get(name + i);
-                if (vi != null && !vi.isBlank()) {
-                    out.add(vi.strip());
-                }
-            }
-            return out;
-        }
-
-        private static List<String> splitList(String v) {
-            List<String> out = new ArrayList<>();
-            for (String s : v.split("[;,\\s]+")) {
-                if (!s.isBlank()) {
-                    out.add(s);
-                }
-            }
-            return out;
         }
     }
 }

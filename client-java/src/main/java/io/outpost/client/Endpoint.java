@@ -47,8 +47,12 @@ public record Endpoint(String scheme, String host, int port, String basePath) {
         if (u.getRawQuery() != null || u.getRawFragment() != null) {
             throw new IllegalArgumentException("bad endpoint URL '" + url + "': no query or fragment allowed");
         }
+        if (u.getRawUserInfo() != null) {
+            // never dropped silently: credentials in a URL are not supported
+            throw new IllegalArgumentException("bad endpoint URL '" + url + "': no user or password allowed");
+        }
         String scheme = u.getScheme().toLowerCase(Locale.ROOT);
-        int port = u.getPort() > 0 ? u.getPort() : scheme.equals("https") ? 443 : 80;
+        int port = u.getPort() >= 0 ? u.getPort() : scheme.equals("https") ? 443 : 80;
         String path = u.getRawPath() == null ? "" : u.getRawPath();
         while (path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);

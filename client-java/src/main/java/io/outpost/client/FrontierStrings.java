@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Splits a Frontier-style configuration string into its {@code (key=value)} groups (frontier_config.c). */
+/**
+ * The grammar of a Frontier-style configuration string (frontier_config.c): {@code (key=value)} groups, or, in a
+ * string without '(', a list of server URLs.
+ */
 final class FrontierStrings {
     private FrontierStrings() {
     }
@@ -31,15 +34,32 @@ final class FrontierStrings {
                 }
             }
             if (close < 0) {
-                throw new IllegalArgumentException("unbalanced '(' at " + open + " in configuration string: " + s);
+                throw new IllegalArgumentException("unbalanced '(' at " + open
+                        + " in the configuration string, expected (key=value) groups: " + s);
             }
             String group = s.substring(open + 1, close);
             int eq = group.indexOf('=');
-            if (eq <= 0) {
+            if (eq < 0 || group.substring(0, eq).isBlank()) {
                 throw new IllegalArgumentException("expected (key=value), got (" + group + ")");
             }
             out.add(new SimpleImmutableEntry<>(group.substring(0, eq).strip(), group.substring(eq + 1).strip()));
             i = close + 1;
         }
+    }
+
+    /** Whether a string is a list of server URLs rather than {@code (key=value)} groups. */
+    static boolean isList(String s) {
+        return s.indexOf('(') < 0;
+    }
+
+    /** The items of a list separated by ';', ',' or white space. */
+    static List<String> list(String s) {
+        List<String> out = new ArrayList<>();
+        for (String item : s.split("[;,\\s]+")) {
+            if (!item.isEmpty()) {
+                out.add(item);
+            }
+        }
+        return out;
     }
 }

@@ -106,6 +106,6 @@ class BoundedAnswersTest {
         assertThatThrownBy(() -> ClientConfig.parse("(serverurl=http://a:8000)(maxanswerbytes=10)"))
                 .hasMessageContaining("maxanswerbytes must be at least 1024");
         assertThatThrownBy(() -> ClientConfig.parse("(serverurl=http://a:8000)(attempttimeoutsecs=-1)"))
-                .hasMessageContaining("attempttimeoutsecs must be a number of seconds");
+                .hasMessageContaining("(attempttimeoutsecs=-1): expected seconds");
     }
 }
