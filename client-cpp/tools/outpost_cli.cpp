@@ -67,7 +67,7 @@ options:
 
 exit codes: 0 ok, 1 other failure, 2 usage, 3 not found (404), 4 rejected (other 4xx), 5 no server reachable,
             6 corrupt answers
-All three command-line tools (C++, Java, Python) follow one contract: docs/cli.md
+One contract for the C++, Java and Python command-line tools: docs/cli.md
 )";
 
 [[noreturn]] void usage(const std::string& msg) {
