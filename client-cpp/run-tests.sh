@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configure, build and run the C++ client tests twice: a normal build, then with AddressSanitizer and
-# UndefinedBehaviorSanitizer (separate build directories). Exits non-zero if anything fails.
+# UndefinedBehaviorSanitizer (separate build directories). Then a third, small build with both optional features
+# OFF (no libpacparser, no OpenSSL): the library, the CLI and features_test only. Exits non-zero if anything fails.
 # Needs (Debian): cmake g++ make pkg-config libcurl4-openssl-dev zlib1g-dev libzstd-dev libpacparser-dev libgtest-dev
 #   nlohmann-json3-dev
 # Set OUTPOST_TEST_SERVER=http://127.0.0.1:8000 to also run the integration test against a running service.
@@ -40,5 +41,29 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 run "address+undefined sanitizer" build-tests/asan -DOUTPOST_BUILD_BENCH=OFF \
   "-DCMAKE_CXX_FLAGS=$san" "-DCMAKE_EXE_LINKER_FLAGS=$san" "-DCMAKE_SHARED_LINKER_FLAGS=$san" || status=1
 
-if [ $status -eq 0 ]; then echo "client-cpp: all tests passed (normal and sanitizer builds)"; fi
+without_features() {  # OUTPOST_WITH_PAC=OFF, OUTPOST_WITH_SIGNATURES=OFF: builds and links without either library
+  local dir=build-tests/no-features
+  echo "=== outpost client-cpp: build without proxy auto-config and signatures ($dir)"
+  # CMAKE_DISABLE_FIND_PACKAGE_OpenSSL: a find_package(OpenSSL) anywhere would fail the configure.
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOUTPOST_WITH_PAC=OFF -DOUTPOST_WITH_SIGNATURES=OFF \
+    -DOUTPOST_BUILD_BENCH=OFF -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON >"$dir.configure.log" 2>&1 \
+    || { cat "$dir.configure.log"; echo "client-cpp: cmake configure failed (no features)" >&2; return 1; }
+  cmake --build "$dir" -j"$jobs" --target outpost-cli features_test 2>&1 \
+    | grep -Ev '^\[ *[0-9]+%\]|^(Consolidate|Scanning)' || true
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "client-cpp: build failed (no features)" >&2; return 1; }
+  local linked
+  linked=$( { readelf -d "$dir/liboutpost-client.so" | grep NEEDED; nm -D --undefined-only "$dir/liboutpost-client.so"; } \
+    | grep -Ei 'pacparser|libcrypto|libssl|EVP_|PEM_' || true)
+  if [ -n "$linked" ]; then
+    echo "$linked"
+    echo "client-cpp: the build without features still links libpacparser or OpenSSL" >&2
+    return 1
+  fi
+  "$dir/tests/features_test" >"$dir.test.log" 2>&1 \
+    || { cat "$dir.test.log"; echo "client-cpp: features_test failed (no features)" >&2; return 1; }
+  grep -E '^\[  PASSED  \]' "$dir.test.log"
+}
+without_features || status=1
+
+if [ $status -eq 0 ]; then echo "client-cpp: all tests passed (normal, sanitizer and no-features builds)"; fi
 exit $status

@@ -1,7 +1,11 @@
 #include "pac.h"
 
 #include <curl/curl.h>
+
+#include "outpost/version.h"
+#if OUTPOST_WITH_PAC
 #include <pacparser.h>
+#endif
 
 #include <cctype>
 #include <cstdarg>
@@ -27,6 +31,7 @@ std::string upper(std::string s) {
     return s;
 }
 
+#if OUTPOST_WITH_PAC
 // libpacparser reports errors through a printf-like callback; they are collected for the error message.
 std::string* pacMessages = nullptr;
 
@@ -41,6 +46,7 @@ std::mutex& pacMutex() {
     static std::mutex mu;
     return mu;
 }
+#endif
 
 std::size_t appendBody(char* data, std::size_t size, std::size_t n, void* out) {
     auto* s = static_cast<std::string*>(out);
@@ -95,6 +101,15 @@ Result<PacAnswer> parsePacAnswer(const std::string& answer, const std::string& p
     return a;
 }
 
+const char* const kPacMissing =
+    "proxy auto-config (proxyconfigurl, --proxy-config) is not available: this outpost-client was built without "
+    "it (CMake option OUTPOST_WITH_PAC=OFF, which leaves out libpacparser); list the proxies with proxyurl instead";
+
+#if !OUTPOST_WITH_PAC
+Result<std::string> evaluatePac(const std::string&, const std::string&, const std::string&, const std::string&) {
+    return pacError(kPacMissing);
+}
+#else
 Result<std::string> evaluatePac(const std::string& script, const std::string& pacUrl, const std::string& url,
                                 const std::string& host) {
     std::lock_guard<std::mutex> lock(pacMutex());
@@ -122,6 +137,7 @@ Result<std::string> evaluatePac(const std::string& script, const std::string& pa
     if (answer == "undefined" || answer == "null") answer.clear();
     return answer;
 }
+#endif
 
 std::string expandPacUrl(const std::string& configured) {
     std::string v = trim(configured);
@@ -144,6 +160,7 @@ Result<std::unique_ptr<ProxyDiscovery>> ProxyDiscovery::start(const std::vector<
                                                               std::chrono::milliseconds connectTimeout,
                                                               std::chrono::milliseconds readTimeout,
                                                               std::vector<std::string> connectTo, ClockFn clock) {
+    if (!OUTPOST_WITH_PAC) return pacError(kPacMissing);  // before any PAC file is read
     std::unique_ptr<ProxyDiscovery> d(new ProxyDiscovery());
     d->urls_ = urls;
     d->connectTimeout_ = connectTimeout;

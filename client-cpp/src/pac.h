@@ -32,6 +32,9 @@ Result<PacAnswer> parsePacAnswer(const std::string& answer, const std::string& p
 Result<std::string> evaluatePac(const std::string& script, const std::string& pacUrl, const std::string& url,
                                 const std::string& host);
 
+/// The error of a configuration with proxyconfigurl in a build without proxy auto-config (OUTPOST_WITH_PAC=OFF).
+extern const char* const kPacMissing;
+
 /// "auto" -> http://wpad/wpad.dat (Web Proxy Auto-Discovery); other values unchanged.
 std::string expandPacUrl(const std::string& configured);
 

@@ -1,20 +1,16 @@
 #include "signature.h"
 
-#include <openssl/evp.h>
-#include <openssl/pem.h>
-
 #include <cstdio>
 #include <ctime>
 #include <sstream>
 
+#include "outpost/version.h"
+#if OUTPOST_WITH_SIGNATURES
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#endif
+
 namespace outpost::internal {
-
-struct AnswerVerifier::Key {
-    EVP_PKEY* pkey = nullptr;
-    ~Key() { EVP_PKEY_free(pkey); }
-};
-
-AnswerVerifier::~AnswerVerifier() = default;
 
 const char* toString(Verdict v) {
     switch (v) {
@@ -28,6 +24,76 @@ const char* toString(Verdict v) {
     }
     return "?";
 }
+
+namespace {
+
+std::string abbreviate(const std::string& s) { return s.size() > 80 ? s.substr(0, 80) + "..." : s; }
+
+[[maybe_unused]] bool keyIdOk(const std::string& id) {  // used by verify (OpenSSL)
+    return !id.empty() && id.size() <= 64 &&
+           id.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == std::string::npos;
+}
+
+bool decimal(const std::string& s) {
+    return !s.empty() && s.size() <= 18 && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+std::string isoTime(std::int64_t t) {
+    std::time_t tt = static_cast<std::time_t>(t);
+    std::tm tm{};
+    gmtime_r(&tt, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+}  // namespace
+
+Check AnswerVerifier::check(const Hop& hop, const std::string& header) const {
+    std::istringstream in(header);
+    std::vector<std::string> parts;
+    for (std::string p; in >> p && parts.size() < 6;) parts.push_back(p);
+    if (parts.empty()) return {Verdict::Unsigned, "answer has no signature (X-Outpost-Signature)"};
+    if (parts.size() == 3 && parts[0] == "ed25519") {
+        if (!acceptSig1_) {
+            return {Verdict::Sig1Refused, "answer has an outpost-sig-1 signature, which binds neither its generation "
+                                          "nor an expiry (accepted only with acceptsig1=yes)"};
+        }
+        if (hop.status != 200) {
+            return {Verdict::BadSignature, "an outpost-sig-1 signature on an HTTP " + std::to_string(hop.status)};
+        }
+        return verify(parts[1], parts[2], "outpost-sig-1\n" + hop.target + "\n" + hop.bodySha256, hop);
+    }
+    if (parts.size() != 5 || parts[0] != "outpost-sig-2" || parts[1] != "ed25519" || !decimal(parts[3])) {
+        return {Verdict::Malformed, "unreadable signature header '" + abbreviate(header) + "'"};
+    }
+    const std::string message = "outpost-sig-2\nGET\n" + hop.target + "\n" + std::to_string(hop.status) + "\n" +
+                                hop.location + "\n" + hop.etag + "\n" + parts[3] + "\n" + hop.bodySha256;
+    Check c = verify(parts[2], parts[4], message, hop);
+    if (c.verdict != Verdict::Ok) return c;
+    std::int64_t expires = std::stoll(parts[3]);
+    std::int64_t now = now_();
+    if (now > expires) {
+        return {Verdict::Expired, "signature by key '" + parts[2] + "' expired " + isoTime(expires) + ", " +
+                                      std::to_string(now - expires) + " s ago (a replayed or superseded answer)"};
+    }
+    return c;
+}
+
+const char* const kSignaturesMissing =
+    "security=sig is not available: this outpost-client was built without signature verification (CMake option "
+    "OUTPOST_WITH_SIGNATURES=OFF, which leaves out OpenSSL)";
+
+// OpenSSL: keys, SHA-256 and Ed25519. Without signatures (OUTPOST_WITH_SIGNATURES=OFF) no verifier can be loaded,
+// so the stand-ins below are never asked to hash or verify anything.
+#if OUTPOST_WITH_SIGNATURES
+
+struct AnswerVerifier::Key {
+    EVP_PKEY* pkey = nullptr;
+    ~Key() { EVP_PKEY_free(pkey); }
+};
+
+AnswerVerifier::~AnswerVerifier() = default;
 
 Result<std::shared_ptr<const AnswerVerifier>> AnswerVerifier::load(
     const std::vector<std::pair<std::string, std::string>>& keys, bool acceptSig1, std::function<std::int64_t()> now) {
@@ -93,58 +159,7 @@ bool base64Decode(const std::string& in, std::string& out) {
     return true;
 }
 
-std::string abbreviate(const std::string& s) { return s.size() > 80 ? s.substr(0, 80) + "..." : s; }
-
-bool keyIdOk(const std::string& id) {
-    return !id.empty() && id.size() <= 64 &&
-           id.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == std::string::npos;
-}
-
-bool decimal(const std::string& s) {
-    return !s.empty() && s.size() <= 18 && s.find_first_not_of("0123456789") == std::string::npos;
-}
-
-std::string isoTime(std::int64_t t) {
-    std::time_t tt = static_cast<std::time_t>(t);
-    std::tm tm{};
-    gmtime_r(&tt, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
 }  // namespace
-
-Check AnswerVerifier::check(const Hop& hop, const std::string& header) const {
-    std::istringstream in(header);
-    std::vector<std::string> parts;
-    for (std::string p; in >> p && parts.size() < 6;) parts.push_back(p);
-    if (parts.empty()) return {Verdict::Unsigned, "answer has no signature (X-Outpost-Signature)"};
-    if (parts.size() == 3 && parts[0] == "ed25519") {
-        if (!acceptSig1_) {
-            return {Verdict::Sig1Refused, "answer has an outpost-sig-1 signature, which binds neither its generation "
-                                          "nor an expiry (accepted only with acceptsig1=yes)"};
-        }
-        if (hop.status != 200) {
-            return {Verdict::BadSignature, "an outpost-sig-1 signature on an HTTP " + std::to_string(hop.status)};
-        }
-        return verify(parts[1], parts[2], "outpost-sig-1\n" + hop.target + "\n" + hop.bodySha256, hop);
-    }
-    if (parts.size() != 5 || parts[0] != "outpost-sig-2" || parts[1] != "ed25519" || !decimal(parts[3])) {
-        return {Verdict::Malformed, "unreadable signature header '" + abbreviate(header) + "'"};
-    }
-    const std::string message = "outpost-sig-2\nGET\n" + hop.target + "\n" + std::to_string(hop.status) + "\n" +
-                                hop.location + "\n" + hop.etag + "\n" + parts[3] + "\n" + hop.bodySha256;
-    Check c = verify(parts[2], parts[4], message, hop);
-    if (c.verdict != Verdict::Ok) return c;
-    std::int64_t expires = std::stoll(parts[3]);
-    std::int64_t now = now_();
-    if (now > expires) {
-        return {Verdict::Expired, "signature by key '" + parts[2] + "' expired " + isoTime(expires) + ", " +
-                                      std::to_string(now - expires) + " s ago (a replayed or superseded answer)"};
-    }
-    return c;
-}
 
 Check AnswerVerifier::verify(const std::string& id, const std::string& sig, const std::string& message,
                              const Hop& hop) const {
@@ -167,6 +182,29 @@ Check AnswerVerifier::verify(const std::string& id, const std::string& sig, cons
     return {Verdict::BadSignature, "signature by key '" + id + "' does not verify for HTTP " +
                                        std::to_string(hop.status) + " " + abbreviate(hop.target)};
 }
+
+#else
+
+struct AnswerVerifier::Key {};
+
+AnswerVerifier::~AnswerVerifier() = default;
+
+Result<std::shared_ptr<const AnswerVerifier>> AnswerVerifier::load(const std::vector<std::pair<std::string, std::string>>&,
+                                                                   bool, std::function<std::int64_t()>) {
+    return Error(ErrorCode::Config, kSignaturesMissing);
+}
+
+std::string sha256Hex(const void*, std::size_t) { return ""; }
+Sha256::Sha256() : ctx_(nullptr) {}
+Sha256::~Sha256() = default;
+void Sha256::update(const void*, std::size_t) {}
+std::string Sha256::hex() { return ""; }
+
+Check AnswerVerifier::verify(const std::string&, const std::string&, const std::string&, const Hop&) const {
+    return {Verdict::BadSignature, kSignaturesMissing};
+}
+
+#endif
 
 std::string requestTarget(const std::string& url) {
     std::size_t scheme = url.find("://");

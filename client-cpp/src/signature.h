@@ -56,6 +56,9 @@ private:
     std::function<std::int64_t()> now_;
 };
 
+/// The error of a configuration with security=sig in a build without signatures (OUTPOST_WITH_SIGNATURES=OFF).
+extern const char* const kSignaturesMissing;
+
 /// Lowercase hex SHA-256 of `size` bytes.
 std::string sha256Hex(const void* data, std::size_t size);
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import query as q
+from ._version import __version__
 from .cache import AnswerCache
 from .config import Config, log_warnings
 from .errors import ErrorKind, InvalidArgument, OutpostError
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from .pac import ProxyAutoConfig
     from .snapshot import SnapshotSession, State
 
-VERSION = "0.1.0"  # = outpost.__version__ (kept here: __init__ imports this module)
+VERSION = __version__  # from _version.py, the one source
 
 
 class Client:

@@ -1,7 +1,7 @@
 """Proxy auto-config (docs/client-failover.md, "Proxy auto-config"): the first PAC file of the configured URLs that
 can be read, asked ``FindProxyForURL(serverURL, serverHost)`` once per server host, again after five minutes (as
 frontier_client resets its proxy list). The JavaScript runs in pypac's evaluator (Duktape, embedded in the dukpy
-wheel) with the standard helper functions."""
+wheel) with the standard helper functions: the extra ``outpost-client[pac]``."""
 
 from __future__ import annotations
 
@@ -11,12 +11,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
+from typing import TYPE_CHECKING
 from urllib.request import url2pathname
 
-from pypac.parser import PACFile
-
+from ._extras import require
 from .errors import ErrorKind, OutpostError
 from .locks import ForkSafeLock
+
+if TYPE_CHECKING:
+    from pypac.parser import PACFile  # the [pac] extra; imported when a PAC file is read
 
 WPAD = "http://wpad/wpad.dat"
 MAX_BYTES = 1 << 20
@@ -89,6 +92,7 @@ class ProxyAutoConfig:
     def __init__(self, urls: list[str], connect_timeout: float, read_timeout: float,
                  clock: Callable[[], float] = time.monotonic,
                  warn: Callable[[str], None] = logging.getLogger("outpost").warning) -> None:
+        require("pypac", "pac", "proxy auto-config (proxyconfigurl, --proxy-config)")
         self._urls = [WPAD if u == "auto" else u for u in urls]
         self._timeouts = (connect_timeout, read_timeout)
         self._clock = clock
@@ -124,6 +128,8 @@ class ProxyAutoConfig:
         return parse_answer(result, self.source)
 
     def _read(self) -> tuple[str, PACFile]:
+        from pypac.parser import PACFile
+
         failures = []
         for url in self._urls:
             try:

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._extras import require
 from .errors import ErrorKind, OutpostError
 
 HEADER = "X-Outpost-Signature"
@@ -67,6 +68,7 @@ class AnswerVerifier:
     """The public keys answers may be signed with, by key id (several during a key rotation)."""
 
     def __init__(self, specs: list[str], accept_sig1: bool = False, now: Callable[[], float] = time.time) -> None:
+        require("cryptography", "sig", "security=sig")
         from cryptography.exceptions import UnsupportedAlgorithm
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
         from cryptography.hazmat.primitives.serialization import load_pem_public_key

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 import zstandard
-from isal.isal_zlib import crc32
 
+from ._extras import crc32
 from .errors import CorruptAnswer
 from .wire import (HEADER_SIZE, TRAILER_SIZE, ZLIB_SLICE, ZSTD_MAGIC, Answer, ContentHeader,
                    Incomplete, Value, check_header, parse_content_header, parse_trailer, walk_row, zstd_slice)

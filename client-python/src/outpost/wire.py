@@ -20,8 +20,8 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 import zstandard
-from isal.isal_zlib import crc32
 
+from ._extras import crc32
 from .errors import CorruptAnswer, ErrorKind, OutpostError
 
 HEADER_SIZE = 16

@@ -4,8 +4,11 @@
  */
 module io.outpost.client {
     requires transitive io.outpost.wire;
-    // Evaluates proxy auto-config files (package pac).
-    requires org.mozilla.rhino;
+    // Evaluates proxy auto-config files (package pac); optional, like the Maven dependency. Only PacScript touches
+    // it, and only a client configured with a proxy auto-config URL loads PacScript; without Rhino such a client
+    // fails at creation with a message saying what to add (ProxyDiscovery.requireEngine). On the module path a
+    // static dependency is not resolved by itself: PAC users add --add-modules org.mozilla.rhino.
+    requires static org.mozilla.rhino;
 
     // Only for the outpost-client command line (package cli); an optional dependency of the library.
     requires static info.picocli;

@@ -59,7 +59,8 @@ options:
   --version             the version
 
 exit codes: 0 ok, 1 other failure, 2 usage, 3 not found (404), 4 rejected (other 4xx), 5 no server reachable,
-            6 corrupt answers; the contract all three command-line tools follow: docs/cli.md
+            6 corrupt answers
+One contract for the C++, Java and Python command-line tools: docs/cli.md
 """
 
 NOT_FOUND_HINT = ("outpost-cli: hint: 'nodes' lists the folders, 'tags NODE' the tags of a folder or folderset,"

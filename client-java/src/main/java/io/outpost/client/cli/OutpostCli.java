@@ -53,7 +53,7 @@ import picocli.CommandLine.ScopeType;
             "  in either. Table and csv print run-lumi keys as RUN/LUMI.",
             "%nChannels (-c): all, N, N-M, lists like 1-4,7, or name:X.",
             "Environment: OUTPOST_SERVER, OUTPOST_PROXY (or FRONTIER_PROXY), OUTPOST_*; see docs/client-failover.md.",
-            "The contract both command-line tools follow: docs/cli.md."})
+            "One contract for the C++, Java and Python command-line tools: docs/cli.md"})
 public final class OutpostCli implements Callable<Integer> {
     static final int EXIT_FAILED = 1;
     static final int EXIT_USAGE = 2;

@@ -4,7 +4,7 @@ import java.math.BigDecimal;
 import java.util.Base64;
 
 /**
- * Values as text, as docs/cli.md defines them for both command-line tools: floating point as the shortest decimal
+ * Values as text, as docs/cli.md defines them for the command-line tools: floating point as the shortest decimal
  * that reads back to the same value, fixed or scientific whichever is shorter (the C++ tool's std::to_chars), blobs
  * in base64.
  */

@@ -28,6 +28,12 @@ public final class ProxyDiscovery {
     public static final String WPAD_URL = "http://wpad/wpad.dat";
     public static final Duration REFRESH = Duration.ofMinutes(5);
     private static final System.Logger LOG = System.getLogger("io.outpost.client");
+    private static final String RHINO_MODULE = "org.mozilla.rhino";
+    private static final String RHINO_CLASS = "org.mozilla.javascript.Context";
+    /** The error of a client configured with a PAC URL where Rhino is missing (tests match its start). */
+    public static final String ENGINE_MISSING = "proxy auto-config (proxyconfigurl, --proxy-config) needs the"
+            + " JavaScript engine Rhino, which is not available: add the dependency org.mozilla:rhino (optional in"
+            + " outpost-client), and on the module path --add-modules " + RHINO_MODULE;
 
     private final List<String> urls;
     private final Ticker ticker;
@@ -53,6 +59,7 @@ public final class ProxyDiscovery {
      */
     public static ProxyDiscovery start(List<String> urls, List<Endpoint> servers, Ticker ticker,
                                        Duration connectTimeout, Duration readTimeout) {
+        requireEngine();
         ProxyDiscovery d = new ProxyDiscovery(urls, ticker, connectTimeout, readTimeout);
         d.script = d.read();
         d.scriptRead = ticker.read();
@@ -60,6 +67,32 @@ public final class ProxyDiscovery {
             d.byHost.put(s.host(), new Cached(d.evaluate(d.script, s), d.scriptRead));
         }
         return d;
+    }
+
+    /**
+     * Fails clearly when the JavaScript engine is missing: Rhino is an optional dependency, needed only by clients
+     * configured with a PAC URL. Checked before {@link PacScript} is first loaded (it is the one class that uses
+     * Rhino), so that the error names what to add instead of being a NoClassDefFoundError of a Rhino class.
+     */
+    static void requireEngine() {
+        Module self = ProxyDiscovery.class.getModule();
+        boolean present;
+        if (self.isNamed()) {
+            // requires static: Rhino is readable only when it was resolved (--add-modules or another module's
+            // requires).
+            ModuleLayer layer = self.getLayer();
+            present = layer != null && layer.findModule(RHINO_MODULE).filter(self::canRead).isPresent();
+        } else {
+            try {
+                Class.forName(RHINO_CLASS, false, ProxyDiscovery.class.getClassLoader());
+                present = true;
+            } catch (ClassNotFoundException | LinkageError e) {
+                present = false;
+            }
+        }
+        if (!present) {
+            throw new IllegalStateException(ENGINE_MISSING);
+        }
     }
 
     /** The URL a configured value stands for: {@code auto} is {@value #WPAD_URL}. */
