@@ -30,6 +30,7 @@ final class ExecuteStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
                 w.rows = reads.query(w.connection(), p, enc, w.out(), w.prelude != null);
             }
             enc.close();
+            ends.answeredFrom(FrontierMetrics.DATABASE);
         } catch (SQLException e) {
             closeQuietly(enc);
             if (PayloadEnds.refused(e, w)) {

@@ -1,0 +1,34 @@
+package io.outpost.frontier;
+
+import io.outpost.frontier.sql.CoolRead;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Rows of COOL's IOV reads ({@link CoolRead}) from a folder's rows held in memory, implemented by the service that
+ * holds them. A Frontier context given one answers the reads it recognises without running the query; a read of a
+ * folder not held, or anything else, goes to the database as before.
+ */
+public interface HeldFolderReads {
+    /** Receives one row: the read's columns in order, each a Long, Integer, Short, Boolean, String, byte[] or null. */
+    @FunctionalInterface
+    interface RowSink {
+        void row(Object[] values) throws IOException;
+    }
+
+    /** The rows of one read at one stamp of its folder. */
+    interface Rows {
+        /** Gives every row to {@code sink} in the statement's order; returns how many. */
+        int write(RowSink sink) throws IOException;
+    }
+
+    /**
+     * The rows of {@code read} as the database holds them now: the folder's stamp is read on {@code c} (the request's
+     * read-only connection) and the rows are those held at that stamp.
+     *
+     * @return null when the folder's rows are not held at that stamp, or the read selects something not held (the
+     *         database answers)
+     */
+    Rows read(Connection c, CoolRead read) throws SQLException;
+}
