@@ -40,6 +40,73 @@ import net.sf.jsqlparser.statement.select.SelectItem;
  * recognised read and is answered by the database as before.
  */
 public final class CoolReads {
+    /** A bound the statement puts on the IOV table's rows: the column compared, how, and the literal. */
+    enum Bound { SINCE_AT_MOST, SINCE_BELOW, UNTIL_ABOVE, UNTIL_AT_LEAST, CHANNEL_IS, CHANNEL_AT_LEAST, CHANNEL_ABOVE,
+        CHANNEL_AT_MOST, CHANNEL_BELOW }
+
+    record Condition(Bound bound, long literal) {
+    }
+
+    /**
+     * A recognised read before its literals are known: the statement it was recognised in may be a shape whose
+     * integer literals are sentinels ({@link IntegerLiterals}); {@link #withLiterals} puts the statement's own back,
+     * and {@link #read} gives the values.
+     *
+     * @param probeKey      the COALESCE's default key
+     * @param probeBound    the key the MAX(IOV_SINCE) probe is bounded by (the same key in COOL's reads)
+     * @param literals      the statement's literals in sentinel order, or null when the literals are the values
+     */
+    public record Template(String iovTable, boolean joinsChannels, List<String> columns, long probeKey,
+                           long probeBound, List<Condition> conditions, List<String> literals) {
+        public Template {
+            columns = List.copyOf(columns);
+            conditions = List.copyOf(conditions);
+        }
+
+        /** The same read in a statement of this shape whose literals are {@code values}. */
+        Template withLiterals(List<String> values) {
+            return new Template(iovTable, joinsChannels, columns, probeKey, probeBound, conditions, values);
+        }
+
+        /** The read with its values, or null when they make it something other than COOL's read. */
+        public CoolRead read() {
+            try {
+                long t = value(probeKey);
+                if (value(probeBound) != t) {
+                    return null;
+                }
+                long sinceAtMost = Long.MAX_VALUE;
+                long untilAfter = Long.MIN_VALUE;
+                long first = Long.MIN_VALUE;
+                long last = Long.MAX_VALUE;
+                for (Condition c : conditions) {
+                    long v = value(c.literal());
+                    switch (c.bound()) {
+                        case SINCE_AT_MOST -> sinceAtMost = Math.min(sinceAtMost, v);
+                        case SINCE_BELOW -> sinceAtMost = Math.min(sinceAtMost, Math.subtractExact(v, 1));
+                        case UNTIL_ABOVE -> untilAfter = Math.max(untilAfter, v);
+                        case UNTIL_AT_LEAST -> untilAfter = Math.max(untilAfter, Math.subtractExact(v, 1));
+                        case CHANNEL_IS -> {
+                            first = Math.max(first, v);
+                            last = Math.min(last, v);
+                        }
+                        case CHANNEL_AT_LEAST -> first = Math.max(first, v);
+                        case CHANNEL_ABOVE -> first = Math.max(first, Math.addExact(v, 1));
+                        case CHANNEL_AT_MOST -> last = Math.min(last, v);
+                        case CHANNEL_BELOW -> last = Math.min(last, Math.subtractExact(v, 1));
+                    }
+                }
+                return new CoolRead(iovTable, joinsChannels, columns, t, sinceAtMost, untilAfter, first, last);
+            } catch (ArithmeticException | NumberFormatException | IndexOutOfBoundsException e) {
+                return null; // a literal at the end of the key range: the database answers
+            }
+        }
+
+        private long value(long literal) {
+            return literals == null ? literal : Long.parseLong(literals.get(IntegerLiterals.sentinelIndex(literal)));
+        }
+    }
+
     private static final String CHANNEL_ID = "CHANNEL_ID";
     private static final String SINCE = "IOV_SINCE";
     private static final String UNTIL = "IOV_UNTIL";
@@ -47,8 +114,14 @@ public final class CoolReads {
     private CoolReads() {
     }
 
-    /** The read {@code select} is, or null when it is not one of the recognised shapes. */
+    /** The read {@code select} is, with its literals' values, or null when it is not one of the recognised shapes. */
     public static CoolRead recognise(Select select) {
+        Template t = template(select);
+        return t == null ? null : t.read();
+    }
+
+    /** The read {@code select} is, or null when it is not one of the recognised shapes. */
+    static Template template(Select select) {
         try {
             return select instanceof PlainSelect p && plain(p) ? new Shape(p).read() : null;
         } catch (NotRecognised e) {
@@ -78,29 +151,25 @@ public final class CoolReads {
         private String iovTable;
         private String iovAlias;
         private String channelAlias;
-        private Long probeKey;
-        private long sinceAtMost = Long.MAX_VALUE;
-        private long untilAfter = Long.MIN_VALUE;
-        private long firstChannel = Long.MIN_VALUE;
-        private long lastChannel = Long.MAX_VALUE;
+        private long[] probe;
+        private final List<Condition> conditions = new ArrayList<>();
         private boolean joined;
 
         Shape(PlainSelect select) {
             this.select = select;
         }
 
-        CoolRead read() throws NotRecognised {
+        Template read() throws NotRecognised {
             tables();
             List<String> columns = columns();
             for (Expression e : JoinShapeCheck.conjuncts(select.getWhere(), new ArrayList<>())) {
                 condition(e);
             }
-            if (probeKey == null || channelAlias != null && !joined) {
+            if (probe == null || channelAlias != null && !joined) {
                 throw NO;
             }
             order();
-            return new CoolRead(iovTable, channelAlias != null, columns, probeKey, sinceAtMost, untilAfter,
-                    firstChannel, lastChannel);
+            return new Template(iovTable, channelAlias != null, columns, probe[0], probe[1], conditions, null);
         }
 
         /** {@code <folder>_IOVS I} alone, or after {@code <folder>_CHANNELS C} in a comma join. */
@@ -204,8 +273,8 @@ public final class CoolReads {
                 if (b.isNot() || !isColumn(b.getLeftExpression(), CHANNEL_ID, true)) {
                     throw NO;
                 }
-                firstChannel = Math.max(firstChannel, literal(b.getBetweenExpressionStart()));
-                lastChannel = Math.min(lastChannel, literal(b.getBetweenExpressionEnd()));
+                bound(Bound.CHANNEL_AT_LEAST, b.getBetweenExpressionStart());
+                bound(Bound.CHANNEL_AT_MOST, b.getBetweenExpressionEnd());
                 return;
             }
             if (!(e instanceof ComparisonOperator op)) {
@@ -218,46 +287,44 @@ public final class CoolReads {
                 return;
             }
             if (op instanceof GreaterThanEquals && isColumn(left, SINCE, false) && right instanceof Function f) {
-                if (probeKey != null) {
+                if (probe != null) {
                     throw NO;
                 }
-                probeKey = probe(f);
+                probe = probe(f);
                 return;
             }
             if (isColumn(left, SINCE, false)) {
-                long v = literal(right);
                 switch (op) {
-                    case MinorThanEquals m -> sinceAtMost = Math.min(sinceAtMost, v);
-                    case MinorThan m when v > Long.MIN_VALUE -> sinceAtMost = Math.min(sinceAtMost, v - 1);
+                    case MinorThanEquals m -> bound(Bound.SINCE_AT_MOST, right);
+                    case MinorThan m -> bound(Bound.SINCE_BELOW, right);
                     default -> throw NO;
                 }
                 return;
             }
             if (isColumn(left, UNTIL, false)) {
-                long v = literal(right);
                 switch (op) {
-                    case GreaterThan g -> untilAfter = Math.max(untilAfter, v);
-                    case GreaterThanEquals g when v > Long.MIN_VALUE -> untilAfter = Math.max(untilAfter, v - 1);
+                    case GreaterThan g -> bound(Bound.UNTIL_ABOVE, right);
+                    case GreaterThanEquals g -> bound(Bound.UNTIL_AT_LEAST, right);
                     default -> throw NO;
                 }
                 return;
             }
             if (isColumn(left, CHANNEL_ID, true)) {
-                long v = literal(right);
                 switch (op) {
-                    case EqualsTo x -> {
-                        firstChannel = Math.max(firstChannel, v);
-                        lastChannel = Math.min(lastChannel, v);
-                    }
-                    case GreaterThanEquals x -> firstChannel = Math.max(firstChannel, v);
-                    case GreaterThan x when v < Long.MAX_VALUE -> firstChannel = Math.max(firstChannel, v + 1);
-                    case MinorThanEquals x -> lastChannel = Math.min(lastChannel, v);
-                    case MinorThan x when v > Long.MIN_VALUE -> lastChannel = Math.min(lastChannel, v - 1);
+                    case EqualsTo x -> bound(Bound.CHANNEL_IS, right);
+                    case GreaterThanEquals x -> bound(Bound.CHANNEL_AT_LEAST, right);
+                    case GreaterThan x -> bound(Bound.CHANNEL_ABOVE, right);
+                    case MinorThanEquals x -> bound(Bound.CHANNEL_AT_MOST, right);
+                    case MinorThan x -> bound(Bound.CHANNEL_BELOW, right);
                     default -> throw NO;
                 }
                 return;
             }
             throw NO;
+        }
+
+        private void bound(Bound b, Expression literal) throws NotRecognised {
+            conditions.add(new Condition(b, literal(literal)));
         }
 
         /** {@code I.CHANNEL_ID = C.CHANNEL_ID} either way round. */
@@ -273,9 +340,9 @@ public final class CoolReads {
 
         /**
          * {@code COALESCE((SELECT MAX(I1.IOV_SINCE) FROM <same IOVS> I1 WHERE I1.CHANNEL_ID = <outer CHANNEL_ID>
-         * AND I1.IOV_SINCE <= t), t)}: the key t.
+         * AND I1.IOV_SINCE <= t), t)}: the default key and the probe's bound.
          */
-        private long probe(Function f) throws NotRecognised {
+        private long[] probe(Function f) throws NotRecognised {
             ExpressionList<?> args = f.getParameters();
             if (!"COALESCE".equals(Identifiers.upper(f.getName())) && !"NVL".equals(Identifiers.upper(f.getName()))
                     || args == null || args.size() != 2 || !(args.get(0) instanceof ParenthesedSelect sub)
@@ -295,7 +362,7 @@ public final class CoolReads {
                 throw NO;
             }
             boolean correlated = false;
-            boolean bounded = false;
+            Long bound = null;
             for (Expression e : JoinShapeCheck.conjuncts(inner.getWhere(), new ArrayList<>())) {
                 if (e instanceof EqualsTo eq && (innerColumn(eq.getLeftExpression(), innerAlias, CHANNEL_ID)
                         && outerChannelId(eq.getRightExpression(), innerAlias)
@@ -303,16 +370,16 @@ public final class CoolReads {
                         && outerChannelId(eq.getLeftExpression(), innerAlias))) {
                     correlated = true;
                 } else if (e instanceof MinorThanEquals le && innerColumn(le.getLeftExpression(), innerAlias, SINCE)
-                        && literal(le.getRightExpression()) == t && !bounded) {
-                    bounded = true;
+                        && bound == null) {
+                    bound = literal(le.getRightExpression());
                 } else {
                     throw NO;
                 }
             }
-            if (!correlated || !bounded) {
+            if (!correlated || bound == null) {
                 throw NO;
             }
-            return t;
+            return new long[] {t, bound};
         }
 
         private static boolean innerColumn(Object e, String innerAlias, String name) {

@@ -148,6 +148,16 @@ public final class IntegerLiterals {
         return PREFIX + "0".repeat(SENTINEL_DIGITS - PREFIX.length() - digits.length()) + digits;
     }
 
+    /** The index of the literal a sentinel's value stands for (a shape's literal, parsed as a number). */
+    static int sentinelIndex(long sentinel) {
+        String s = Long.toString(sentinel);
+        int index = sentinelIndex(s, 0, s.length());
+        if (index < 0) {
+            throw new IndexOutOfBoundsException("not a sentinel: " + sentinel);
+        }
+        return index;
+    }
+
     private static int sentinelIndex(String s, int from, int to) {
         if (to - from != SENTINEL_DIGITS || !s.startsWith(PREFIX, from)) {
             return -1;
