@@ -11,16 +11,34 @@ import java.sql.SQLException;
  * folder not held, or anything else, goes to the database as before.
  */
 public interface HeldFolderReads {
-    /** Receives one row: the read's columns in order, each a Long, Integer, Short, Boolean, String, byte[] or null. */
+    /**
+     * Receives one row of the layer: its index, then the read's columns in order, each a Long, Integer, Short,
+     * Boolean, String, byte[] or null.
+     */
     @FunctionalInterface
     interface RowSink {
-        void row(Object[] values) throws IOException;
+        void row(int index, Object[] values) throws IOException;
+    }
+
+    /** Receives the index of a row the read selects. */
+    @FunctionalInterface
+    interface IndexSink {
+        void row(int index);
     }
 
     /** The rows of one read at one stamp of its folder. */
     interface Rows {
-        /** Gives every row to {@code sink} in the statement's order; returns how many. */
-        int write(RowSink sink) throws IOException;
+        /**
+         * The held rows the read's rows are part of (a folder layer at one stamp): the same object as long as they
+         * are the same rows, so that their encoding can be kept with it.
+         */
+        Object layer();
+
+        /** Every row of the layer with the read's columns, indexes 0, 1, 2... in order. */
+        void writeLayer(RowSink sink) throws IOException;
+
+        /** The indexes of the rows the read selects, in the statement's order; returns how many. */
+        int select(IndexSink sink);
     }
 
     /**

@@ -1,11 +1,16 @@
 package io.outpost.frontier;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.outpost.frontier.answers.FrontierAnswers;
 import io.outpost.frontier.encode.BlobEncoder;
+import io.outpost.frontier.encode.RecordBytes;
 import io.outpost.frontier.sql.CoolRead;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,12 +20,23 @@ import org.slf4j.LoggerFactory;
 /**
  * Answers COOL's IOV reads recognised in the statement ({@link CoolRead}) from the folder's held rows, without
  * running the query: the column header as the database describes the statement (learnt once per table and columns),
- * then each row's values as the database's text of them. A read that is not held goes on to the database.
+ * then the selected rows' records. A layer's rows are encoded as records once per column choice (each value as the
+ * database's text of it) and an answer copies its rows' slices, so a new key costs a copy, not an encoding. A read
+ * that is not held goes on to the database.
  */
 final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
     private static final Logger LOG = LoggerFactory.getLogger(HeldStep.class);
     /** Headers learnt; a bound far above any catalog's folders times COOL's column choices. */
     private static final int MAX_HEADERS = 10_000;
+    /** Encoded layers kept, in bytes: the hot folders' (likeLuis1iov's 10,000 rows take ~1.1 MB). */
+    static final long ENCODED_LAYER_BYTES = 64L << 20;
+
+    /** One layer's rows as records for one column choice: row i is {@code bytes[start[i], start[i + 1])}. */
+    private record LayerRecords(byte[] bytes, int[] start) {
+    }
+
+    private record LayerKey(Object layer, String columns) {
+    }
 
     private final HeldFolderReads held;
     private final DatabaseReads reads;
@@ -28,6 +44,10 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
     private final PayloadEnds ends;
     /** Per {@link CoolRead#headerKey}: column names and types, alternating, as the database gives them. */
     private final Map<String, List<String>> headers = new ConcurrentHashMap<>();
+    private final Cache<LayerKey, LayerRecords> layers = Caffeine.newBuilder()
+            .maximumWeight(ENCODED_LAYER_BYTES)
+            .weigher((LayerKey k, LayerRecords r) -> r.bytes().length + 4 * r.start().length)
+            .build();
 
     HeldStep(HeldFolderReads held, DatabaseReads reads, FrontierAnswers answers, PayloadEnds ends) {
         this.held = held;
@@ -59,22 +79,15 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
         if (rows == null || header == null) {
             return next.proceed(w);
         }
+        LayerRecords records = records(rows, read, header);
         BlobEncoder enc = new BlobEncoder(w.out(), w.level, answers.byContent());
         int n;
         try {
-            boolean[] binary = new boolean[header.size() / 2];
-            for (int i = 0; i < header.size(); i += 2) {
-                enc.writeString(header.get(i));
-                enc.writeString(header.get(i + 1));
-                binary[i / 2] = header.get(i + 1).equals("BLOB");
+            for (String s : header) {
+                enc.writeString(s);
             }
             enc.writeEOR();
-            n = rows.write(values -> {
-                for (int i = 0; i < values.length; i++) {
-                    value(enc, values[i], binary[i]);
-                }
-                enc.writeEOR();
-            });
+            n = copySelected(rows, records, enc);
             enc.close();
         } catch (IOException | RuntimeException e) {
             try {
@@ -86,6 +99,76 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
         }
         ends.answeredFrom(FrontierMetrics.HELD);
         return ends.sent(w, n, enc.md5Hex(), enc.fullSize());
+    }
+
+    /** The selected rows' records, consecutive rows copied as one slice; returns how many rows. */
+    private static int copySelected(HeldFolderReads.Rows rows, LayerRecords records, BlobEncoder enc) throws IOException {
+        int[] run = {-1, -1}; // the pending slice of rows [first, end)
+        try {
+            int n = rows.select(i -> {
+                if (run[1] == i) {
+                    run[1] = i + 1;
+                    return;
+                }
+                flush(records, run, enc);
+                run[0] = i;
+                run[1] = i + 1;
+            });
+            flush(records, run, enc);
+            return n;
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static void flush(LayerRecords records, int[] run, BlobEncoder enc) {
+        if (run[0] < 0) {
+            return;
+        }
+        int from = records.start()[run[0]];
+        try {
+            enc.writeRecords(records.bytes(), from, records.start()[run[1]] - from);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The layer's records for the read's columns, encoded the first time they are asked. */
+    private LayerRecords records(HeldFolderReads.Rows rows, CoolRead read, List<String> header) throws IOException {
+        try {
+            return layers.get(new LayerKey(rows.layer(), read.headerKey()), k -> encode(rows, header));
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static LayerRecords encode(HeldFolderReads.Rows rows, List<String> header) {
+        boolean[] binary = new boolean[header.size() / 2];
+        for (int i = 1; i < header.size(); i += 2) {
+            binary[i / 2] = header.get(i).equals("BLOB");
+        }
+        RecordBytes out = new RecordBytes(1 << 16);
+        int[][] start = {new int[1024]};
+        int[] count = {0};
+        try {
+            rows.writeLayer((index, values) -> {
+                if (index != count[0]) {
+                    throw new IllegalStateException("layer rows out of order: " + index + " after " + count[0]);
+                }
+                if (count[0] + 1 >= start[0].length) {
+                    start[0] = Arrays.copyOf(start[0], start[0].length * 2);
+                }
+                start[0][count[0]++] = out.length();
+                for (int i = 0; i < values.length; i++) {
+                    value(out, values[i], binary[i]);
+                }
+                out.endOfRecord();
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        start[0][count[0]] = out.length();
+        return new LayerRecords(out.toArray(), Arrays.copyOf(start[0], count[0] + 1));
     }
 
     /** The statement's column header, read from the database the first time its table and columns are seen. */
@@ -105,15 +188,15 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
     }
 
     /** One value as the database's text: integers in decimal, booleans as 1 or 0, strings and BLOBs as they are. */
-    private static void value(BlobEncoder enc, Object v, boolean binary) throws IOException {
+    private static void value(RecordBytes out, Object v, boolean binary) {
         switch (v) {
-            case null -> enc.writeString(null);
-            case byte[] b when binary -> enc.writeBytes(b);
-            case String s -> enc.writeString(s);
-            case Long l -> enc.writeString(Long.toString(l));
-            case Integer i -> enc.writeString(Integer.toString(i));
-            case Short s -> enc.writeString(Short.toString(s));
-            case Boolean b -> enc.writeString(b ? "1" : "0");
+            case null -> out.string(null);
+            case byte[] b when binary -> out.bytes(b);
+            case String s -> out.string(s);
+            case Long l -> out.string(Long.toString(l));
+            case Integer i -> out.string(Integer.toString(i));
+            case Short s -> out.string(Short.toString(s));
+            case Boolean b -> out.string(b ? "1" : "0");
             default -> throw new IllegalStateException("no database text for a held " + v.getClass().getSimpleName());
         }
     }

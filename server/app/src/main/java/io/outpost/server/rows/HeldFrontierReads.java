@@ -62,7 +62,27 @@ public final class HeldFrontierReads implements HeldFolderReads {
         if (held == null) {
             return null;
         }
-        return sink -> write(held, read, columns, sink);
+        return new Rows() {
+            @Override
+            public Object layer() {
+                return held;
+            }
+
+            @Override
+            public void writeLayer(RowSink sink) throws IOException {
+                try {
+                    held.browse(Long.MIN_VALUE, Long.MAX_VALUE, ChannelSelection.all(),
+                            (channel, r) -> emit(held, columns, channel, r, sink));
+                } catch (UncheckedIOException e) {
+                    throw e.getCause();
+                }
+            }
+
+            @Override
+            public int select(IndexSink sink) {
+                return HeldFrontierReads.select(held, read, sink);
+            }
+        };
     }
 
     /** Where each selected column's value is: CHANNEL, SINCE, UNTIL or a payload index; null if one is not held. */
@@ -118,7 +138,7 @@ public final class HeldFrontierReads implements HeldFolderReads {
      * The rows the statement selects, in its order (channel, then since). At one key they are the rows whose interval
      * holds it; otherwise, per channel, those from the latest since at or before the probe key on, within the bounds.
      */
-    private static int write(HeldRows held, CoolRead read, int[] columns, RowSink sink) throws IOException {
+    private static int select(HeldRows held, CoolRead read, IndexSink sink) {
         long first = Math.max(0, read.firstChannel());
         long last = Math.min(Channel.MAX_ID, read.lastChannel());
         if (first > last) {
@@ -128,28 +148,24 @@ public final class HeldFrontierReads implements HeldFolderReads {
                 : ChannelSelection.range(first, last);
         int[] n = {0};
         long[] known = {-1, 0}; // the last channel checked against the channel table, and whether it is there
-        try {
-            if (read.isAtTime()) {
-                held.browse(read.probeKey(), read.probeKey(), sel, (channel, r) -> {
-                    if (inChannelTable(held, read, channel, known)) {
-                        emit(held, columns, channel, r, sink);
-                        n[0]++;
-                    }
-                });
-            } else {
-                Map<Long, Long> latestSince = new HashMap<>();
-                held.browse(Long.MIN_VALUE, read.probeKey(), sel, (channel, r) -> latestSince.put(channel, held.since(r)));
-                held.browse(read.untilAfter(), read.sinceAtMost(), sel, (channel, r) -> {
-                    long from = latestSince.getOrDefault(channel, read.probeKey());
-                    if (held.since(r) >= from && held.until(r) > read.untilAfter()
-                            && inChannelTable(held, read, channel, known)) {
-                        emit(held, columns, channel, r, sink);
-                        n[0]++;
-                    }
-                });
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
+        if (read.isAtTime()) {
+            held.browse(read.probeKey(), read.probeKey(), sel, (channel, r) -> {
+                if (inChannelTable(held, read, channel, known)) {
+                    sink.row(r);
+                    n[0]++;
+                }
+            });
+        } else {
+            Map<Long, Long> latestSince = new HashMap<>();
+            held.browse(Long.MIN_VALUE, read.probeKey(), sel, (channel, r) -> latestSince.put(channel, held.since(r)));
+            held.browse(read.untilAfter(), read.sinceAtMost(), sel, (channel, r) -> {
+                long from = latestSince.getOrDefault(channel, read.probeKey());
+                if (held.since(r) >= from && held.until(r) > read.untilAfter()
+                        && inChannelTable(held, read, channel, known)) {
+                    sink.row(r);
+                    n[0]++;
+                }
+            });
         }
         return n[0];
     }
@@ -178,7 +194,7 @@ public final class HeldFrontierReads implements HeldFolderReads {
             };
         }
         try {
-            sink.row(v);
+            sink.row(r, v);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
