@@ -36,6 +36,9 @@ public final class HeldFrontierReads implements HeldFolderReads {
     private final RowStore rows;
     private final Metadata meta;
     private volatile Map<String, Node> foldersByIovTable = Map.of();
+    /** Per held layer: whether every channel with rows is in the folder's channel table (the join keeps them all). */
+    private final com.github.benmanes.caffeine.cache.Cache<HeldRows, Boolean> allChannelsKnown =
+            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().build();
     private volatile long loadedAt = System.nanoTime() - 2 * RELOAD_NANOS;
 
     public HeldFrontierReads(IovStore store, RowStore rows) {
@@ -80,7 +83,8 @@ public final class HeldFrontierReads implements HeldFolderReads {
 
             @Override
             public int select(IndexSink sink) {
-                return HeldFrontierReads.select(held, read, sink);
+                boolean join = read.joinsChannels() && !allChannelsKnown.get(held, HeldFrontierReads::allChannelsKnown);
+                return HeldFrontierReads.select(held, read, join, sink);
             }
         };
     }
@@ -138,7 +142,7 @@ public final class HeldFrontierReads implements HeldFolderReads {
      * The rows the statement selects, in its order (channel, then since). At one key they are the rows whose interval
      * holds it; otherwise, per channel, those from the latest since at or before the probe key on, within the bounds.
      */
-    private static int select(HeldRows held, CoolRead read, IndexSink sink) {
+    private static int select(HeldRows held, CoolRead read, boolean join, IndexSink sink) {
         long first = Math.max(0, read.firstChannel());
         long last = Math.min(Channel.MAX_ID, read.lastChannel());
         if (first > last) {
@@ -150,7 +154,7 @@ public final class HeldFrontierReads implements HeldFolderReads {
         long[] known = {-1, 0}; // the last channel checked against the channel table, and whether it is there
         if (read.isAtTime()) {
             held.browse(read.probeKey(), read.probeKey(), sel, (channel, r) -> {
-                if (inChannelTable(held, read, channel, known)) {
+                if (inChannelTable(held, join, channel, known)) {
                     sink.row(r);
                     n[0]++;
                 }
@@ -161,7 +165,7 @@ public final class HeldFrontierReads implements HeldFolderReads {
             held.browse(read.untilAfter(), read.sinceAtMost(), sel, (channel, r) -> {
                 long from = latestSince.getOrDefault(channel, read.probeKey());
                 if (held.since(r) >= from && held.until(r) > read.untilAfter()
-                        && inChannelTable(held, read, channel, known)) {
+                        && inChannelTable(held, join, channel, known)) {
                     sink.row(r);
                     n[0]++;
                 }
@@ -170,9 +174,22 @@ public final class HeldFrontierReads implements HeldFolderReads {
         return n[0];
     }
 
+    /** Whether every channel with rows in the layer is one of the folder's channels (as the store keeps them). */
+    private static boolean allChannelsKnown(HeldRows held) {
+        long[] last = {-1};
+        boolean[] all = {true};
+        held.browse(Long.MIN_VALUE, Long.MAX_VALUE, ChannelSelection.all(), (channel, r) -> {
+            if (channel != last[0]) {
+                last[0] = channel;
+                all[0] &= held.selectedChannels(ChannelSelection.channel(channel)) > 0;
+            }
+        });
+        return all[0];
+    }
+
     /** With the channel table joined, only channels it holds (looked up once per channel). */
-    private static boolean inChannelTable(HeldRows held, CoolRead read, long channel, long[] known) {
-        if (!read.joinsChannels()) {
+    private static boolean inChannelTable(HeldRows held, boolean join, long channel, long[] known) {
+        if (!join) {
             return true;
         }
         if (known[0] != channel) {

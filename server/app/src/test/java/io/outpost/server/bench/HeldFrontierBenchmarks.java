@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * ({@code outpost.rows.enabled=false}), on one PostgreSQL database, at 1 and 20 connections, slices rotating between
  * the three (docs/benchmarks.md). Every timed answer is checked: status 200 and the bytes of its path's probe answer,
  * whose 10,000 rows were decoded and compared with the store's own browse at that key.
+ * {@code -Dbench.jfr=DIR} also records five seconds of each path at one connection with JFR into DIR.
  */
 @Tag("benchmark")
 class HeldFrontierBenchmarks {
@@ -80,6 +81,17 @@ class HeldFrontierBenchmarks {
             }
             assertThat(held.metric("outpost_frontier_answers_total", java.util.regex.Pattern.compile("source=\"held\"")))
                     .as("Frontier answers from held rows").isGreaterThan(heldBefore);
+            String jfr = System.getProperty("bench.jfr");
+            if (jfr != null) { // a profile of each path at one connection, before the timed slices
+                for (Path p : paths) {
+                    try (jdk.jfr.Recording rec = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"))) {
+                        rec.start();
+                        run(p, 1, 5);
+                        rec.stop();
+                        rec.dump(java.nio.file.Path.of(jfr, p.name().replace(' ', '-') + ".jfr"));
+                    }
+                }
+            }
             for (int conns : new int[] {1, 20}) {
                 int slices = 3;
                 double[][] sum = new double[paths.size()][2];
