@@ -117,6 +117,12 @@ class HeldFrontierAnswersTest {
             }
             try {
                 store.store(f.node(), batch);
+                if (!batch.isEmpty() && r.nextBoolean()) {
+                    // again at the since of an IOV just stored: COOL's single-version rules decide what stays
+                    NewIov again = batch.get(r.nextInt(batch.size()));
+                    store.store(f.node(), List.of(new NewIov(again.channelId(), again.since(),
+                            r.nextBoolean() ? ValidityKey.MAX : again.since() + 1 + r.nextInt(40), values(f, r))));
+                }
             } catch (StoreException e) {
                 // a random batch COOL would refuse (e.g. before an existing IOV): nothing stored, nothing to compare
             }

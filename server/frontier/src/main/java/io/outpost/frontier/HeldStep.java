@@ -84,8 +84,9 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
         try {
             rows = held.read(c, read);
             header = rows == null ? null : header(c, w.payload, read);
-        } catch (SQLException e) {
-            // the database path meets the same fault and reports it as usual
+        } catch (SQLException | RuntimeException e) {
+            // the database path meets the same fault (an outage, a folder list that cannot be read) and reports it
+            // as usual
             LOG.debug("held rows not used: {}", e.toString());
             rows = null;
             header = null;
