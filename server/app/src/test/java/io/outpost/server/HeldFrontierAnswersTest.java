@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * ({@code outpost.rows.enabled=false}), are sent the same random COOL statements (at-time reads with and without the
  * channel table, browses from a key, channel selections, column choices, quoted and unquoted names, hints, zip
  * levels) over random single-version histories, with writes between requests; every response body must be the same
- * bytes, and a difference names the statement (with the seed). Columns whose text each database writes its own
+ * bytes with the same Last-Modified and Cache-Control, and a difference names the statement (with the seed). Columns whose text each database writes its own
  * way (Double) go to the database on both services, and are compared all the same.
  */
 class HeldFrontierAnswersTest {
@@ -79,12 +79,16 @@ class HeldFrontierAnswersTest {
                     String sql = statement(r, f, nextSince);
                     String path = FRONTIER + (r.nextInt(4) == 0 ? "BLOB" : "BLOBzip" + r.nextInt(10)) + "&p1="
                             + P1Codec.encode(sql);
-                    byte[] fromDatabase = body(database, path);
-                    byte[] fromHeld = body(held, path);
-                    assertThat(new String(fromHeld, StandardCharsets.ISO_8859_1))
+                    HttpResponse<byte[]> fromDatabase = response(database, path);
+                    HttpResponse<byte[]> fromHeld = response(held, path);
+                    assertThat(new String(fromHeld.body(), StandardCharsets.ISO_8859_1))
                             .as("seed %d, %s: %s", seed, backend, sql)
-                            .isEqualTo(new String(fromDatabase, StandardCharsets.ISO_8859_1))
+                            .isEqualTo(new String(fromDatabase.body(), StandardCharsets.ISO_8859_1))
                             .contains("error=\"0\"");
+                    for (String h : List.of("Last-Modified", "Cache-Control")) {
+                        assertThat(fromHeld.headers().firstValue(h)).as("%s of seed %d, %s: %s", h, seed, backend, sql)
+                                .isEqualTo(fromDatabase.headers().firstValue(h));
+                    }
                     compared++;
                 }
                 assertThat(compared).isEqualTo(160);
@@ -222,9 +226,13 @@ class HeldFrontierAnswersTest {
     }
 
     private static byte[] body(RunningService svc, String path) throws Exception {
+        return response(svc, path).body();
+    }
+
+    private static HttpResponse<byte[]> response(RunningService svc, String path) throws Exception {
         HttpResponse<byte[]> resp = svc.get(path, "X-Frontier-Id", "outpost-test 1.0");
         assertThat(resp.statusCode()).as(path).isEqualTo(200);
-        return resp.body();
+        return resp;
     }
 
     private static double heldAnswers(RunningService svc) throws Exception {
