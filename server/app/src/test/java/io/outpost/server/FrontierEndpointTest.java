@@ -79,10 +79,15 @@ class FrontierEndpointTest {
                 + " I1 WHERE I1.CHANNEL_ID = C2.CHANNEL_ID AND I1.IOV_SINCE <= 9000000000000000000), 9000000000000000000) AND I3.IOV_SINCE <= 9000000000000000000 AND "
                 + "I3.IOV_UNTIL > 9000000000000000000 ORDER BY I3.CHANNEL_ID, I3.IOV_SINCE";
         double held = answers("held");
-        String body = new String(svc.get("/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1="
-                + p1(sql), "X-Frontier-Id", "outpost-test 1.0").body(), StandardCharsets.ISO_8859_1);
-        assertThat(body).contains("error=\"0\"").contains("records=\"16\"");
+        String path = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1=" + p1(sql);
+        HttpResponse<byte[]> r = svc.get(path, "X-Frontier-Id", "outpost-test 1.0");
+        assertThat(new String(r.body(), StandardCharsets.ISO_8859_1)).contains("error=\"0\"").contains("records=\"16\"");
         assertThat(answers("held") - held).isEqualTo(1.0);
+        // its Last-Modified is the folder's, from the stamp the rows are at: a revalidation gets 304
+        String lastModified = r.headers().firstValue("Last-Modified").orElseThrow();
+        assertThat(lastModified).isNotEqualTo("Thu, 01 Jan 1970 00:00:00 GMT");
+        assertThat(svc.get(path + "&freshkey=2", "X-Frontier-Id", "outpost-test 1.0", "If-Modified-Since", lastModified)
+                .statusCode()).isEqualTo(304);
     }
 
     private static double answers(String source) throws Exception {

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each request is one {@link FrontierExchange} run through an ordered chain of steps: parse, 304 from cached
  * table times, admission, then the transaction, which runs each payload through its own steps: open (connection),
- * Last-Modified, held rows (COOL's IOV reads answered from memory), stamp, single flight, cost, encode, execute,
+ * held rows (COOL's IOV reads answered from memory), Last-Modified, stamp, single flight, cost, encode, execute,
  * publish.
  */
 public class FrontierServlet extends HttpServlet {
@@ -99,8 +99,8 @@ public class FrontierServlet extends HttpServlet {
         PayloadEnds ends = new PayloadEnds(context, answers);
         StepChain<PayloadWork, PayloadOutcome> payloadSteps = new StepChain<>(List.of(
                 new OpenPayloadStep(reads, ends),
+                new HeldStep(held, times, reads, answers, ends),
                 new LastModifiedStep(times, ends, config),
-                new HeldStep(held, reads, answers, ends),
                 new StampStep(answers, cost, ends, dialect, config),
                 new SingleFlightStep(answers, keepalives, ends, config),
                 new CostStep(cost, ends, context),

@@ -28,6 +28,9 @@ public interface HeldFolderReads {
 
     /** The rows of one read at one stamp of its folder. */
     interface Rows {
+        /** The folder's stamp the rows are at: {@code CURRENT_VALUE@LASTMOD_DATE} of its {@code _IOVS_SEQ} row. */
+        String stamp();
+
         /**
          * The held rows the read's rows are part of (a folder layer at one stamp): the same object as long as they
          * are the same rows, so that their encoding can be kept with it.

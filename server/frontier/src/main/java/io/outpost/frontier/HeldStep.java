@@ -3,8 +3,10 @@ package io.outpost.frontier;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.outpost.frontier.answers.FrontierAnswers;
+import io.outpost.frontier.answers.TableTimes;
 import io.outpost.frontier.encode.BlobEncoder;
 import io.outpost.frontier.encode.RecordBytes;
+import io.outpost.frontier.protocol.CacheHeaders;
 import io.outpost.frontier.sql.CoolRead;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * running the query: the column header as the database describes the statement (learnt once per table and columns),
  * then the selected rows' records. A layer's rows are encoded as records once per column choice (each value as the
  * database's text of it) and an answer copies its rows' slices, so a new key costs a copy, not an encoding. A read
- * that is not held goes on to the database.
+ * that is not held goes on to the database. Runs before {@link LastModifiedStep}: the Last-Modified of a held answer
+ * comes from the stamp its rows are at (the same sequence row), with no further read.
  */
 final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
     private static final Logger LOG = LoggerFactory.getLogger(HeldStep.class);
@@ -55,6 +58,7 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
     }
 
     private final HeldFolderReads held;
+    private final TableTimes times;
     private final DatabaseReads reads;
     private final FrontierAnswers answers;
     private final PayloadEnds ends;
@@ -65,8 +69,9 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
             .weigher((LayerKey k, LayerRecords r) -> 2 * r.bytes.length + 4 * r.start.length) // and a finished answer
             .build();
 
-    HeldStep(HeldFolderReads held, DatabaseReads reads, FrontierAnswers answers, PayloadEnds ends) {
+    HeldStep(HeldFolderReads held, TableTimes times, DatabaseReads reads, FrontierAnswers answers, PayloadEnds ends) {
         this.held = held;
+        this.times = times;
         this.reads = reads;
         this.answers = answers;
         this.ends = ends;
@@ -95,6 +100,19 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
         }
         if (rows == null || header == null) {
             return next.proceed(w);
+        }
+        if (lastModifiedDue(w)) {
+            // the folder's time is the stamp's LASTMOD_DATE, the same sequence row LastModifiedStep would read, and it
+            // is cached for ValidateLastModifiedSeconds as that step caches it
+            String stamp = rows.stamp();
+            long lm = times.remember(w.payload.sources(), List.of(stamp.substring(stamp.indexOf('@') + 1)));
+            FrontierExchange x = w.exchange;
+            if (x.ifModifiedSince() > 0 && x.ifModifiedSince() == lm) {
+                return new PayloadOutcome.NotModified();
+            }
+            if (lm > 0) {
+                x.response.setHeader("Last-Modified", CacheHeaders.httpDate(lm));
+            }
         }
         LayerRecords records = records(rows, read, header);
         Slices slices = new Slices();
@@ -130,6 +148,13 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
         }
         ends.answeredFrom(FrontierMetrics.HELD);
         return ends.sent(w, n, enc.md5Hex(), enc.fullSize());
+    }
+
+    /** Whether the request's Last-Modified is still to be learnt (as {@link LastModifiedStep} decides it). */
+    private static boolean lastModifiedDue(PayloadWork w) {
+        FrontierExchange x = w.exchange;
+        return x.payloads().size() == 1 && x.lastModified() == 0 && w.payload.sources() != null
+                && !x.out.isCommitted();
     }
 
     /** Row ranges [first, end) in the read's order, consecutive rows joined. */

@@ -67,6 +67,11 @@ public final class HeldFrontierReads implements HeldFolderReads {
         }
         return new Rows() {
             @Override
+            public String stamp() {
+                return state.stamp();
+            }
+
+            @Override
             public Object layer() {
                 return held;
             }

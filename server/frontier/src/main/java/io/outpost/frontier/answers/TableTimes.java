@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -82,6 +83,30 @@ public final class TableTimes {
                     max = Math.max(max, t);
                 }
             }
+        }
+        if (max > 0) {
+            cache.put(sources, new Entry(max, System.nanoTime()));
+        }
+        return max > 0 ? max : -1;
+    }
+
+    /**
+     * The time of {@code sources} from their LASTMOD_DATEs as just read (e.g. with a folder's stamp), and caches it;
+     * -1 if a time is missing or unreadable.
+     */
+    public long remember(Set<String> sources, List<String> modified) {
+        if (modified.size() != sources.size()) {
+            return -1;
+        }
+        long max = 0;
+        for (String s : modified) {
+            long t;
+            try {
+                t = SysTime.parse(s).toEpochMilli() / 1000 * 1000;
+            } catch (RuntimeException e) {
+                return -1;
+            }
+            max = Math.max(max, t);
         }
         if (max > 0) {
             cache.put(sources, new Entry(max, System.nanoTime()));
