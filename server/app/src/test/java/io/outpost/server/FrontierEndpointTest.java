@@ -54,6 +54,8 @@ class FrontierEndpointTest {
         String path = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1="
                 + p1("SELECT CHANNEL_ID, IOV_SINCE FROM " + table + " ORDER BY CHANNEL_ID, IOV_SINCE");
         double hits = svc.metric("outpost_frontier_answers_hits_total");
+        double kept = answers("kept");
+        double database = answers("database");
         double loads = svc.metric("outpost_frontier_answers_loads_total");
         String first = new String(svc.get(path, "X-Frontier-Id", "outpost-test 1.0").body(), StandardCharsets.ISO_8859_1);
         String second = new String(svc.get(path + "&freshkey=1", "X-Frontier-Id", "outpost-test 1.0").body(),
@@ -62,6 +64,34 @@ class FrontierEndpointTest {
         assertThat(second).isEqualTo(first);
         assertThat(svc.metric("outpost_frontier_answers_loads_total") - loads).isEqualTo(1.0);
         assertThat(svc.metric("outpost_frontier_answers_hits_total") - hits).isEqualTo(1.0);
+        assertThat(answers("kept") - kept).as("answers by source: kept").isEqualTo(1.0);
+        assertThat(answers("database") - database).as("answers by source: database").isEqualTo(1.0);
+    }
+
+    /** COOL's at-time read of a single-version folder is answered from held rows, and counted so. */
+    @Test
+    void coolsAtTimeReadIsAnsweredFromHeldRowsAndCounted() throws Exception {
+        io.outpost.store.model.Node f = svc.bean(io.outpost.store.IovStore.class).folder("/DEMO/Calo/Pedestals");
+        String iovs = f.iovTable().toUpperCase(java.util.Locale.ROOT);
+        String sql = "SELECT /*+ QB_NAME(MAIN) */ I3.CHANNEL_ID, I3.IOV_SINCE, I3.IOV_UNTIL FROM "
+                + f.channelTable().toUpperCase(java.util.Locale.ROOT) + " C2, " + iovs + " I3 WHERE I3.CHANNEL_ID = "
+                + "C2.CHANNEL_ID AND I3.IOV_SINCE >= COALESCE((SELECT /*+ QB_NAME(MAX1) */ MAX(I1.IOV_SINCE) FROM " + iovs
+                + " I1 WHERE I1.CHANNEL_ID = C2.CHANNEL_ID AND I1.IOV_SINCE <= 9000000000000000000), 9000000000000000000) AND I3.IOV_SINCE <= 9000000000000000000 AND "
+                + "I3.IOV_UNTIL > 9000000000000000000 ORDER BY I3.CHANNEL_ID, I3.IOV_SINCE";
+        double held = answers("held");
+        String path = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1=" + p1(sql);
+        HttpResponse<byte[]> r = svc.get(path, "X-Frontier-Id", "outpost-test 1.0");
+        assertThat(new String(r.body(), StandardCharsets.ISO_8859_1)).contains("error=\"0\"").contains("records=\"16\"");
+        assertThat(answers("held") - held).isEqualTo(1.0);
+        // its Last-Modified is the folder's, from the stamp the rows are at: a revalidation gets 304
+        String lastModified = r.headers().firstValue("Last-Modified").orElseThrow();
+        assertThat(lastModified).isNotEqualTo("Thu, 01 Jan 1970 00:00:00 GMT");
+        assertThat(svc.get(path + "&freshkey=2", "X-Frontier-Id", "outpost-test 1.0", "If-Modified-Since", lastModified)
+                .statusCode()).isEqualTo(304);
+    }
+
+    private static double answers(String source) throws Exception {
+        return svc.metric("outpost_frontier_answers_total", java.util.regex.Pattern.compile("source=\"" + source + "\""));
     }
 
     /**

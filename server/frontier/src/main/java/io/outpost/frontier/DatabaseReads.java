@@ -174,6 +174,36 @@ final class DatabaseReads {
         }
     }
 
+    /**
+     * The column header the payload's query answers with (names and types, alternating), as {@link #readRows}
+     * writes it, read from the query's result description (at most one row is fetched).
+     */
+    java.util.List<String> header(Connection c, Payload p) throws SQLException {
+        try (PreparedStatement ps = dialect.prepareQuery(c, p.sql())) {
+            ColumnValues.textFormat(ps);
+            ps.setMaxRows(1);
+            if (config.statementTimeoutSeconds() > 0) {
+                ps.setQueryTimeout(config.statementTimeoutSeconds());
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                ResultSetMetaData md = rs.getMetaData();
+                java.util.List<String> out = new java.util.ArrayList<>();
+                for (int i = 1; i <= md.getColumnCount(); i++) {
+                    String name = dialect.columnName(md, i);
+                    String type = dialect.typeName(md, i);
+                    if (dialect.typesColumnsByValue()) {
+                        String declared = sqliteTypes.sqliteAnswerType(c, md.getTableName(i), name,
+                                md.getColumnTypeName(i));
+                        type = declared != null ? declared : type;
+                    }
+                    out.add(name);
+                    out.add(type);
+                }
+                return out;
+            }
+        }
+    }
+
     static void rollback(Connection c) {
         try {
             c.rollback();

@@ -36,6 +36,7 @@ final class ExecuteStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
                 case StampPlan.NotKept n -> new PayloadWork.ReadRows(reads.query(c, p, enc, w.out(), false), null);
             };
             enc.close();
+            ends.answeredFrom(FrontierMetrics.DATABASE);
         } catch (SQLException e) {
             closeQuietly(enc);
             if (PayloadEnds.refused(e, w)) {

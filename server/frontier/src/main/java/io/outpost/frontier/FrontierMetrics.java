@@ -9,6 +9,17 @@ public interface FrontierMetrics {
 
     void rows(long n);
 
+    /** An answer's rows came from held rows. */
+    String HELD = "held";
+    /** An answer's rows came from a database query. */
+    String DATABASE = "database";
+    /** An answer kept from an earlier identical request was sent again. */
+    String KEPT = "kept";
+
+    /** Where an answer's rows came from: {@link #HELD}, {@link #DATABASE} or {@link #KEPT}. */
+    default void answer(String source) {
+    }
+
     FrontierMetrics NONE = new FrontierMetrics() {
         @Override
         public void request(String outcome) {

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each request is one {@link FrontierExchange} run through an ordered chain of steps: parse, 304 from cached
  * table times, admission, then the transaction, which runs each payload through its own steps: open (connection),
- * stamp (the {@link StampPlan} the later steps follow), Last-Modified, single flight, cost, encode, execute,
+ * held rows (COOL's IOV reads answered from memory), stamp (the {@link StampPlan} the later steps follow), Last-Modified, single flight, cost, encode, execute,
  * publish. A payload's state goes from step to step as a value ({@link PayloadWork}).
  */
 public class FrontierServlet extends HttpServlet {
@@ -62,7 +62,7 @@ public class FrontierServlet extends HttpServlet {
 
     /** A servlet with its own {@link FrontierRuntime}, closed when the servlet is destroyed. */
     public FrontierServlet(FrontierContext context, long answerCacheBytes, QueryCostLimits costLimits) {
-        this(context, new FrontierRuntime(), true, answerCacheBytes, costLimits);
+        this(context, new FrontierRuntime(), true, answerCacheBytes, costLimits, null);
     }
 
     /**
@@ -72,11 +72,20 @@ public class FrontierServlet extends HttpServlet {
      */
     public FrontierServlet(FrontierContext context, FrontierRuntime runtime, long answerCacheBytes,
                            QueryCostLimits costLimits) {
-        this(context, runtime, false, answerCacheBytes, costLimits);
+        this(context, runtime, false, answerCacheBytes, costLimits, null);
+    }
+
+    /**
+     * As above, answering COOL's IOV reads of folders whose rows {@code held} holds from those rows (see
+     * docs/frontier.md); null: every query goes to the database.
+     */
+    public FrontierServlet(FrontierContext context, FrontierRuntime runtime, long answerCacheBytes,
+                           QueryCostLimits costLimits, HeldFolderReads held) {
+        this(context, runtime, false, answerCacheBytes, costLimits, held);
     }
 
     private FrontierServlet(FrontierContext context, FrontierRuntime runtime, boolean ownsRuntime,
-                            long answerCacheBytes, QueryCostLimits costLimits) {
+                            long answerCacheBytes, QueryCostLimits costLimits, HeldFolderReads held) {
         this.context = context;
         this.runtime = runtime;
         this.ownsRuntime = ownsRuntime;
@@ -91,6 +100,7 @@ public class FrontierServlet extends HttpServlet {
         PayloadEnds ends = new PayloadEnds(context, answers);
         StepChain<PayloadWork, PayloadOutcome> payloadSteps = new StepChain<>(List.of(
                 new OpenPayloadStep(reads, ends),
+                new HeldStep(held, times, reads, answers, ends),
                 new StampStep(answers, cost, ends, dialect, config),
                 new LastModifiedStep(times, ends, config),
                 new SingleFlightStep(answers, keepalives, ends, config),

@@ -23,6 +23,13 @@ public final class MicrometerFrontierMetrics implements FrontierMetrics {
                 .register(registry).increment();
     }
 
+    /** {@code outpost.frontier.answers{context,source}}: where the payloads' answers came from. */
+    @Override
+    public void answer(String source) {
+        Counter.builder("outpost.frontier.answers").tag("context", context).tag("source", source)
+                .description("Frontier answers by where their rows came from").register(registry).increment();
+    }
+
     @Override
     public void keepalive() {
         keepalives.increment();

@@ -75,7 +75,8 @@ final class ParseStep implements StepChain.Step<FrontierExchange, Void> {
             PayloadSql sql = PayloadSql.of(cmd);
             SqlGuard.Checked checked = checks.check(sql.statement(), sql.binds());
             return new Payload(cmd, checked.sql(), sql.binds(), checked.tables(),
-                    checked.dictionary() ? null : times.sources(checked.tables()), checked.dictionary(), null);
+                    checked.dictionary() ? null : times.sources(checked.tables()), checked.dictionary(), null,
+                    sql.binds().isEmpty() && checked.coolRead() != null ? checked.coolRead().read() : null);
         } catch (FrontierException e) {
             if (e.getCause() != null) {
                 // the analyser itself failed: what it threw is for the log, under the request's id, on one line (a

@@ -51,6 +51,11 @@ final class PayloadEnds {
         return new PayloadOutcome.Sent(keep);
     }
 
+    /** Counts an answer by where its rows came from ({@link FrontierMetrics#answer}). */
+    void answeredFrom(String source) {
+        context.metrics().answer(source);
+    }
+
     /** Upstream error_payload_end: short age and epoch Last-Modified if still possible, else a global error too. */
     PayloadOutcome error(PayloadWork w, String message, String check) throws IOException {
         FrontierExchange x = w.exchange();
@@ -94,6 +99,7 @@ final class PayloadEnds {
         }
         w.exchange().setAge(config.errorMaxAge());
         w.out().writeShared(kept.body());
+        answeredFrom(FrontierMetrics.KEPT);
         return sent(w, kept.rows(), kept.md5(), kept.fullSize(), null);
     }
 

@@ -36,6 +36,7 @@ final class SingleFlightStep implements StepChain.Step<PayloadWork, PayloadOutco
         FrontierAnswers.Encoded ready = flight.ready();
         if (ready != null) {
             w.out().writeShared(ready.body());
+            ends.answeredFrom(FrontierMetrics.KEPT);
             return ends.sent(w, ready.rows(), ready.md5(), ready.fullSize(), null);
         }
         AnswerTee tee = flight.publishes() ? new AnswerTee(w.out(), answers.maxEntryBytes()) : null;

@@ -34,6 +34,8 @@ public class FrontierConfiguration {
         private final List<FrontierContext> contexts = new ArrayList<>();
         private final Map<String, QueryCostLimits> costLimits = new LinkedHashMap<>();
         private final Map<String, Long> answerCacheBytes = new LinkedHashMap<>();
+        /** Contexts serving the service's own database and tables, whose folders' held rows can answer them. */
+        private final java.util.Set<String> onServiceTables = new java.util.HashSet<>();
 
         public List<FrontierContext> contexts() {
             return contexts;
@@ -74,6 +76,9 @@ public class FrontierConfiguration {
             out.contexts.add(new FrontierContext(e.getKey(), db, FrontierConfig.fromProperties(e.getKey(), c.settings()),
                     new MicrometerFrontierMetrics(registry, e.getKey()), tables));
             out.costLimits.put(e.getKey(), QueryCostLimits.fromProperties(c.settings()));
+            if (own && db.prefix().equals(store.database().prefix())) {
+                out.onServiceTables.add(e.getKey());
+            }
             String cacheBytes = c.settings().get("AnswerCacheBytes");
             if (cacheBytes != null && !cacheBytes.isBlank()) {
                 out.answerCacheBytes.put(e.getKey(), org.springframework.util.unit.DataSize.parse(cacheBytes.trim()).toBytes());
@@ -94,11 +99,16 @@ public class FrontierConfiguration {
     public org.springframework.boot.web.servlet.ServletContextInitializer frontierServlets(FrontierDatabases dbs,
                                                                                           FrontierRuntime runtime,
                                                                                           MeterRegistry registry,
-                                                                                          io.outpost.server.cache.Catalog catalog) {
+                                                                                          io.outpost.server.cache.Catalog catalog,
+                                                                                          IovStore store,
+                                                                                          io.outpost.server.rows.RowStore rows) {
+        // COOL's IOV reads of the service's own folders are answered from the rows the native API holds
+        var held = new io.outpost.server.rows.HeldFrontierReads(store, rows);
         return servletContext -> {
             for (FrontierContext ctx : dbs.contexts()) {
                 FrontierServlet servlet = new FrontierServlet(ctx, runtime, dbs.answerCacheBytes(ctx.name()),
-                        dbs.costLimits.getOrDefault(ctx.name(), QueryCostLimits.defaults()));
+                        dbs.costLimits.getOrDefault(ctx.name(), QueryCostLimits.defaults()),
+                        dbs.onServiceTables.contains(ctx.name()) ? held : null);
                 countAnswers(registry, ctx.name(), servlet.answers());
                 // a served snapshot's sync changes the catalog: the servlet then re-reads what the snapshot covers
                 catalog.onChange(servlet::reloadSnapshotCoverage);

@@ -150,6 +150,17 @@ public final class BlobEncoder implements AutoCloseable {
         fullSize += 5 + b.length;
     }
 
+    /** Records already in the stream's form ({@link RecordBytes}): copied as they are. */
+    public void writeRecords(byte[] records, int off, int len) throws IOException {
+        for (int end = off + len; off < end; ) {
+            int n = Math.min(end - off, room());
+            System.arraycopy(records, off, buf, pos, n);
+            pos += n;
+            off += n;
+        }
+        fullSize += len;
+    }
+
     public void writeStream(InputStream in, long length) throws IOException {
         header((int) length);
         long copied = 0;

@@ -75,7 +75,8 @@ public final class CheckedStatements {
             return null;
         }
         shapes.incrementAndGet();
-        return new SqlGuard.Checked(sql, shape.tables(), shape.dictionary());
+        return new SqlGuard.Checked(sql, shape.tables(), shape.dictionary(),
+                shape.coolRead() == null ? null : shape.coolRead().withLiterals(m.literals()));
     }
 
     /** Statements admitted through their shape's verdict. */

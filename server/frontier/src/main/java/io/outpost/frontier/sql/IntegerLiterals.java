@@ -26,10 +26,12 @@ public final class IntegerLiterals {
 
     /** The masked statement, or null when it holds no integer literal or cannot be masked safely. */
     static Masked mask(String sql) {
-        if (hasLongDigitRun(sql)) {
-            return null; // a sentinel's look-alike, even inside a string, would be taken for one when restoring
+        if (!hasLongDigitRun(sql)) {
+            return maskAll(sql);
         }
-        return maskAll(sql);
+        // COOL's nanosecond keys are 19-digit literals: each becomes a sentinel, so only a long run elsewhere (in a
+        // string, a name, a comment, a decimal) would be taken for a sentinel when restoring
+        return maskAll(sql, true);
     }
 
     /**
@@ -43,6 +45,11 @@ public final class IntegerLiterals {
     }
 
     private static Masked maskAll(String sql) {
+        return maskAll(sql, false);
+    }
+
+    /** @param restorable null when a long digit run is left outside the literals (restoring would mistake it) */
+    private static Masked maskAll(String sql, boolean restorable) {
         StringBuilder shape = new StringBuilder(sql.length() + 32);
         List<String> literals = new ArrayList<>();
         int n = sql.length();
@@ -85,6 +92,9 @@ public final class IntegerLiterals {
             }
             if (end <= i) {
                 return null; // unterminated string, identifier or comment: the full check reports it
+            }
+            if (restorable && end - i > MAX_DIGITS && hasLongDigitRun(sql.substring(i, end))) {
+                return null;
             }
             shape.append(sql, i, end);
             i = end;
@@ -146,6 +156,16 @@ public final class IntegerLiterals {
     private static String sentinel(int index) {
         String digits = Integer.toString(index);
         return PREFIX + "0".repeat(SENTINEL_DIGITS - PREFIX.length() - digits.length()) + digits;
+    }
+
+    /** The index of the literal a sentinel's value stands for (a shape's literal, parsed as a number). */
+    static int sentinelIndex(long sentinel) {
+        String s = Long.toString(sentinel);
+        int index = sentinelIndex(s, 0, s.length());
+        if (index < 0) {
+            throw new IndexOutOfBoundsException("not a sentinel: " + sentinel);
+        }
+        return index;
     }
 
     private static int sentinelIndex(String s, int from, int to) {

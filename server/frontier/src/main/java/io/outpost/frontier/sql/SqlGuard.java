@@ -16,9 +16,15 @@ public final class SqlGuard {
     /**
      * The outcome: SQL to execute, and the tables read (upper-case, unqualified, without {@code DUAL}). With
      * {@code dictionary}, the tables are Oracle data-dictionary views and the SQL is SQLite's, to run on
-     * {@link DataDictionary}'s snapshot of the catalog.
+     * {@link DataDictionary}'s snapshot of the catalog. {@code coolRead}: the statement is one of COOL's IOV reads
+     * ({@link CoolReads}), which may be answered from rows held in memory; null otherwise ({@link
+     * CoolReads.Template#read} gives its values).
      */
-    public record Checked(String sql, Set<String> tables, boolean dictionary) {
+    public record Checked(String sql, Set<String> tables, boolean dictionary, CoolReads.Template coolRead) {
+        public Checked(String sql, Set<String> tables, boolean dictionary) {
+            this(sql, tables, dictionary, null);
+        }
+
         public Checked(String sql, Set<String> tables) {
             this(sql, tables, false);
         }
@@ -66,7 +72,8 @@ public final class SqlGuard {
             } else if (translation == null) {
                 checked = new Checked(sql, reads.tables()); // Oracle runs the statement as sent
             } else {
-                checked = new Checked(translation.translate(select), reads.tables());
+                CoolReads.Template read = CoolReads.template(select); // before the translation rewrites the tree
+                checked = new Checked(translation.translate(select), reads.tables(), false, read);
             }
             more.check(select);
             return checked;

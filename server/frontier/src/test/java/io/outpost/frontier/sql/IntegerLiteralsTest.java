@@ -114,7 +114,13 @@ public class IntegerLiteralsTest {
     @Test
     void shapeKeysMaskLiteralsOfAnyLengthAndKeepStringsAsTheyAre() {
         String cool = "SELECT S FROM T WHERE IOV_SINCE <= 1700000000000000001 AND IOV_UNTIL > 1700000000000000001";
-        assertThat(IntegerLiterals.mask(cool)).as("19 digits: not restorable").isNull();
+        IntegerLiterals.Masked m = IntegerLiterals.mask(cool);
+        assertThat(m.literals()).as("19-digit keys are literals like any other").containsExactly(
+                "1700000000000000001", "1700000000000000001");
+        assertThat(IntegerLiterals.restore(m.shape(), m.literals())).isEqualTo(cool);
+        assertThat(IntegerLiterals.mask(cool + " AND S = '12345678901234567890'"))
+                .as("a long run outside the literals would be taken for a sentinel").isNull();
+        assertThat(IntegerLiterals.mask(cool.replace("SELECT S", "SELECT S12345678901234567890"))).isNull();
         assertThat(IntegerLiterals.shapeKey(cool)).doesNotContain("1700000000000000001")
                 .isEqualTo(IntegerLiterals.shapeKey(cool.replace("1700000000000000001", "5")));
         assertThat(IntegerLiterals.shapeKey("SELECT 1 FROM T WHERE S = '9170000000000000000'"))

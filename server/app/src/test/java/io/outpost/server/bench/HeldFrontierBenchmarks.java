@@ -1,0 +1,239 @@
+package io.outpost.server.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.outpost.frontier.protocol.P1Codec;
+import io.outpost.server.support.RunningService;
+import io.outpost.store.IovStore;
+import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.model.Iov;
+import io.outpost.store.model.Node;
+import io.outpost.store.read.IovReader;
+import io.outpost.store.workload.Workload;
+import io.outpost.testkit.FrontierDecoder;
+import io.outpost.testkit.PostgresServer;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Frontier at-time reads of likeLuis1iov (10,000 channels, one 50-character IOV each) as grid jobs send them through
+ * CORAL (GridCoolJob's statement), every request another key, answered from held rows, against the native API's cold
+ * answers from the same held rows and against the same statements answered by the database
+ * ({@code outpost.rows.enabled=false}), on one PostgreSQL database, at 1 and 20 connections, slices rotating between
+ * the three (docs/benchmarks.md). Every timed answer is checked: status 200 and the bytes of its path's probe answer,
+ * whose 10,000 rows were decoded and compared with the store's own browse at that key.
+ * {@code -Dbench.jfr=DIR} also records five seconds of each path at one connection with JFR into DIR.
+ */
+@Tag("benchmark")
+class HeldFrontierBenchmarks {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    /** Keys inside likeLuis1iov's IOV that no other benchmark asks. */
+    private static final AtomicLong NEXT_KEY = new AtomicLong(95_000_000_000L);
+    private static final long KEY_BASE = Workload.T0 / 100_000_000_000L * 100_000_000_000L;
+    private static final String FRONTIER = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1=";
+
+    private record Slice(double answersPerSecond, double serviceCpuMsPerAnswer) {
+    }
+
+    private record Path(String name, RunningService service, LongFunction<String> url, byte[] expected) {
+    }
+
+    @Test
+    void frontierFromHeldRowsAgainstNativeAndDatabasePostgres() throws Exception {
+        String url = PostgresServer.shared().createDatabase("bench_frontier_held");
+        try (IovStore loader = IovStore.open(io.outpost.store.db.DatabaseConfig.of(url, "postgres", ""))) {
+            BenchData.load(loader, false);
+        }
+        try (var c = java.sql.DriverManager.getConnection(url, "postgres", ""); var st = c.createStatement()) {
+            st.execute("VACUUM ANALYZE"); // as after any bulk load
+        }
+        String[] common = {"--outpost.database.user=postgres", "--outpost.demo-data=false",
+            "--logging.level.outpost.access=warn"};
+        try (RunningService held = RunningService.start(url, common);
+             RunningService database = RunningService.start(url, concat(common, "--outpost.rows.enabled=false"))) {
+            Node luis = held.bean(IovStore.class).folder(BenchData.LUIS);
+            LongFunction<String> frontier = t -> FRONTIER + P1Codec.encode(statement(luis, t));
+            LongFunction<String> nativeAt = t -> "/v1/bin/at/HEAD/" + t + "/all" + BenchData.LUIS;
+            List<Path> paths = List.of(
+                    new Path("native held", held, nativeAt, checkedNative(held, nativeAt)),
+                    new Path("Frontier held", held, frontier, checkedFrontier(held, frontier)),
+                    new Path("Frontier database", database, frontier, checkedFrontier(database, frontier)));
+            assertThat(paths.get(2).expected()).as("the same bytes from the database").isEqualTo(paths.get(1).expected());
+            double heldBefore = held.metric("outpost_frontier_answers_total",
+                    java.util.regex.Pattern.compile("source=\"held\""));
+            for (Path p : paths) {
+                run(p, 20, 3); // warm-up: JIT, pools, the held rows' first build
+            }
+            assertThat(held.metric("outpost_frontier_answers_total", java.util.regex.Pattern.compile("source=\"held\"")))
+                    .as("Frontier answers from held rows").isGreaterThan(heldBefore);
+            String jfr = System.getProperty("bench.jfr");
+            if (jfr != null) { // a profile of each path at one connection, before the timed slices
+                for (Path p : paths) {
+                    try (jdk.jfr.Recording rec = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"))) {
+                        rec.start();
+                        run(p, 1, 5);
+                        rec.stop();
+                        rec.dump(java.nio.file.Path.of(jfr, p.name().replace(' ', '-') + ".jfr"));
+                    }
+                }
+            }
+            for (int conns : new int[] {1, 20}) {
+                int slices = 3;
+                double[][] sum = new double[paths.size()][2];
+                for (int slice = 0; slice < slices; slice++) {
+                    for (int k = 0; k < paths.size(); k++) {
+                        int p = (k + slice) % paths.size(); // each slice starts with another path
+                        Slice r = run(paths.get(p), conns, 3);
+                        sum[p][0] += r.answersPerSecond() / slices;
+                        sum[p][1] += r.serviceCpuMsPerAnswer() / slices;
+                    }
+                }
+                double toNative = sum[1][0] / sum[0][0];
+                double toDatabase = sum[1][0] / sum[2][0];
+                ServiceBenchmarks.report(String.format(Locale.ROOT, "Frontier at-time likeLuis1iov (10k rows, PostgreSQL),"
+                        + " %d connection(s), every request another key: held rows %.1f answers/s (%.2f ms service CPU),"
+                        + " native held %.1f answers/s (%.2f ms), Frontier from the database %.1f answers/s (%.2f ms);"
+                        + " held vs native %.2f (target >= 0.7, %s), held vs database %.2f (target >= 5, %s)", conns,
+                        sum[1][0], sum[1][1], sum[0][0], sum[0][1], sum[2][0], sum[2][1], toNative,
+                        toNative >= 0.7 ? "met" : "NOT met", toDatabase, toDatabase >= 5 ? "met" : "NOT met"));
+            }
+        }
+    }
+
+    /** GridCoolJob's single-version at-time read of the folder at key t, as CORAL sends it. */
+    static String statement(Node folder, long t) {
+        String iovs = folder.iovTable().toUpperCase(Locale.ROOT);
+        String channels = folder.channelTable().toUpperCase(Locale.ROOT);
+        return "SELECT /*+ QB_NAME(MAIN) */ I3.CHANNEL_ID, I3.IOV_SINCE, I3.IOV_UNTIL, I3.S FROM " + channels
+                + " C2, " + iovs + " I3 WHERE I3.CHANNEL_ID = C2.CHANNEL_ID AND I3.IOV_SINCE >= COALESCE(("
+                + "SELECT /*+ QB_NAME(MAX1) */ MAX(I1.IOV_SINCE) FROM " + iovs + " I1 WHERE I1.CHANNEL_ID = "
+                + "C2.CHANNEL_ID AND I1.IOV_SINCE <= " + t + "), " + t + ") AND I3.IOV_SINCE <= " + t
+                + " AND I3.IOV_UNTIL > " + t + " ORDER BY I3.CHANNEL_ID, I3.IOV_SINCE";
+    }
+
+    /** The store's own rows at key t, each as text. */
+    private static List<List<String>> storeRows(RunningService svc, long t) {
+        IovStore store = svc.bean(IovStore.class);
+        Node f = store.folder(BenchData.LUIS);
+        List<List<String>> rows = new ArrayList<>();
+        store.browse(IovReader.spec(f, store.layer(f, null), t, t, ChannelSelection.all()), iov -> rows.add(strings(iov)));
+        assertThat(rows).hasSize(10_000);
+        return rows;
+    }
+
+    private static List<String> strings(Iov iov) {
+        List<String> out = new ArrayList<>(List.of(String.valueOf(iov.channelId()), String.valueOf(iov.since()),
+                String.valueOf(iov.until())));
+        for (Object v : iov.payload()) {
+            out.add(String.valueOf(v));
+        }
+        return out;
+    }
+
+    /** The probe answer of a Frontier path, after checking its 10,000 rows against the store's. */
+    private static byte[] checkedFrontier(RunningService svc, LongFunction<String> url) throws Exception {
+        long t = nextKey();
+        byte[] body = fetch(svc, url.apply(t));
+        FrontierDecoder.Payload p = FrontierDecoder.decode(body).only();
+        assertThat(p.error()).as(p.message()).isFalse();
+        assertThat(p.columns()).containsExactly("CHANNEL_ID", "IOV_SINCE", "IOV_UNTIL", "S");
+        assertThat(p.data()).isEqualTo(storeRows(svc, t));
+        return body;
+    }
+
+    /** The probe answer of the native API, after checking its 10,000 rows against the store's. */
+    private static byte[] checkedNative(RunningService svc, LongFunction<String> url) throws Exception {
+        long t = nextKey();
+        byte[] body = fetch(svc, url.apply(t));
+        io.outpost.server.support.WireDecoder.Table table = io.outpost.server.support.WireDecoder.decode(body);
+        assertThat(table.rows().stream().map(r -> r.stream().map(String::valueOf).toList()).toList())
+                .isEqualTo(storeRows(svc, t));
+        return body;
+    }
+
+    private static long nextKey() {
+        return KEY_BASE + NEXT_KEY.incrementAndGet();
+    }
+
+    private static byte[] fetch(RunningService svc, String path) throws Exception {
+        var r = svc.get(path, "X-Frontier-Id", "outpost-bench 1.0");
+        assertThat(r.statusCode()).as(path).isEqualTo(200);
+        return r.body();
+    }
+
+    /**
+     * {@code conns} clients, each on a keep-alive connection of its own, asking another key each time for
+     * {@code seconds}; any answer other than 200 with the expected bytes fails the benchmark.
+     */
+    private static Slice run(Path path, int conns, int seconds) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(conns);
+        try {
+            long cpu0 = OS.getProcessCpuTime();
+            long t0 = System.nanoTime();
+            long end = t0 + seconds * 1_000_000_000L;
+            List<Future<long[]>> done = new ArrayList<>();
+            for (int i = 0; i < conns; i++) {
+                int client = i;
+                done.add(pool.submit(() -> client(path, client, end)));
+            }
+            long answers = 0;
+            long clientCpu = 0;
+            for (Future<long[]> d : done) {
+                long[] r = d.get(5, TimeUnit.MINUTES);
+                answers += r[0];
+                clientCpu += r[1];
+            }
+            double elapsed = (System.nanoTime() - t0) / 1e9;
+            long serviceCpu = OS.getProcessCpuTime() - cpu0 - clientCpu;
+            assertThat(answers).as("answers in the slice").isPositive();
+            return new Slice(answers / elapsed, serviceCpu / 1e6 / answers);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * One client's loop on a connection of its own from its own loopback address (a distinct client); returns its
+     * answers and its own CPU time (reading and comparing them).
+     */
+    private static long[] client(Path path, int client, long end) throws IOException {
+        long cpu0 = THREADS.getCurrentThreadCpuTime();
+        byte[] expected = path.expected();
+        long answers = 0;
+        try (LoopbackClient c = new LoopbackClient(path.service().port(), client)) {
+            while (System.nanoTime() < end) {
+                String target = path.url().apply(nextKey());
+                byte[] body = c.get(target, "outpost-bench 1.0");
+                if (c.status() != 200) {
+                    throw new AssertionError(path.name() + " " + target + ": status " + c.status());
+                }
+                if (!Arrays.equals(body, expected)) {
+                    throw new AssertionError(path.name() + ": " + body.length + " bytes, not the expected answer");
+                }
+                answers++;
+            }
+        }
+        return new long[] {answers, THREADS.getCurrentThreadCpuTime() - cpu0};
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
