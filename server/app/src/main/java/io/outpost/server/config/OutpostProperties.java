@@ -86,7 +86,7 @@ public record OutpostProperties(@DefaultValue @Valid Database database, @Default
                           @DefaultValue("300s") Duration defaultMaxAge, @DefaultValue("60s") Duration metadataMaxAge,
                           @DefaultValue("5s") @DurationMax(seconds = 10, message = "outpost.caching.error-max-age must"
                                   + " be at most 10s: caches must not keep errors") Duration errorMaxAge,
-                          @DefaultValue("1d") Duration staleIfError, @Valid List<CacheClass> classes) {
+                          @DefaultValue("1d") Duration staleIfError, List<@Valid CacheClass> classes) {
         public Caching {
             classes = classes == null ? List.of() : List.copyOf(classes);
         }
@@ -98,7 +98,7 @@ public record OutpostProperties(@DefaultValue @Valid Database database, @Default
      *                 service's own database, so {@code FRONTIER_SERVER=http://host:8000/Outpost} works out of the box
      */
     public record Frontier(@DefaultValue("true") boolean enabled,
-                           @Valid java.util.Map<String, FrontierContext> contexts) {
+                           java.util.Map<String, @Valid FrontierContext> contexts) {
         public Frontier {
             contexts = contexts == null ? java.util.Map.of() : java.util.Map.copyOf(contexts);
         }
