@@ -8,6 +8,7 @@ import io.outpost.frontier.encode.BlobEncoder;
 import io.outpost.frontier.encode.RecordBytes;
 import io.outpost.frontier.protocol.CacheHeaders;
 import io.outpost.frontier.sql.CoolRead;
+import io.outpost.store.read.RowRanges;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
@@ -116,7 +117,7 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
             }
         }
         LayerRecords records = records(rows, read, header);
-        Slices slices = new Slices();
+        RowRanges slices = new RowRanges();
         int n = rows.select(slices::add);
         int[] s = slices.toArray();
         Finished kept = records.finished;
@@ -156,28 +157,6 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
         FrontierExchange x = w.exchange();
         return x.payloads().size() == 1 && x.lastModified() == 0 && w.payload().sources() != null
                 && !x.out.isCommitted();
-    }
-
-    /** Row ranges [first, end) in the read's order, consecutive rows joined. */
-    private static final class Slices {
-        private int[] bounds = new int[16];
-        private int n;
-
-        void add(int row) {
-            if (n > 0 && bounds[n - 1] == row) {
-                bounds[n - 1] = row + 1;
-                return;
-            }
-            if (n + 2 > bounds.length) {
-                bounds = Arrays.copyOf(bounds, bounds.length * 2);
-            }
-            bounds[n++] = row;
-            bounds[n++] = row + 1;
-        }
-
-        int[] toArray() {
-            return Arrays.copyOf(bounds, n);
-        }
     }
 
     /** The layer's records for the read's columns, encoded the first time they are asked. */

@@ -8,6 +8,7 @@ import io.outpost.store.model.Tag;
 import io.outpost.store.model.TagLock;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.IovReader;
+import io.outpost.store.read.RowRanges;
 import io.outpost.wire.AnswerEncoder;
 import io.outpost.wire.AnswerKind;
 import io.outpost.wire.Codec;
@@ -79,7 +80,7 @@ final class HeldAnswers {
      */
     private static Answer fromEncodedRows(Query q, String folder, HeldRows held, AnswerEncoder e, String label,
                                           List<Column> columns, boolean immutable, String generation) {
-        Slices slices = new Slices();
+        RowRanges slices = new RowRanges();
         boolean[] openEnded = {false};
         long[] hint = {0, ValidityKey.MAX, 0}; // max since, min until, rows
         held.browse(q.t1(), q.t2(), q.channels(), (channel, r) -> {
@@ -120,28 +121,6 @@ final class HeldAnswers {
         Answer a = finish(e, validSince, validUntil, openEnded[0], immutable, generation);
         held.keep(new HeldRows.Finished(key, a.body(), a.rows()));
         return a;
-    }
-
-    /** Row ranges [first, end) in the read's order, consecutive rows joined. */
-    private static final class Slices {
-        private int[] bounds = new int[16];
-        private int n;
-
-        void add(int row) {
-            if (n > 0 && bounds[n - 1] == row) {
-                bounds[n - 1] = row + 1;
-                return;
-            }
-            if (n + 2 > bounds.length) {
-                bounds = Arrays.copyOf(bounds, bounds.length * 2);
-            }
-            bounds[n++] = row;
-            bounds[n++] = row + 1;
-        }
-
-        int[] toArray() {
-            return Arrays.copyOf(bounds, n);
-        }
     }
 
     /** What a binary answer from held rows is made of besides its columns, which are the layer's own. */

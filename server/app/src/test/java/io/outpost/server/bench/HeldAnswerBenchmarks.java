@@ -13,18 +13,12 @@ import io.outpost.store.workload.Workload;
 import io.outpost.testkit.PostgresServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
@@ -46,15 +40,9 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("benchmark")
 class HeldAnswerBenchmarks {
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final com.sun.management.OperatingSystemMXBean OS =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    /** Keys inside likeLuis1iov's IOV that no other benchmark asks (the wrk scripts' key spaces end below 9 * 10^10). */
+        /** Keys inside likeLuis1iov's IOV that no other benchmark asks (the wrk scripts' key spaces end below 9 * 10^10). */
     private static final AtomicLong NEXT_KEY = new AtomicLong(90_000_000_000L);
     private static final String KEY_PREFIX = "/v1/bin/at/HEAD/" + (Workload.T0 / 100_000_000_000L);
-
-    private record Slice(double answersPerSecond, double serviceCpuMsPerAnswer) {
-    }
 
     @Test
     void encodedRowsAgainstRowByRowPostgres() throws Exception {
@@ -92,7 +80,7 @@ class HeldAnswerBenchmarks {
                     for (int k = 0; k < paths.size(); k++) {
                         int i = (k + slice) % paths.size(); // each slice starts with another path
                         Measured p = paths.get(i);
-                        Slice r = jfr != null && conns == 20 && slice == 0
+                        TimedClients.Slice r = jfr != null && conns == 20 && slice == 0
                                 ? recorded(Path.of(jfr, p.name().replaceAll("\\W+", "-") + ".jfr"),
                                         () -> run(p, conns, 3))
                                 : run(p, conns, 3);
@@ -190,36 +178,13 @@ class HeldAnswerBenchmarks {
      * {@code conns} clients, each on a keep-alive connection of its own, asking distinct URLs for {@code seconds},
      * the path's selections in turn; any answer other than 200 with the expected bytes fails the benchmark.
      */
-    private static Slice run(Measured p, int conns, int seconds) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(conns);
-        try {
-            AtomicLong turn = new AtomicLong();
-            long cpu0 = OS.getProcessCpuTime();
-            long t0 = System.nanoTime();
-            long end = t0 + seconds * 1_000_000_000L;
-            List<Future<long[]>> done = new ArrayList<>();
-            for (int i = 0; i < conns; i++) {
-                done.add(pool.submit(() -> client(p, end, turn)));
-            }
-            long answers = 0;
-            long clientCpu = 0;
-            for (Future<long[]> d : done) {
-                long[] r = d.get(5, TimeUnit.MINUTES);
-                answers += r[0];
-                clientCpu += r[1];
-            }
-            double elapsed = (System.nanoTime() - t0) / 1e9;
-            long serviceCpu = OS.getProcessCpuTime() - cpu0 - clientCpu;
-            assertThat(answers).as("answers in the slice").isPositive();
-            return new Slice(answers / elapsed, serviceCpu / 1e6 / answers);
-        } finally {
-            pool.shutdownNow();
-        }
+    private static TimedClients.Slice run(Measured p, int conns, int seconds) throws Exception {
+        AtomicLong turn = new AtomicLong();
+        return TimedClients.run(conns, seconds, (client, end) -> client(p, end, turn));
     }
 
-    /** One client's loop; returns its answers and its own CPU time (reading and comparing them). */
-    private static long[] client(Measured p, long end, AtomicLong turn) throws IOException {
-        long cpu0 = THREADS.getCurrentThreadCpuTime();
+    /** One client's loop; returns its answers (every one checked). */
+    private static long client(Measured p, long end, AtomicLong turn) throws IOException {
         int longest = Arrays.stream(p.asked().bodies()).mapToInt(b -> b.length).max().orElseThrow();
         byte[] buf = new byte[longest + 1];
         long answers = 0;
@@ -246,18 +211,18 @@ class HeldAnswerBenchmarks {
             }
             answers++;
         }
-        return new long[] {answers, THREADS.getCurrentThreadCpuTime() - cpu0};
+        return answers;
     }
 
     @FunctionalInterface
     private interface Timed {
-        Slice run() throws Exception;
+        TimedClients.Slice run() throws Exception;
     }
 
-    private static Slice recorded(Path file, Timed timed) throws Exception {
+    private static TimedClients.Slice recorded(Path file, Timed timed) throws Exception {
         try (Recording r = new Recording(Configuration.getConfiguration("profile"))) {
             r.start();
-            Slice s = timed.run();
+            TimedClients.Slice s = timed.run();
             r.stop();
             r.dump(file);
             return s;

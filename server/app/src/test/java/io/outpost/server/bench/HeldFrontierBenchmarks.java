@@ -13,16 +13,10 @@ import io.outpost.store.workload.Workload;
 import io.outpost.testkit.FrontierDecoder;
 import io.outpost.testkit.PostgresServer;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 import org.junit.jupiter.api.Tag;
@@ -39,16 +33,10 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("benchmark")
 class HeldFrontierBenchmarks {
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final com.sun.management.OperatingSystemMXBean OS =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    /** Keys inside likeLuis1iov's IOV that no other benchmark asks. */
+        /** Keys inside likeLuis1iov's IOV that no other benchmark asks. */
     private static final AtomicLong NEXT_KEY = new AtomicLong(95_000_000_000L);
     private static final long KEY_BASE = Workload.T0 / 100_000_000_000L * 100_000_000_000L;
     private static final String FRONTIER = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=BLOBzip5&p1=";
-
-    private record Slice(double answersPerSecond, double serviceCpuMsPerAnswer) {
-    }
 
     private record Path(String name, RunningService service, LongFunction<String> url, byte[] expected) {
     }
@@ -98,7 +86,7 @@ class HeldFrontierBenchmarks {
                 for (int slice = 0; slice < slices; slice++) {
                     for (int k = 0; k < paths.size(); k++) {
                         int p = (k + slice) % paths.size(); // each slice starts with another path
-                        Slice r = run(paths.get(p), conns, 3);
+                        TimedClients.Slice r = run(paths.get(p), conns, 3);
                         sum[p][0] += r.answersPerSecond() / slices;
                         sum[p][1] += r.serviceCpuMsPerAnswer() / slices;
                     }
@@ -180,39 +168,15 @@ class HeldFrontierBenchmarks {
      * {@code conns} clients, each on a keep-alive connection of its own, asking another key each time for
      * {@code seconds}; any answer other than 200 with the expected bytes fails the benchmark.
      */
-    private static Slice run(Path path, int conns, int seconds) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(conns);
-        try {
-            long cpu0 = OS.getProcessCpuTime();
-            long t0 = System.nanoTime();
-            long end = t0 + seconds * 1_000_000_000L;
-            List<Future<long[]>> done = new ArrayList<>();
-            for (int i = 0; i < conns; i++) {
-                int client = i;
-                done.add(pool.submit(() -> client(path, client, end)));
-            }
-            long answers = 0;
-            long clientCpu = 0;
-            for (Future<long[]> d : done) {
-                long[] r = d.get(5, TimeUnit.MINUTES);
-                answers += r[0];
-                clientCpu += r[1];
-            }
-            double elapsed = (System.nanoTime() - t0) / 1e9;
-            long serviceCpu = OS.getProcessCpuTime() - cpu0 - clientCpu;
-            assertThat(answers).as("answers in the slice").isPositive();
-            return new Slice(answers / elapsed, serviceCpu / 1e6 / answers);
-        } finally {
-            pool.shutdownNow();
-        }
+    private static TimedClients.Slice run(Path path, int conns, int seconds) throws Exception {
+        return TimedClients.run(conns, seconds, (client, end) -> client(path, client, end));
     }
 
     /**
      * One client's loop on a connection of its own from its own loopback address (a distinct client); returns its
-     * answers and its own CPU time (reading and comparing them).
+     * answers (every one checked).
      */
-    private static long[] client(Path path, int client, long end) throws IOException {
-        long cpu0 = THREADS.getCurrentThreadCpuTime();
+    private static long client(Path path, int client, long end) throws IOException {
         byte[] expected = path.expected();
         long answers = 0;
         try (LoopbackClient c = new LoopbackClient(path.service().port(), client)) {
@@ -228,7 +192,7 @@ class HeldFrontierBenchmarks {
                 answers++;
             }
         }
-        return new long[] {answers, THREADS.getCurrentThreadCpuTime() - cpu0};
+        return answers;
     }
 
     private static String[] concat(String[] a, String... b) {
