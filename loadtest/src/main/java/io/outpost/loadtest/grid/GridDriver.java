@@ -183,6 +183,9 @@ public final class GridDriver implements Callable<Integer> {
                 }
             }
         }
+        // the writes beside the jobs' lines, so that a run's staleness can be looked into after it
+        Files.write(logs.resolve("writes.txt"), writes.stream().map(w -> w.folder() + " " + w.token() + " "
+                + w.committedMillis()).toList());
         GridReport report = new GridReport(plan, phases, jobs, List.copyOf(writes), List.copyOf(originSamples),
                 List.copyOf(faultLog), herdForwards(phases.get(0), jobs), cppNote, clientRefusals());
         String summary = report.write(plan.out);

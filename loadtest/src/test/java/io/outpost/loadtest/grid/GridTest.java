@@ -53,6 +53,8 @@ class GridTest {
             assertThat(text).as(text).contains("target 0 failed jobs, 0 mismatches: 0, 0 -> PASS");
             assertThat(text).as(text).containsPattern("herd: 40 jobs .* -> PASS");
             assertThat(text).as(text).containsPattern("herd database loads: .* -> PASS");
+            // a write is in every state given out a poll interval + the state max-age after its commit
+            assertThat(text).as(text).containsPattern("staleness: max .* -> PASS");
             // every second job after the herd reads as COOL does; failures and mismatches are in the totals above
             assertThat(text).as(text).containsPattern("COOL at-time jobs \\(through Frontier\\): [1-9][0-9]*, 0 failed");
             if (cpp) {
