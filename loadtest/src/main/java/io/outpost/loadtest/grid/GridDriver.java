@@ -183,9 +183,11 @@ public final class GridDriver implements Callable<Integer> {
                 }
             }
         }
-        // the writes beside the jobs' lines, so that a run's staleness can be looked into after it
+        // the writes and the origins' samples beside the jobs' lines, so that a run's figures can be looked into after it
         Files.write(logs.resolve("writes.txt"), writes.stream().map(w -> w.folder() + " " + w.token() + " "
                 + w.committedMillis()).toList());
+        Files.write(logs.resolve("samples.txt"), originSamples.stream().map(x -> x.origin() + " " + x.millis() + " "
+                + x.requests() + " " + x.loads()).toList());
         GridReport report = new GridReport(plan, phases, jobs, List.copyOf(writes), List.copyOf(originSamples),
                 List.copyOf(faultLog), herdForwards(phases.get(0), jobs), cppNote, clientRefusals());
         String summary = report.write(plan.out);

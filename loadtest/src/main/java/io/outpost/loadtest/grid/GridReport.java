@@ -294,8 +294,11 @@ final class GridReport {
 
     /**
      * The herd seen by the database: the origins' loads from the last sample before the herd to the first after its
-     * last job ended, against the answers that could be asked in that window (each folder's generation at its start,
-     * plus one per write committed in it). Per origin one load per answer at most: the Squids collapse the herd's
+     * last job ended, against the answers that could be asked in that window: each folder's generation at its start,
+     * plus one per write committed in it or less than a poll interval before it (an origin learns of a write at its
+     * next poll, so one committed just before the window can make a new generation inside it; counting only the
+     * window's own writes put the bound one short in runs where that happened). Per origin one load per answer at
+     * most: the Squids collapse the herd's
      * requests and an origin loads an answer once for all requests of it. (The origins keep their own caches, and
      * the 1 s samples also take in the first jobs after the herd, which the regional Squid may send to the other
      * origin: so the bound is per origin.)
@@ -339,7 +342,7 @@ final class GridReport {
             from = Math.min(from, before.millis());
             to = Math.max(to, after.millis());
         }
-        long f0 = from;
+        long f0 = from - POLL_SECONDS * 1000L;
         long t0 = to;
         int answers = plan.folders + (int) writes.stream()
                 .filter(w -> w.committedMillis() >= f0 && w.committedMillis() <= t0).count();

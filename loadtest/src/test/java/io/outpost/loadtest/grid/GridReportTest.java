@@ -150,6 +150,30 @@ class GridReportTest {
         }
     }
 
+    /**
+     * An origin learns of a write at its next poll: one committed less than a poll interval before the herd's window
+     * can make a new generation inside it, and is one more answer the origin may load; an older one cannot.
+     */
+    @Test
+    void aWriteAPollIntervalBeforeTheHerdIsAnAnswerItCouldAsk() {
+        for (long committed : new long[] {996_500L, 993_000L}) {
+            GridPlan plan = plan("--phase-seconds", "10", "--faults", "origin", "--out", "unused", "--folders", "1");
+            List<GridReport.Phase> phases = GridReport.phases(plan, 1_000_000L);
+            List<GridReport.JobLine> jobs = List.of(
+                    GridReport.JobLine.parse("JOB c1 1 1 1000000 1001000 1 - 0=200.5:1 /v1/a java 1000500"));
+            // origin1 loaded the folder twice in the window: at the generation before the write and after it
+            List<GridReport.Sample> samples = List.of(new GridReport.Sample("origin1", 999_000L, 0, 0),
+                    new GridReport.Sample("origin2", 999_000L, 0, 0), new GridReport.Sample("origin1", 1_002_000L, 1, 2),
+                    new GridReport.Sample("origin2", 1_002_000L, 0, 0));
+            GridReport r = new GridReport(plan, phases, jobs,
+                    List.of(new GridReport.Write(0, GenerationToken.parse("200.5"), committed)), samples, List.of(),
+                    new GridReport.HerdForwards(1, 1, 1), "C++ client jobs: none", java.util.Map.of());
+            boolean withinAPoll = committed >= 999_000L - GridReport.POLL_SECONDS * 1000L;
+            assertThat(r.herdLoads().answers()).isEqualTo(withinAPoll ? 2 : 1);
+            assertThat(r.herdLoads().withinBound()).isEqualTo(withinAPoll);
+        }
+    }
+
     /** A run that meets every other target passes with a state 14 s old and fails with one 16 s old (bound 15 s). */
     @Test
     void stalenessOverItsBoundFailsTheRun() throws Exception {
