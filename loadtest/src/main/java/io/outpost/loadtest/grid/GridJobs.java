@@ -33,8 +33,8 @@ import picocli.CommandLine.Option;
  * the herd is a COOL job instead ({@link GridCoolJob}: at-time reads through the Frontier endpoint, same routes);
  * Frontier answers carry no generation, so its folders print {@code f=nogen:variant}. The last field is the job's
  * kind: {@code java}, {@code cool} or {@code cpp} (a host given {@code --cpp-cli} runs its snapshot jobs after the
- * herd with the C++ client's tool, {@link GridCppJob}). A Java job's line ends with the time its snapshot answer
- * arrived (the state it read; -1 when none did), which the staleness is measured against.
+ * herd with the C++ client's tool, {@link GridCppJob}). A Java job's line ends with the time it asked for the
+ * snapshot that named its state (the attempt that succeeded; -1 when none did), which staleness is measured at.
  */
 @Command(name = "grid-jobs", hidden = true, description = "The jobs of one client host of the grid (started by 'grid').")
 public final class GridJobs implements Callable<Integer> {
@@ -116,16 +116,21 @@ public final class GridJobs implements Callable<Integer> {
         long start = System.currentTimeMillis();
         AtomicInteger requests = new AtomicInteger();
         Set<String> paths = ConcurrentHashMap.newKeySet();
-        // when the snapshot that named the job's state arrived: the moment the job learned the generations it read
+        // when the job asked for the snapshot that named its state (the attempt that succeeded): on a loaded machine
+        // its answer may take seconds to arrive, the state being the origin's when it took the request up
+        AtomicLong asked = new AtomicLong(-1);
         AtomicLong stateAt = new AtomicLong(-1);
         String error = "-";
         StringBuilder folderStates = new StringBuilder();
         try (OutpostClient client = OutpostClient.builder(cfg).eventListener(e -> {
+            if (e instanceof ClientEvent.AttemptStarted s && s.path().contains("/snapshot/")) {
+                asked.set(System.currentTimeMillis());
+            }
             if (e instanceof ClientEvent.AttemptSucceeded s) {
                 requests.incrementAndGet();
                 paths.add(s.path());
                 if (s.path().contains("/snapshot/")) {
-                    stateAt.set(System.currentTimeMillis());
+                    stateAt.set(asked.get());
                 }
             }
         }).build()) {

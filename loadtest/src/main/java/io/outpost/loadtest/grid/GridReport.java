@@ -33,8 +33,8 @@ final class GridReport {
     }
 
     /**
-     * One job line of a client host (see {@link GridJobs}); {@code stateAt}: when a Java job's snapshot answer (its
-     * state) arrived, -1 when unknown.
+     * One job line of a client host (see {@link GridJobs}); {@code stateAt}: when a Java job asked for the snapshot
+     * that named its state (the attempt that was answered), -1 when unknown.
      */
     record JobLine(String host, int index, boolean herd, long start, long end, int requests, String error,
                    Map<Integer, String> generations, Map<Integer, String> variants, List<String> paths, String kind,
@@ -236,10 +236,11 @@ final class GridReport {
 
     /**
      * A write's staleness as the bound means it (docs/caching.md: a job that reads the state that long after the
-     * commit sees the write): the latest time after the commit at which a Java job's state arrived without the
-     * write (the job read the folder at an older generation), measured from the commit; 0 when no job was given
-     * such a state. Measured at the state's arrival, not at the job's end: a job that spends seconds failing over
-     * or fetching its pinned folders after that read no older data for it.
+     * commit sees the write): the latest time after the commit at which a Java job asked for a state and was given
+     * one without the write (the job read the folder at an older generation), measured from the commit; 0 when no
+     * job was. Measured when the job asked (the attempt that was answered), not when the job ended: a job that
+     * spends seconds failing over or fetching its pinned folders read no older data for it, and an answer that
+     * takes seconds to arrive on a loaded machine carries the origin's state of when it took the request up.
      */
     private long stateLag(Write w) {
         long lag = 0;
