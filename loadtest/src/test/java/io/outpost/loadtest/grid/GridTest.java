@@ -21,7 +21,8 @@ import picocli.CommandLine;
  * under {@code ./outpost test}, which builds that client first, a missing C++ client fails the test, elsewhere the
  * test says that it runs without C++ jobs.
  * Every job must succeed, every job's rows must be the data at the generation it read (COOL and C++ jobs: a state
- * the folder had), the herd must reach the origins once per URL and the database once per answer. The rolling
+ * the folder had), the herd must reach the origins once per URL and the database once per answer, and no job may
+ * be given a state without a write a poll interval + the state max-age after its commit. The rolling
  * restart of everything is left to the full run ({@code outpost-loadtest grid}): it waits for two origin start-ups.
  */
 class GridTest {
