@@ -392,9 +392,26 @@ final class GridReport {
                 && results.stream().mapToInt(PhaseResult::writesSeen).sum() > 0;
     }
 
+    /**
+     * Phases in which some client host started no job: a host whose process ended early (in one run a host stopped
+     * at the site1-Squid phase, without a word) would otherwise leave the run judged on the other host's jobs alone.
+     */
+    List<String> phasesMissingAHost() {
+        List<String> out = new ArrayList<>();
+        for (Phase p : phases) {
+            long hosts = jobs.stream().filter(j -> j.start() >= p.startMillis() && j.start() < p.endMillis())
+                    .map(JobLine::host).distinct().count();
+            if (hosts < plan.clientHosts) {
+                out.add(p.name());
+            }
+        }
+        return out;
+    }
+
     boolean passed() {
         return !jobs.isEmpty() && failedJobs() == 0 && mismatches() == 0 && herdWithinBound()
-                && herdLoads().withinBound() && clientRefusals() == 0 && stalenessWithinBound();
+                && herdLoads().withinBound() && clientRefusals() == 0 && stalenessWithinBound()
+                && phasesMissingAHost().isEmpty();
     }
 
     /** Writes summary.txt and report.html to {@code out}; returns the summary. */
@@ -446,6 +463,9 @@ final class GridReport {
                                 + "poll interval before it was killed): given without them for at most %.1f s (until "
                                 + "it replays again)", replicaStale),
                 firstJobEnd));
+        s.append(String.format(Locale.ROOT, "client hosts: jobs from all %d in every phase%s -> %s%n", plan.clientHosts,
+                phasesMissingAHost().isEmpty() ? "" : "; not in " + phasesMissingAHost(),
+                phasesMissingAHost().isEmpty() ? "PASS" : "FAIL"));
         s.append(String.format(Locale.ROOT, "target 0 failed jobs, 0 mismatches: %d, %d -> %s%n", failedJobs(),
                 mismatches(), failedJobs() == 0 && mismatches() == 0 ? "PASS" : "FAIL"));
         for (String f : faultLog) {
@@ -468,6 +488,7 @@ final class GridReport {
         root.put("coolJobs", jobs.stream().filter(JobLine::cool).count());
         root.put("cppJobs", jobs.stream().filter(JobLine::cpp).count());
         root.put("perClientRefusals", clientRefusals());
+        root.put("phasesMissingAClientHost", phasesMissingAHost());
         root.put("perClientRefusalsByOrigin", clientRefusals);
         root.put("herd", Map.of("jobs", jobs.stream().filter(JobLine::herd).count(), "distinctUrls",
                 herd.distinctUrls(), "toOrigins", herd.toOrigins(), "maxPerUrlFromASite", herd.maxPerUrlFromASite(),

@@ -186,7 +186,14 @@ class GridReportTest {
                     // in the origin1 phase: a state without the write, then one with it
                     GridReport.JobLine.parse("JOB c1 2 0 1080000 1090000 1 - 0=100.3:0 - java "
                             + (1_070_000L + lagMillis)),
-                    GridReport.JobLine.parse("JOB c1 3 0 1087000 1088000 1 - 0=200.5:1 - java 1087500"));
+                    GridReport.JobLine.parse("JOB c1 3 0 1087000 1088000 1 - 0=200.5:1 - java 1087500"),
+                    // the second client host ran jobs in every phase too
+                    GridReport.JobLine.parse("JOB c2 4 1 1000000 1001000 1 - 0=100.3:0 /v1/a java 1000500"),
+                    GridReport.JobLine.parse("JOB c2 5 0 1040000 1040100 1 - 0=100.3:0 - java 1040050"),
+                    GridReport.JobLine.parse("JOB c2 6 0 1089000 1089100 1 - 0=200.5:1 - java 1089050"),
+                    GridReport.JobLine.parse("JOB c2 7 0 1091000 1091100 1 - 0=200.5:1 - cool"),
+                    GridReport.JobLine.parse("JOB c1 8 0 1092000 1092100 1 - 0=200.5:1 - cool"),
+                    GridReport.JobLine.parse("JOB c1 9 0 1041000 1041100 1 - 0=100.3:0 - cool"));
             List<GridReport.Sample> samples = List.of(new GridReport.Sample("origin1", 999_000L, 0, 0),
                     new GridReport.Sample("origin2", 999_000L, 0, 0), new GridReport.Sample("origin1", 1_002_000L, 1, 1),
                     new GridReport.Sample("origin2", 1_002_000L, 0, 0));
@@ -197,7 +204,21 @@ class GridReportTest {
             assertThat(r.mismatches()).isZero();
             assertThat(r.maxStalenessSeconds()).isEqualTo(lagMillis / 1000.0);
             assertThat(r.stalenessWithinBound()).isEqualTo(lagMillis <= 15_000);
+            assertThat(r.phasesMissingAHost()).isEmpty();
             assertThat(r.passed()).as("lag %d ms", lagMillis).isEqualTo(lagMillis <= 15_000);
         }
+        // a client host that stopped (its jobs end in the baseline) fails the run however good the rest
+        GridPlan plan = plan("--phase-seconds", "30", "--faults", "origin", "--out", "unused", "--folders", "1");
+        List<GridReport.JobLine> jobs = List.of(
+                GridReport.JobLine.parse("JOB c1 1 1 1000000 1001000 1 - 0=100.3:0 /v1/a java 1000500"),
+                GridReport.JobLine.parse("JOB c2 2 1 1000000 1001000 1 - 0=100.3:0 /v1/a java 1000500"),
+                GridReport.JobLine.parse("JOB c1 3 0 1040000 1040100 1 - 0=100.3:0 - java 1040050"),
+                GridReport.JobLine.parse("JOB c2 4 0 1041000 1041100 1 - 0=100.3:0 - java 1041050"),
+                GridReport.JobLine.parse("JOB c1 5 0 1070000 1070100 1 - 0=100.3:0 - java 1070050"),
+                GridReport.JobLine.parse("JOB c1 6 0 1095000 1095100 1 - 0=100.3:0 - java 1095050"));
+        GridReport r = new GridReport(plan, GridReport.phases(plan, 1_000_000L), jobs, List.of(), List.of(),
+                List.of(), new GridReport.HerdForwards(1, 1, 1), "C++ client jobs: none", java.util.Map.of());
+        assertThat(r.phasesMissingAHost()).containsExactly("origin1 killed", "after (no faults, no writes at the end)");
+        assertThat(r.passed()).isFalse();
     }
 }
