@@ -33,9 +33,19 @@ final class GridCoolJob {
     private record Route(HttpClient http, Endpoint server) {
     }
 
+    /**
+     * Frontier requests the host's COOL jobs run at once: a client host stands for worker nodes whose job slots
+     * bound how many jobs read at once. Half the origins' per-client limit ({@link GridDriver#COOL_REQUESTS_PER_HOST}):
+     * a request a job gave up on may still run at the origin (Squid completes what a client abandoned). On a machine
+     * at load 40 a job took a minute and a host had some 150 jobs reading at once, which a site's worker node does
+     * not; the origins refused 234 of their requests.
+     */
+    static final int REQUESTS_AT_ONCE = GridDriver.COOL_REQUESTS_PER_HOST / 2;
+
     private final List<Route> routes = new ArrayList<>();
     private final ClientConfig cfg;
     private final Duration timeout;
+    private final java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(REQUESTS_AT_ONCE);
 
     /** The HTTP clients are shared by the host's jobs (connections, not answers: Frontier clients keep none). */
     GridCoolJob(ClientConfig cfg, Duration timeout) {
@@ -104,9 +114,15 @@ final class GridCoolJob {
         for (int round = 0; round <= cfg.retries(); round++) {
             for (Route r : routes) {
                 try {
-                    HttpResponse<byte[]> resp = r.http().send(HttpRequest.newBuilder(r.server().resolve(path))
-                            .timeout(timeout).header("X-Frontier-Id", "outpost-grid cool-job").build(),
-                            HttpResponse.BodyHandlers.ofByteArray());
+                    HttpResponse<byte[]> resp;
+                    slots.acquire();
+                    try {
+                        resp = r.http().send(HttpRequest.newBuilder(r.server().resolve(path))
+                                .timeout(timeout).header("X-Frontier-Id", "outpost-grid cool-job").build(),
+                                HttpResponse.BodyHandlers.ofByteArray());
+                    } finally {
+                        slots.release();
+                    }
                     if (resp.statusCode() != 200) {
                         throw new IllegalStateException("HTTP " + resp.statusCode());
                     }

@@ -183,6 +183,11 @@ public final class GridDriver implements Callable<Integer> {
                 }
             }
         }
+        // the writes and the origins' samples beside the jobs' lines, so that a run's figures can be looked into after it
+        Files.write(logs.resolve("writes.txt"), writes.stream().map(w -> w.folder() + " " + w.token() + " "
+                + w.committedMillis()).toList());
+        Files.write(logs.resolve("samples.txt"), originSamples.stream().map(x -> x.origin() + " " + x.millis() + " "
+                + x.requests() + " " + x.loads()).toList());
         GridReport report = new GridReport(plan, phases, jobs, List.copyOf(writes), List.copyOf(originSamples),
                 List.copyOf(faultLog), herdForwards(phases.get(0), jobs), cppNote, clientRefusals());
         String summary = report.write(plan.out);
@@ -461,14 +466,16 @@ public final class GridDriver implements Callable<Integer> {
      * database for an answer, as {@code outpost-loadtest snapshot} counts them); -1 for an origin that does not answer.
      */
     private void sampleOrigins() {
-        long now = System.currentTimeMillis();
         for (String o : List.of("origin1", "origin2")) {
             long v = -1;
             long loads = -1;
+            long now = System.currentTimeMillis();
             try {
+                // 10 s: on a machine at load 40 an origin's meters took longer than 2 s, and the herd went unsampled
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://" + host(o).address() + ":"
-                        + OUTPOST_PORT + "/actuator/prometheus")).timeout(Duration.ofSeconds(2)).build(),
+                        + OUTPOST_PORT + "/actuator/prometheus")).timeout(Duration.ofSeconds(10)).build(),
                         HttpResponse.BodyHandlers.ofString());
+                now = System.currentTimeMillis(); // the counters were read by the time their answer arrived
                 if (r.statusCode() == 200) {
                     v = Math.max(0, GridReport.sum(r.body(), "outpost_snapshot_requests_total"))
                             + Math.max(0, GridReport.sum(r.body(), "outpost_pinned_reads_total"));

@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,7 +33,8 @@ import picocli.CommandLine.Option;
  * the herd is a COOL job instead ({@link GridCoolJob}: at-time reads through the Frontier endpoint, same routes);
  * Frontier answers carry no generation, so its folders print {@code f=nogen:variant}. The last field is the job's
  * kind: {@code java}, {@code cool} or {@code cpp} (a host given {@code --cpp-cli} runs its snapshot jobs after the
- * herd with the C++ client's tool, {@link GridCppJob}).
+ * herd with the C++ client's tool, {@link GridCppJob}). A Java job's line ends with the time it asked for the
+ * snapshot that named its state (the attempt that succeeded; -1 when none did), which staleness is measured at.
  */
 @Command(name = "grid-jobs", hidden = true, description = "The jobs of one client host of the grid (started by 'grid').")
 public final class GridJobs implements Callable<Integer> {
@@ -114,12 +116,22 @@ public final class GridJobs implements Callable<Integer> {
         long start = System.currentTimeMillis();
         AtomicInteger requests = new AtomicInteger();
         Set<String> paths = ConcurrentHashMap.newKeySet();
+        // when the job asked for the snapshot that named its state (the attempt that succeeded): on a loaded machine
+        // its answer may take seconds to arrive, the state being the origin's when it took the request up
+        AtomicLong asked = new AtomicLong(-1);
+        AtomicLong stateAt = new AtomicLong(-1);
         String error = "-";
         StringBuilder folderStates = new StringBuilder();
         try (OutpostClient client = OutpostClient.builder(cfg).eventListener(e -> {
+            if (e instanceof ClientEvent.AttemptStarted s && s.path().contains("/snapshot/")) {
+                asked.set(System.currentTimeMillis());
+            }
             if (e instanceof ClientEvent.AttemptSucceeded s) {
                 requests.incrementAndGet();
                 paths.add(s.path());
+                if (s.path().contains("/snapshot/")) {
+                    stateAt.set(asked.get());
+                }
             }
         }).build()) {
             // the herd: every job of a new run asks for the same run's conditions
@@ -138,7 +150,8 @@ public final class GridJobs implements Callable<Integer> {
         String line = String.join(" ", "JOB", host, Integer.toString(index), inHerd ? "1" : "0", Long.toString(start),
                 Long.toString(end), Integer.toString(requests.get()), error,
                 folderStates.isEmpty() ? "-" : folderStates.toString(),
-                inHerd && !paths.isEmpty() ? String.join("|", paths) : "-", GridReport.JAVA);
+                inHerd && !paths.isEmpty() ? String.join("|", paths) : "-", GridReport.JAVA,
+                Long.toString(stateAt.get()));
         print(line);
     }
 

@@ -101,13 +101,29 @@ final class GridPostgres implements AutoCloseable {
         replicaProcess.waitFor(30, TimeUnit.SECONDS);
     }
 
-    /** Starts the replica again (it recovers and catches up through its slot). */
+    /**
+     * Starts the replica again (it recovers and catches up through its slot). Right after a kill the old server's
+     * backends may still hold its shared memory (they exit when they notice, later on a loaded machine): the new
+     * server then exits at once ("pre-existing shared memory block is still in use"), so it is started again until
+     * it accepts connections, for up to 90 s. Without this the rolling restart left the replica down.
+     */
     void restartReplica() throws SQLException, InterruptedException {
         if (replicaProcess.isAlive()) {
             return;
         }
-        replicaProcess = start(replicaHost, replica);
-        awaitAccepting(replicaUrl());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (true) {
+            replicaProcess = start(replicaHost, replica);
+            try {
+                awaitAccepting(replicaUrl(), replicaProcess, deadline);
+                return;
+            } catch (SQLException e) {
+                if (replicaProcess.isAlive() || System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            TimeUnit.MILLISECONDS.sleep(500); // the old backends exit on their own: a pause before starting again
+        }
     }
 
     static Connection connect(String url) throws SQLException {
@@ -115,12 +131,17 @@ final class GridPostgres implements AutoCloseable {
     }
 
     private static void awaitAccepting(String url) throws SQLException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        awaitAccepting(url, null, System.nanoTime() + TimeUnit.SECONDS.toNanos(90));
+    }
+
+    /** Until the server at {@code url} accepts a connection; fails at the deadline or when {@code server} exits. */
+    private static void awaitAccepting(String url, Process server, long deadlineNanos)
+            throws SQLException, InterruptedException {
         while (true) {
             try (Connection c = connect(url)) {
                 return;
             } catch (SQLException e) {
-                if (System.nanoTime() > deadline) {
+                if (System.nanoTime() > deadlineNanos || (server != null && !server.isAlive())) {
                     throw e;
                 }
                 // a server process we do not own the event loop of: a short pause between connection attempts

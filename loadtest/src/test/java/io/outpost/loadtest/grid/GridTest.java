@@ -21,7 +21,8 @@ import picocli.CommandLine;
  * under {@code ./outpost test}, which builds that client first, a missing C++ client fails the test, elsewhere the
  * test says that it runs without C++ jobs.
  * Every job must succeed, every job's rows must be the data at the generation it read (COOL and C++ jobs: a state
- * the folder had), the herd must reach the origins once per URL and the database once per answer. The rolling
+ * the folder had), the herd must reach the origins once per URL and the database once per answer, and no job may
+ * be given a state without a write a poll interval + the state max-age after its commit. The rolling
  * restart of everything is left to the full run ({@code outpost-loadtest grid}): it waits for two origin start-ups.
  */
 class GridTest {
@@ -53,6 +54,8 @@ class GridTest {
             assertThat(text).as(text).contains("target 0 failed jobs, 0 mismatches: 0, 0 -> PASS");
             assertThat(text).as(text).containsPattern("herd: 40 jobs .* -> PASS");
             assertThat(text).as(text).containsPattern("herd database loads: .* -> PASS");
+            // a write is in every state given out a poll interval + the state max-age after its commit
+            assertThat(text).as(text).containsPattern("staleness: max .* -> PASS");
             // every second job after the herd reads as COOL does; failures and mismatches are in the totals above
             assertThat(text).as(text).containsPattern("COOL at-time jobs \\(through Frontier\\): [1-9][0-9]*, 0 failed");
             if (cpp) {
