@@ -23,11 +23,15 @@ const std::string kTestdata = OUTPOST_TESTDATA_DIR;
 // The fixed public key of the shared signature vectors: readable and Ed25519, so only the build decides.
 const std::string kVerifyKey = "test-2026:" + kTestdata + "/signatures/test-2026.pub.pem";
 
-std::string directPacUrl() {
+/// A PAC file answering DIRECT, removed with the test.
+struct DirectPac {
     std::string file = ::testing::TempDir() + "outpost-features-direct.pac";
-    std::ofstream(file) << "function FindProxyForURL(url, host) { return \"DIRECT\"; }\n";
-    return "file://" + file;
-}
+    DirectPac() { std::ofstream(file) << "function FindProxyForURL(url, host) { return \"DIRECT\"; }\n"; }
+    ~DirectPac() { std::remove(file.c_str()); }
+    DirectPac(const DirectPac&) = delete;
+    DirectPac& operator=(const DirectPac&) = delete;
+    std::string url() const { return "file://" + file; }
+};
 
 Result<Client> clientFor(const std::string& spec) {
     auto cfg = Config::fromString(spec);
@@ -68,7 +72,8 @@ TEST(Features, APlainConfigurationNeedsNeither) {
 
 TEST(Features, ProxyAutoConfigWorksOnlyWhereBuiltIn) {
     FakeServer server([](const Request& r) { return fakeService(r); });
-    std::string pac = directPacUrl();
+    DirectPac pacFile;
+    std::string pac = pacFile.url();
     auto client = clientFor("(serverurl=" + server.url() + ")(proxyconfigurl=" + pac + ")");
     CliRun run = cli("--server " + server.url() + " --proxy-config " + pac + " --format csv folders");
     if (OUTPOST_WITH_PAC) {
