@@ -47,16 +47,24 @@ public final class ServiceMetrics {
         if (loads < 0) {
             return -1;
         }
-        return loads - Math.max(0, sum(exposition, "outpost_rows_answers_total"))
+        // native answers from held rows only: Frontier's were never answer-cache loads
+        return loads - Math.max(0, sum(exposition, "outpost_rows_answers_total", "api=\"native\""))
                 + Math.max(0, sum(exposition, "outpost_rows_builds_total"));
     }
 
     /** Sum of every sample of {@code metric} (all label sets) in a Prometheus text exposition. */
     static long sum(String exposition, String metric) {
+        return sum(exposition, metric, "");
+    }
+
+    /** Sum of the samples of {@code metric} whose labels include {@code label} (e.g. {@code api="native"}). */
+    static long sum(String exposition, String metric, String label) {
         double total = 0;
         boolean found = false;
         for (String line : exposition.split("\n")) {
-            if (line.startsWith(metric + " ") || line.startsWith(metric + "{")) {
+            boolean labelled = line.startsWith(metric + "{");
+            if ((labelled || line.startsWith(metric + " "))
+                    && (label.isEmpty() || labelled && line.substring(0, line.indexOf('}') + 1).contains(label))) {
                 String v = line.substring(line.lastIndexOf(' ') + 1).trim();
                 total += Double.parseDouble(v);
                 found = true;

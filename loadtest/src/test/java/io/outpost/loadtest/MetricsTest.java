@@ -102,12 +102,15 @@ class MetricsTest {
         assertThat(ServiceMetrics.sum(text, "outpost_cache_loads_total")).isEqualTo(12);
         assertThat(ServiceMetrics.sum("a{x=\"1\"} 2.0\na{x=\"2\"} 3.0\n", "a")).isEqualTo(5);
         assertThat(ServiceMetrics.sum("", "a")).isEqualTo(-1);
+        assertThat(ServiceMetrics.sum("a{x=\"1\"} 2.0\na{x=\"2\"} 3.0\na 4.0\n", "a", "x=\"2\"")).isEqualTo(3);
     }
 
     @Test
     void databaseLoadsLeaveOutAnswersFromHeldRowsButCountTheirBuilds() {
-        String text = "outpost_cache_loads_total 12.0\noutpost_rows_answers_total 10.0\noutpost_rows_builds_total 1.0\n";
-        assertThat(ServiceMetrics.databaseLoads(text)).isEqualTo(3);
+        String text = "outpost_cache_loads_total 12.0\noutpost_rows_answers_total{api=\"native\"} 10.0\n"
+                + "outpost_rows_answers_total{api=\"frontier\"} 40.0\noutpost_rows_builds_total 1.0\n";
+        assertThat(ServiceMetrics.databaseLoads(text)).as("Frontier's answers from held rows were never cache loads")
+                .isEqualTo(3);
         assertThat(ServiceMetrics.databaseLoads("outpost_cache_loads_total 7.0\n")).as("no held rows").isEqualTo(7);
         assertThat(ServiceMetrics.databaseLoads("")).isEqualTo(-1);
     }

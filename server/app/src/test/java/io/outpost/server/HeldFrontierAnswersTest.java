@@ -104,6 +104,11 @@ class HeldFrontierAnswersTest {
                 assertThat(heldAnswers(held) - heldBefore).as("answers from held rows (seed %d)", seed)
                         .isGreaterThan(40);
                 assertThat(heldAnswers(database)).as("the database service never answers from held rows").isZero();
+                // the held rows count Frontier's reads apart: the load tests subtract the native ones from cache loads
+                assertThat(held.metric("outpost_rows_answers_total", java.util.regex.Pattern.compile("api=\"frontier\"")))
+                        .isGreaterThanOrEqualTo(heldAnswers(held) - heldBefore);
+                assertThat(held.metric("outpost_rows_answers_total", java.util.regex.Pattern.compile("api=\"native\"")))
+                        .as("no native read in this test").isZero();
                 assertThat(database.metric("outpost_frontier_answers_total",
                         java.util.regex.Pattern.compile("source=\"database\""))).isPositive();
             }

@@ -61,7 +61,7 @@ public final class HeldFrontierReads implements HeldFolderReads {
             return null;
         }
         RowStore.State state = rows.stateIn(c, folder, null, meta.modificationStamp(c, folder));
-        HeldRows held = rows.rows(folder, state);
+        HeldRows held = rows.rowsForFrontier(folder, state);
         if (held == null) {
             return null;
         }

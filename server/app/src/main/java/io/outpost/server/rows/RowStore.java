@@ -73,6 +73,7 @@ public class RowStore {
     private final Counter tooBig;
     private final Counter refreshes;
     private final Counter answers;
+    private final Counter frontierAnswers;
     /** Runs between a build's read of the rows and its second stamp read (tests: a write landing mid-build). */
     volatile Runnable afterRowsRead = () -> { };
     /** The latest background re-check of a too-big layer (tests wait for it). */
@@ -104,8 +105,12 @@ public class RowStore {
         this.refreshes = Counter.builder("outpost.rows.refreshes")
                 .description("folder layer builds that re-read only the channels written since the last build")
                 .register(registry);
+        // by API: a native answer from held rows is an answer-cache load that did not query the database (the load
+        // tests subtract them from the loads); a Frontier one never was a cache load
         this.answers = Counter.builder("outpost.rows.answers").description("IOV queries answered from held rows")
-                .register(registry);
+                .tag("api", "native").register(registry);
+        this.frontierAnswers = Counter.builder("outpost.rows.answers")
+                .description("IOV queries answered from held rows").tag("api", "frontier").register(registry);
     }
 
     public boolean enabled() {
@@ -122,6 +127,15 @@ public class RowStore {
 
     /** The held rows of the layer at {@code state}'s stamp, built if needed; null: read from the database. */
     public HeldRows rows(Node folder, State state) {
+        return rows(folder, state, answers);
+    }
+
+    /** {@link #rows} for a Frontier read (counted apart: {@code outpost_rows_answers_total{api="frontier"}}). */
+    public HeldRows rowsForFrontier(Node folder, State state) {
+        return rows(folder, state, frontierAnswers);
+    }
+
+    private HeldRows rows(Node folder, State state, Counter counted) {
         Key key = new Key(folder.path(), state.layer());
         if (knownTooBig(key, folder, state)) {
             return null;
@@ -131,7 +145,7 @@ public class RowStore {
             SingleFlight.Turn<Key, Built> turn = flights.turn(key);
             if (turn.leads()) {
                 try {
-                    return usable(build(key, folder, turn, previous), state);
+                    return usable(build(key, folder, turn, previous), state, counted);
                 } catch (RuntimeException e) {
                     return null; // the database read reports the failure to the caller
                 }
@@ -141,7 +155,7 @@ public class RowStore {
                 return null;
             }
             if (b.stamp.equals(state.stamp())) {
-                return usable(b, state);
+                return usable(b, state, counted);
             }
             previous = b; // an older stamp: refresh from it (or a newer one: rebuild at the current one)
             turn.forget();
@@ -256,11 +270,11 @@ public class RowStore {
         return rows;
     }
 
-    private HeldRows usable(Built b, State state) {
+    private static HeldRows usable(Built b, State state, Counter counted) {
         if (b == null || b.rows == null || !b.stamp.equals(state.stamp())) {
             return null;
         }
-        answers.increment();
+        counted.increment();
         return b.rows;
     }
 

@@ -405,7 +405,7 @@ class RowStoreTest {
                 pool.shutdownNow();
             }
             assertThat(registry.counter("outpost.rows.builds").count()).isEqualTo(1);
-            assertThat(registry.counter("outpost.rows.answers").count()).isEqualTo(n);
+            assertThat(registry.counter("outpost.rows.answers", "api", "native").count()).isEqualTo(n);
         }
     }
 
