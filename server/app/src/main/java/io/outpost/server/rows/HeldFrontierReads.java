@@ -3,6 +3,7 @@ package io.outpost.server.rows;
 import io.outpost.frontier.HeldFolderReads;
 import io.outpost.frontier.sql.CoolRead;
 import io.outpost.store.IovStore;
+import io.outpost.store.db.Layer;
 import io.outpost.store.model.Channel;
 import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.Node;
@@ -21,14 +22,17 @@ import java.util.Map;
 /**
  * COOL's IOV reads through Frontier answered from the same held rows as the native API ({@link RowStore}): the
  * folder's stamp is read on the Frontier request's own connection, and the layer held at exactly that stamp gives
- * the rows. Only single-version folders, and only columns the layer holds whose database text is the value's own
- * (integers, booleans, strings, BLOBs: not Float or Double, whose text each database writes its own way); anything
- * else is left to the database.
+ * the rows. The layer is the statement's: a single-version folder's rows, a multi-version folder's HEAD or user tag,
+ * or one of its standard tags (an id that is not a tag of the folder is left to the database). Only columns the layer
+ * holds whose database text is the value's own (integers, booleans, strings, BLOBs: not Float or Double, whose text
+ * each database writes its own way); anything else is left to the database.
  */
 public final class HeldFrontierReads implements HeldFolderReads {
     private static final int CHANNEL = -1;
     private static final int SINCE = -2;
     private static final int UNTIL = -3;
+    /** A column whose value is the same in every row of the layer (its id, NEW_HEAD_ID's 0). */
+    private static final int CONSTANT = -4;
     /** A statement naming a table not known yet re-reads the folder list at most this often. */
     private static final long RELOAD_NANOS = 1_000_000_000L;
 
@@ -53,14 +57,18 @@ public final class HeldFrontierReads implements HeldFolderReads {
             return null;
         }
         Node folder = folder(read.iovTable());
-        if (folder == null || folder.isMultiVersion()) {
+        if (folder == null || folder.isMultiVersion() == (read.layer().kind() == Layer.Kind.SINGLE_VERSION)) {
             return null;
         }
-        int[] columns = columns(folder, read.columns());
+        Object[] constants = new Object[read.columns().size()];
+        int[] columns = columns(folder, read.layer(), read.columns(), constants);
         if (columns == null) {
             return null;
         }
-        RowStore.State state = rows.stateIn(c, folder, null, meta.modificationStamp(c, folder));
+        RowStore.State state = rows.layerStateIn(c, folder, read.layer(), meta.modificationStamp(c, folder));
+        if (state == null) {
+            return null; // not a tag of the folder: the database answers (no rows, as a rule)
+        }
         HeldRows held = rows.rowsForFrontier(folder, state);
         if (held == null) {
             return null;
@@ -80,7 +88,7 @@ public final class HeldFrontierReads implements HeldFolderReads {
             public void writeLayer(RowSink sink) throws IOException {
                 try {
                     held.browse(Long.MIN_VALUE, Long.MAX_VALUE, ChannelSelection.all(),
-                            (channel, r) -> emit(held, columns, channel, r, sink));
+                            (channel, r) -> emit(held, columns, constants, channel, r, sink));
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
                 }
@@ -94,23 +102,42 @@ public final class HeldFrontierReads implements HeldFolderReads {
         };
     }
 
-    /** Where each selected column's value is: CHANNEL, SINCE, UNTIL or a payload index; null if one is not held. */
-    private static int[] columns(Node folder, List<String> names) {
+    /**
+     * Where each selected column's value is: CHANNEL, SINCE, UNTIL, CONSTANT (its value put in {@code constants}) or
+     * a payload index; null if one is not held. A standard tag's tag table holds the interval of each of its objects
+     * (copied when tagged: a multi-version row's interval never changes) and no payload, which comes from the objects.
+     */
+    private static int[] columns(Node folder, Layer layer, List<CoolRead.Selected> names, Object[] constants) {
         List<PayloadField> fields = folder.payloadSpec().fields();
         int[] out = new int[names.size()];
         for (int i = 0; i < out.length; i++) {
-            String name = names.get(i);
-            out[i] = switch (name) {
+            CoolRead.Selected column = names.get(i);
+            Object constant = constant(layer, column);
+            constants[i] = constant;
+            out[i] = constant != null ? CONSTANT : switch (column.name()) {
                 case "CHANNEL_ID" -> CHANNEL;
                 case "IOV_SINCE" -> SINCE;
                 case "IOV_UNTIL" -> UNTIL;
-                default -> payloadIndex(fields, name);
+                default -> column.ofTagTable() ? Integer.MIN_VALUE : payloadIndex(fields, column.name());
             };
             if (out[i] == Integer.MIN_VALUE) {
                 return null;
             }
         }
         return out;
+    }
+
+    /** The value of a layer filter's column of the layer's own table (the same in every row), or null. */
+    private static Long constant(Layer layer, CoolRead.Selected column) {
+        if (column.ofTagTable() != (layer.kind() == Layer.Kind.STANDARD_TAG)) {
+            return null; // a standard tag's objects: their USER_TAG_ID and NEW_HEAD_ID are not the layer's
+        }
+        return switch (layer.kind()) {
+            case USER_TAG -> column.name().equals("USER_TAG_ID") ? Long.valueOf(layer.id())
+                    : column.name().equals("NEW_HEAD_ID") ? Long.valueOf(0) : null;
+            case STANDARD_TAG -> column.name().equals("TAG_ID") ? Long.valueOf(layer.id()) : null;
+            case SINGLE_VERSION -> null;
+        };
     }
 
     private static int payloadIndex(List<PayloadField> fields, String name) {
@@ -204,7 +231,7 @@ public final class HeldFrontierReads implements HeldFolderReads {
         return known[1] > 0;
     }
 
-    private static void emit(HeldRows held, int[] columns, long channel, int r, RowSink sink) {
+    private static void emit(HeldRows held, int[] columns, Object[] constants, long channel, int r, RowSink sink) {
         Object[] payload = held.payload(r);
         Object[] v = new Object[columns.length];
         for (int i = 0; i < columns.length; i++) {
@@ -212,6 +239,7 @@ public final class HeldFrontierReads implements HeldFolderReads {
                 case CHANNEL -> channel;
                 case SINCE -> held.since(r);
                 case UNTIL -> held.until(r);
+                case CONSTANT -> constants[i];
                 default -> payload[columns[i]];
             };
         }

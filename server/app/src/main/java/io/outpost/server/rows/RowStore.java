@@ -13,6 +13,7 @@ import io.outpost.store.model.Channel;
 import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.Tag;
+import io.outpost.store.model.TagKind;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.read.IovReader;
 import io.outpost.store.read.Metadata;
@@ -239,6 +240,24 @@ public class RowStore {
     public State stateIn(Connection c, Node folder, String tag, String stamp) throws SQLException {
         TagResolver.ReadLayer read = tags.forRead(c, folder, tag);
         return new State(stamp, read.layer(), read.tag());
+    }
+
+    /**
+     * The state of a read of {@code layer} given by its id (as a Frontier statement names it), inside the caller's read
+     * transaction, taking {@code stamp} as the folder's stamp: null when the layer is not one the folder has (a
+     * single-version layer of a multi-version folder or the other way round, or an id that is not a user tag,
+     * respectively a standard tag, of the folder), which the caller leaves to the database.
+     */
+    public State layerStateIn(Connection c, Node folder, Layer layer, String stamp) throws SQLException {
+        if (folder.isMultiVersion() == (layer.kind() == Layer.Kind.SINGLE_VERSION)) {
+            return null;
+        }
+        if (layer.equals(Layer.SV) || layer.equals(Layer.HEAD)) {
+            return new State(stamp, layer, null);
+        }
+        Tag tag = meta.findTag(c, folder.id(), layer.id());
+        TagKind kind = layer.kind() == Layer.Kind.USER_TAG ? TagKind.USER : TagKind.STANDARD;
+        return tag == null || tag.kind() != kind ? null : new State(stamp, layer, tag);
     }
 
     /**

@@ -1,7 +1,12 @@
 package io.outpost.frontier.sql;
 
+import io.outpost.store.db.Layer;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.LongValue;
@@ -25,24 +30,30 @@ import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 
 /**
- * Recognises COOL's reads of a single-version folder in an admitted statement, exactly as COOL and CORAL write them:
+ * Recognises COOL's reads of one folder layer in an admitted statement, exactly as COOL and CORAL write them:
  *
  * <pre>
- * SELECT [hints] I.CHANNEL_ID, I.IOV_SINCE, I.IOV_UNTIL, I.&lt;payload&gt;... FROM [&lt;folder&gt;_CHANNELS C,] &lt;folder&gt;_IOVS I
- * WHERE [I.CHANNEL_ID = C.CHANNEL_ID AND]
- *   I.IOV_SINCE &gt;= COALESCE((SELECT [hints] MAX(I1.IOV_SINCE) FROM &lt;folder&gt;_IOVS I1
- *                           WHERE I1.CHANNEL_ID = C.CHANNEL_ID AND I1.IOV_SINCE &lt;= t1), t1)
+ * SELECT [hints] M.&lt;column&gt;... FROM [&lt;folder&gt;_CHANNELS C,] &lt;X&gt; I [, &lt;folder&gt;_IOVS O]
+ * WHERE [I.CHANNEL_ID = C.CHANNEL_ID AND] [L(I) AND] [O.OBJECT_ID = I.OBJECT_ID AND]
+ *   I.IOV_SINCE &gt;= COALESCE((SELECT [hints] MAX(I1.IOV_SINCE) FROM &lt;X&gt; I1
+ *                           WHERE [L(I1) AND] I1.CHANNEL_ID = C.CHANNEL_ID AND I1.IOV_SINCE &lt;= t1), t1)
  *   [AND I.IOV_SINCE &lt;= t2] [AND I.IOV_UNTIL &gt; t1] [AND CHANNEL_ID comparisons with literals]
  * ORDER BY I.CHANNEL_ID, I.IOV_SINCE
  * </pre>
- * with integer literals (Frontier clients write binds into the text), conditions in any order. With t2 = t1 and
- * {@code IOV_UNTIL > t1} it is the at-time read, without them the browse from t1. Anything else is not a
- * recognised read and is answered by the database as before.
+ * where the layer filter L and the table X are: nothing and {@code <folder>_IOVS} (a single-version folder's rows);
+ * {@code USER_TAG_ID = n AND NEW_HEAD_ID = 0} and {@code <folder>_IOVS} (the HEAD, n = 0, or user tag n of a
+ * multi-version folder); {@code TAG_ID = n} and {@code <folder>_IOV2TAG} (standard tag n, whose payload COOL reads
+ * from the IOV table O joined on OBJECT_ID). The filter is the same in the main block and the probe, so both see only
+ * the layer's rows, which never overlap within a channel: (CHANNEL_ID, IOV_SINCE) orders them totally. M is I or O.
+ * Integer literals (Frontier clients write binds into the text), conditions in any order. With t2 = t1 and
+ * {@code IOV_UNTIL > t1} it is the at-time read, without them the browse from t1. Anything else is not a recognised
+ * read and is answered by the database as before.
  */
 public final class CoolReads {
-    /** A bound the statement puts on the IOV table's rows: the column compared, how, and the literal. */
+    /** A bound the statement puts on the layer's rows, or a layer filter: the column compared, how, and the literal. */
     enum Bound { SINCE_AT_MOST, SINCE_BELOW, UNTIL_ABOVE, UNTIL_AT_LEAST, CHANNEL_IS, CHANNEL_AT_LEAST, CHANNEL_ABOVE,
-        CHANNEL_AT_MOST, CHANNEL_BELOW }
+        CHANNEL_AT_MOST, CHANNEL_BELOW, USER_TAG_IS, NEW_HEAD_IS, TAG_IS, PROBE_USER_TAG_IS, PROBE_NEW_HEAD_IS,
+        PROBE_TAG_IS }
 
     record Condition(Bound bound, long literal) {
     }
@@ -52,12 +63,13 @@ public final class CoolReads {
      * integer literals are sentinels ({@link IntegerLiterals}); {@link #withLiterals} puts the statement's own back,
      * and {@link #read} gives the values.
      *
+     * @param kind          the layer's kind (its id, a literal, is among the conditions)
      * @param probeKey      the COALESCE's default key
      * @param probeBound    the key the MAX(IOV_SINCE) probe is bounded by (the same key in COOL's reads)
      * @param literals      the statement's literals in sentinel order, or null when the literals are the values
      */
-    public record Template(String iovTable, boolean joinsChannels, List<String> columns, long probeKey,
-                           long probeBound, List<Condition> conditions, List<String> literals) {
+    public record Template(String iovTable, Layer.Kind kind, boolean joinsChannels, List<CoolRead.Selected> columns,
+                           long probeKey, long probeBound, List<Condition> conditions, List<String> literals) {
         public Template {
             columns = List.copyOf(columns);
             conditions = List.copyOf(conditions);
@@ -65,7 +77,7 @@ public final class CoolReads {
 
         /** The same read in a statement of this shape whose literals are {@code values}. */
         Template withLiterals(List<String> values) {
-            return new Template(iovTable, joinsChannels, columns, probeKey, probeBound, conditions, values);
+            return new Template(iovTable, kind, joinsChannels, columns, probeKey, probeBound, conditions, values);
         }
 
         /** The read with its values, or null when they make it something other than COOL's read. */
@@ -79,6 +91,7 @@ public final class CoolReads {
                 long untilAfter = Long.MIN_VALUE;
                 long first = Long.MIN_VALUE;
                 long last = Long.MAX_VALUE;
+                Map<Bound, Long> filters = new EnumMap<>(Bound.class);
                 for (Condition c : conditions) {
                     long v = value(c.literal());
                     switch (c.bound()) {
@@ -94,12 +107,27 @@ public final class CoolReads {
                         case CHANNEL_ABOVE -> first = Math.max(first, Math.addExact(v, 1));
                         case CHANNEL_AT_MOST -> last = Math.min(last, v);
                         case CHANNEL_BELOW -> last = Math.min(last, Math.subtractExact(v, 1));
+                        default -> filters.put(c.bound(), v); // each at most once (Shape)
                     }
                 }
-                return new CoolRead(iovTable, joinsChannels, columns, t, sinceAtMost, untilAfter, first, last);
+                Layer layer = layer(filters);
+                return layer == null ? null
+                        : new CoolRead(iovTable, layer, joinsChannels, columns, t, sinceAtMost, untilAfter, first, last);
             } catch (ArithmeticException | NumberFormatException | IndexOutOfBoundsException e) {
                 return null; // a literal at the end of the key range: the database answers
             }
+        }
+
+        /** The layer the filters' values name: the same in the main block and the probe, NEW_HEAD_ID 0; else null. */
+        private Layer layer(Map<Bound, Long> f) {
+            return switch (kind) {
+                case SINGLE_VERSION -> Layer.SV;
+                case USER_TAG -> f.get(Bound.USER_TAG_IS).equals(f.get(Bound.PROBE_USER_TAG_IS))
+                        && f.get(Bound.NEW_HEAD_IS) == 0 && f.get(Bound.PROBE_NEW_HEAD_IS) == 0
+                        && f.get(Bound.USER_TAG_IS) >= 0 ? Layer.userTag(f.get(Bound.USER_TAG_IS)) : null;
+                case STANDARD_TAG -> f.get(Bound.TAG_IS).equals(f.get(Bound.PROBE_TAG_IS)) && f.get(Bound.TAG_IS) > 0
+                        ? Layer.standardTag(f.get(Bound.TAG_IS)) : null;
+            };
         }
 
         private long value(long literal) {
@@ -110,6 +138,16 @@ public final class CoolReads {
     private static final String CHANNEL_ID = "CHANNEL_ID";
     private static final String SINCE = "IOV_SINCE";
     private static final String UNTIL = "IOV_UNTIL";
+    private static final String OBJECT_ID = "OBJECT_ID";
+    private static final String IOVS = "_IOVS";
+    private static final String IOV2TAG = "_IOV2TAG";
+    private static final String CHANNELS = "_CHANNELS";
+    /** The layer filters on the IOV table (HEAD and user tags) and on the tag table (standard tags). */
+    private static final Map<String, Bound> USER_TAG_FILTERS = Map.of("USER_TAG_ID", Bound.USER_TAG_IS,
+            "NEW_HEAD_ID", Bound.NEW_HEAD_IS);
+    private static final Map<String, Bound> TAG_FILTERS = Map.of("TAG_ID", Bound.TAG_IS);
+    private static final Set<Bound> LAYER_FILTERS = EnumSet.of(Bound.USER_TAG_IS, Bound.NEW_HEAD_IS, Bound.TAG_IS,
+            Bound.PROBE_USER_TAG_IS, Bound.PROBE_NEW_HEAD_IS, Bound.PROBE_TAG_IS);
 
     private CoolReads() {
     }
@@ -148,76 +186,145 @@ public final class CoolReads {
 
     private static final class Shape {
         private final PlainSelect select;
-        private String iovTable;
-        private String iovAlias;
+        /** The table whose rows are the layer's (IOVS, or IOV2TAG for a standard tag) and its alias. */
+        private String layerTable;
+        private String layerAlias;
+        private String folder;
         private String channelAlias;
+        /** A standard tag's objects: the folder's IOV table joined on OBJECT_ID, or null. */
+        private String objectAlias;
         private long[] probe;
         private final List<Condition> conditions = new ArrayList<>();
         private boolean joined;
+        private boolean objectsJoined;
 
         Shape(PlainSelect select) {
             this.select = select;
         }
 
+        private boolean tagTable() {
+            return layerTable.endsWith(IOV2TAG);
+        }
+
+        /** The layer filters this statement's table takes: USER_TAG_ID and NEW_HEAD_ID, or TAG_ID. */
+        private Map<String, Bound> filters() {
+            return tagTable() ? TAG_FILTERS : USER_TAG_FILTERS;
+        }
+
         Template read() throws NotRecognised {
             tables();
-            List<String> columns = columns();
+            List<CoolRead.Selected> columns = columns();
             for (Expression e : JoinShapeCheck.conjuncts(select.getWhere(), new ArrayList<>())) {
                 condition(e);
             }
-            if (probe == null || channelAlias != null && !joined) {
+            if (probe == null || channelAlias != null && !joined || objectAlias != null && !objectsJoined) {
                 throw NO;
             }
             order();
-            return new Template(iovTable, channelAlias != null, columns, probe[0], probe[1], conditions, null);
+            return new Template(folder + IOVS, kind(), channelAlias != null, columns, probe[0], probe[1], conditions,
+                    null);
         }
 
-        /** {@code <folder>_IOVS I} alone, or after {@code <folder>_CHANNELS C} in a comma join. */
+        /**
+         * The layer's kind from the filters found: none on the IOV table is a single-version read; both USER_TAG_ID
+         * and NEW_HEAD_ID, in the main block and the probe, a user tag's (or the HEAD's); TAG_ID in both on the tag
+         * table, a standard tag's. Any other mix is not COOL's read.
+         */
+        private Layer.Kind kind() throws NotRecognised {
+            List<Bound> found = conditions.stream().map(Condition::bound).filter(LAYER_FILTERS::contains).toList();
+            if (tagTable()) {
+                if (found.size() == 2 && found.contains(Bound.TAG_IS) && found.contains(Bound.PROBE_TAG_IS)) {
+                    return Layer.Kind.STANDARD_TAG;
+                }
+                throw NO;
+            }
+            if (found.isEmpty()) {
+                return Layer.Kind.SINGLE_VERSION;
+            }
+            if (found.size() == 4 && found.containsAll(List.of(Bound.USER_TAG_IS, Bound.NEW_HEAD_IS,
+                    Bound.PROBE_USER_TAG_IS, Bound.PROBE_NEW_HEAD_IS))) {
+                return Layer.Kind.USER_TAG;
+            }
+            throw NO;
+        }
+
+        /**
+         * The layer's table, with the folder's channel table and (for the tag table) its IOV table beside it in a
+         * comma join, in any order; every one of the same folder and schema, each with its own alias.
+         */
         private void tables() throws NotRecognised {
+            List<Table> tables = new ArrayList<>();
+            tables.add(table(select.getFromItem()));
             List<Join> joins = select.getJoins();
-            if (joins == null || joins.isEmpty()) {
-                iovTable = iovTable(select.getFromItem());
-                iovAlias = alias(select.getFromItem());
-                return;
+            if (joins != null) {
+                for (Join j : joins) {
+                    if (!j.isSimple() || j.getOnExpressions() != null && !j.getOnExpressions().isEmpty()
+                            || j.getUsingColumns() != null && !j.getUsingColumns().isEmpty()) {
+                        throw NO;
+                    }
+                    tables.add(table(j.getFromItem()));
+                }
             }
-            if (joins.size() != 1 || !joins.get(0).isSimple() || joins.get(0).getOnExpressions() != null
-                    && !joins.get(0).getOnExpressions().isEmpty()) {
+            if (tables.size() > 3) {
                 throw NO;
             }
-            FromItem channels = select.getFromItem();
-            FromItem iovs = joins.get(0).getFromItem();
-            iovTable = iovTable(iovs);
-            iovAlias = alias(iovs);
-            if (!(channels instanceof Table c) || c.getName() == null
-                    || !Identifiers.upper(c.getName()).equals(folderPrefix() + "_CHANNELS")
-                    || !sameSchema(c, (Table) iovs)) {
+            Table layer = named(tables, IOV2TAG);
+            if (layer == null) {
+                layer = named(tables, IOVS);
+            }
+            if (layer == null) {
                 throw NO;
             }
-            channelAlias = alias(channels);
-            if (channelAlias.equals(iovAlias)) {
-                throw NO;
+            layerTable = Identifiers.upper(layer.getName());
+            layerAlias = alias(layer);
+            folder = layerTable.substring(0, layerTable.length() - (tagTable() ? IOV2TAG : IOVS).length());
+            List<String> aliases = new ArrayList<>(List.of(layerAlias));
+            for (Table t : tables) {
+                if (t == layer) {
+                    continue;
+                }
+                String name = Identifiers.upper(t.getName());
+                String a = alias(t);
+                if (!sameSchema(t, layer) || aliases.contains(a)) {
+                    throw NO;
+                }
+                aliases.add(a);
+                if (name.equals(folder + CHANNELS) && channelAlias == null) {
+                    channelAlias = a;
+                } else if (name.equals(folder + IOVS) && tagTable() && objectAlias == null) {
+                    objectAlias = a;
+                } else {
+                    throw NO;
+                }
             }
         }
 
-        private String folderPrefix() {
-            return iovTable.substring(0, iovTable.length() - "_IOVS".length());
+        /** The one table whose name ends with {@code suffix}, or null when none does. */
+        private static Table named(List<Table> tables, String suffix) throws NotRecognised {
+            Table found = null;
+            for (Table t : tables) {
+                String name = Identifiers.upper(t.getName());
+                if (name.endsWith(suffix) && name.length() > suffix.length()) {
+                    if (found != null) {
+                        throw NO;
+                    }
+                    found = t;
+                }
+            }
+            return found;
+        }
+
+        private static Table table(FromItem item) throws NotRecognised {
+            if (!(item instanceof Table t) || t.getName() == null) {
+                throw NO;
+            }
+            return t;
         }
 
         private static boolean sameSchema(Table a, Table b) {
             String x = a.getSchemaName() == null ? null : Identifiers.upper(a.getSchemaName());
             String y = b.getSchemaName() == null ? null : Identifiers.upper(b.getSchemaName());
             return x == null ? y == null : x.equals(y);
-        }
-
-        private static String iovTable(FromItem item) throws NotRecognised {
-            if (!(item instanceof Table t) || t.getName() == null) {
-                throw NO;
-            }
-            String name = Identifiers.upper(t.getName());
-            if (!name.endsWith("_IOVS") || name.length() == "_IOVS".length()) {
-                throw NO;
-            }
-            return name;
         }
 
         /** The name a table's columns are qualified with: its alias, else its own name. */
@@ -229,26 +336,32 @@ public final class CoolReads {
                     : Identifiers.upper(t.getName());
         }
 
-        /** Plain columns of the IOV table, without aliases of their own. */
-        private List<String> columns() throws NotRecognised {
-            List<String> out = new ArrayList<>();
+        /** Plain columns of the layer's table or of a standard tag's objects, without aliases of their own. */
+        private List<CoolRead.Selected> columns() throws NotRecognised {
+            List<CoolRead.Selected> out = new ArrayList<>();
             for (SelectItem<?> item : select.getSelectItems()) {
-                if (item.getAlias() != null || !(item.getExpression() instanceof Column c) || !ofIovs(c)) {
+                if (item.getAlias() != null || !(item.getExpression() instanceof Column c)) {
                     throw NO;
                 }
                 String name = Identifiers.upper(c.getColumnName());
                 if (name.equals("*")) {
                     throw NO;
                 }
-                out.add(name);
+                if (ofLayer(c)) {
+                    out.add(new CoolRead.Selected(layerTable, name));
+                } else if (objectAlias != null && objectAlias.equals(qualifier(c))) {
+                    out.add(new CoolRead.Selected(folder + IOVS, name));
+                } else {
+                    throw NO;
+                }
             }
             return out;
         }
 
-        /** A column of the IOV table: qualified with its alias, or unqualified when it is the only table. */
-        private boolean ofIovs(Column c) {
+        /** A column of the layer's table: qualified with its alias, or unqualified when it is the only table. */
+        private boolean ofLayer(Column c) {
             String q = qualifier(c);
-            return q == null ? channelAlias == null : q.equals(iovAlias);
+            return q == null ? channelAlias == null && objectAlias == null : q.equals(layerAlias);
         }
 
         private static String qualifier(Column c) {
@@ -259,13 +372,13 @@ public final class CoolReads {
             return t.getSchemaName() != null ? "." : Identifiers.upper(t.getName());
         }
 
-        /** {@code name} of the IOV table (or, for CHANNEL_ID, of the joined channel table). */
+        /** {@code name} of the layer's table (or, for CHANNEL_ID, of the joined channel table). */
         private boolean isColumn(Expression e, String name, boolean channelTableToo) {
             if (!(e instanceof Column c) || !Identifiers.upper(c.getColumnName()).equals(name)) {
                 return false;
             }
             String q = qualifier(c);
-            return ofIovs(c) || channelTableToo && q != null && q.equals(channelAlias);
+            return ofLayer(c) || channelTableToo && q != null && q.equals(channelAlias);
         }
 
         private void condition(Expression e) throws NotRecognised {
@@ -284,6 +397,18 @@ public final class CoolReads {
             Expression right = op.getRightExpression();
             if (op instanceof EqualsTo && channelAlias != null && isJoin(left, right)) {
                 joined = true;
+                return;
+            }
+            if (op instanceof EqualsTo && objectAlias != null && isObjectJoin(left, right)) {
+                if (objectsJoined) {
+                    throw NO;
+                }
+                objectsJoined = true;
+                return;
+            }
+            if (op instanceof EqualsTo && left instanceof Column c && ofLayer(c)
+                    && filters().containsKey(Identifiers.upper(c.getColumnName()))) {
+                filter(filters().get(Identifiers.upper(c.getColumnName())), right);
                 return;
             }
             if (op instanceof GreaterThanEquals && isColumn(left, SINCE, false) && right instanceof Function f) {
@@ -327,6 +452,16 @@ public final class CoolReads {
             conditions.add(new Condition(b, literal(literal)));
         }
 
+        /** A layer filter, at most once per block (the main block's and the probe's are told apart by the bound). */
+        private void filter(Bound b, Object literal) throws NotRecognised {
+            for (Condition c : conditions) {
+                if (c.bound() == b) {
+                    throw NO;
+                }
+            }
+            conditions.add(new Condition(b, literal(literal)));
+        }
+
         /** {@code I.CHANNEL_ID = C.CHANNEL_ID} either way round. */
         private boolean isJoin(Expression a, Expression b) {
             return isColumn(a, CHANNEL_ID, false) && isChannelTableId(b)
@@ -338,9 +473,20 @@ public final class CoolReads {
                     && channelAlias != null && channelAlias.equals(qualifier(c));
         }
 
+        /** {@code O.OBJECT_ID = I.OBJECT_ID} either way round: a tag row's object in the IOV table. */
+        private boolean isObjectJoin(Expression a, Expression b) {
+            return isColumn(a, OBJECT_ID, false) && isObjectId(b) || isColumn(b, OBJECT_ID, false) && isObjectId(a);
+        }
+
+        private boolean isObjectId(Expression e) {
+            return e instanceof Column c && Identifiers.upper(c.getColumnName()).equals(OBJECT_ID)
+                    && objectAlias.equals(qualifier(c));
+        }
+
         /**
-         * {@code COALESCE((SELECT MAX(I1.IOV_SINCE) FROM <same IOVS> I1 WHERE I1.CHANNEL_ID = <outer CHANNEL_ID>
-         * AND I1.IOV_SINCE <= t), t)}: the default key and the probe's bound.
+         * {@code COALESCE((SELECT MAX(I1.IOV_SINCE) FROM <the layer's table> I1 WHERE [L(I1) AND] I1.CHANNEL_ID =
+         * <outer CHANNEL_ID> AND I1.IOV_SINCE <= t), t)}: the default key and the probe's bound; the probe's layer
+         * filters are added to the conditions.
          */
         private long[] probe(Function f) throws NotRecognised {
             ExpressionList<?> args = f.getParameters();
@@ -351,10 +497,11 @@ public final class CoolReads {
                 throw NO;
             }
             long t = literal(args.get(1));
-            if (!iovTable.equals(iovTable(inner.getFromItem()))) {
+            Table innerTable = table(inner.getFromItem());
+            if (!layerTable.equals(Identifiers.upper(innerTable.getName()))) {
                 throw NO;
             }
-            String innerAlias = alias(inner.getFromItem());
+            String innerAlias = alias(innerTable);
             List<SelectItem<?>> items = inner.getSelectItems();
             if (items.size() != 1 || items.get(0).getAlias() != null || !(items.get(0).getExpression() instanceof Function max)
                     || !"MAX".equals(Identifiers.upper(max.getName())) || max.isDistinct() || max.getParameters() == null
@@ -372,6 +519,9 @@ public final class CoolReads {
                 } else if (e instanceof MinorThanEquals le && innerColumn(le.getLeftExpression(), innerAlias, SINCE)
                         && bound == null) {
                     bound = literal(le.getRightExpression());
+                } else if (e instanceof EqualsTo eq && eq.getLeftExpression() instanceof Column c
+                        && innerAlias.equals(qualifier(c)) && filters().containsKey(Identifiers.upper(c.getColumnName()))) {
+                    filter(probeBound(filters().get(Identifiers.upper(c.getColumnName()))), eq.getRightExpression());
                 } else {
                     throw NO;
                 }
@@ -382,21 +532,30 @@ public final class CoolReads {
             return new long[] {t, bound};
         }
 
+        private static Bound probeBound(Bound main) {
+            return switch (main) {
+                case USER_TAG_IS -> Bound.PROBE_USER_TAG_IS;
+                case NEW_HEAD_IS -> Bound.PROBE_NEW_HEAD_IS;
+                case TAG_IS -> Bound.PROBE_TAG_IS;
+                default -> throw new IllegalArgumentException(main.name());
+            };
+        }
+
         private static boolean innerColumn(Object e, String innerAlias, String name) {
             return e instanceof Column c && Identifiers.upper(c.getColumnName()).equals(name)
                     && innerAlias.equals(qualifier(c));
         }
 
-        /** The enclosing block's CHANNEL_ID (the IOV table's or the joined channel table's). */
+        /** The enclosing block's CHANNEL_ID (the layer table's or the joined channel table's). */
         private boolean outerChannelId(Expression e, String innerAlias) {
             if (!(e instanceof Column c) || !Identifiers.upper(c.getColumnName()).equals(CHANNEL_ID)) {
                 return false;
             }
             String q = qualifier(c);
-            return q != null && !q.equals(innerAlias) && (q.equals(iovAlias) || q.equals(channelAlias));
+            return q != null && !q.equals(innerAlias) && (q.equals(layerAlias) || q.equals(channelAlias));
         }
 
-        /** ORDER BY the IOV table's (or the joined channel table's) CHANNEL_ID, then its IOV_SINCE, ascending. */
+        /** ORDER BY the layer table's (or the joined channel table's) CHANNEL_ID, then its IOV_SINCE, ascending. */
         private void order() throws NotRecognised {
             List<OrderByElement> order = select.getOrderByElements();
             if (order == null || order.size() != 2 || !ascending(order.get(0)) || !ascending(order.get(1))
