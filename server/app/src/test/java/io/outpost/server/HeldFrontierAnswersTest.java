@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.server.support.RunningService;
 import io.outpost.store.IovStore;
+import io.outpost.testkit.FrontierDecoder;
 import io.outpost.store.StoreException;
 import io.outpost.store.db.DatabaseConfig;
+import io.outpost.store.db.Layer;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadSpec;
+import io.outpost.store.model.Tag;
+import io.outpost.store.model.TagKind;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
 import io.outpost.store.testing.Backends;
@@ -49,20 +53,13 @@ class HeldFrontierAnswersTest {
         DatabaseConfig cfg = backend.freshConfig("held_frontier");
         // each service takes a table set's Last-Modified when first asked and keeps it for the whole test, so that
         // both give the same one whatever the timing (a kept time expiring between the two requests would differ)
-        String validate = "--outpost.frontier.contexts.Outpost.settings.ValidateLastModifiedSeconds=3600";
-        String[] user = switch (backend) {
-            case SQLITE -> new String[] {validate};
-            case POSTGRESQL -> new String[] {validate, "--outpost.database.user=postgres"};
-            case MARIADB -> new String[] {validate, "--outpost.database.user=root"};
-        };
+        String[] user = user(backend);
         try (IovStore loader = IovStore.open(cfg)) {
             List<Folder> folders = new ArrayList<>();
             folders.add(new Folder(loader.createFolder("/HELD/a", Versioning.SINGLE_VERSION, KeyType.TIME,
                     PayloadSpec.parse(SPEC), "", true), List.of("S", "N", "B", "BL", "L", "U", "T")));
             folders.add(new Folder(loader.createFolder("/HELD/b", Versioning.SINGLE_VERSION, KeyType.RUN_LUMI,
                     PayloadSpec.parse("x:UInt63,v:Double"), "", true), List.of("X", "V")));
-            folders.add(new Folder(loader.createFolder("/HELD/mv", Versioning.MULTI_VERSION, KeyType.TIME,
-                    PayloadSpec.parse("s:String255"), "", true), List.of("S")));
             for (Folder f : folders) {
                 loader.createChannel(f.node(), CHANNELS + 5, "empty", "a channel without IOVs");
             }
@@ -78,8 +75,8 @@ class HeldFrontierAnswersTest {
                     if (i % 16 == 15) {
                         write(loader, folders, r, nextSince); // a write between requests: both must see it
                     }
-                    Folder f = folders.get(r.nextInt(2)); // the single-version folders (see below for the other)
-                    String sql = statement(r, f, nextSince);
+                    Folder f = folders.get(r.nextInt(folders.size()));
+                    String sql = statement(r, f, Layer.SV, nextSince[0] + 100);
                     String path = FRONTIER + (r.nextInt(4) == 0 ? "BLOB" : "BLOBzip" + r.nextInt(10)) + "&p1="
                             + P1Codec.encode(sql);
                     HttpResponse<byte[]> fromDatabase = response(database, path);
@@ -95,12 +92,6 @@ class HeldFrontierAnswersTest {
                     compared++;
                 }
                 assertThat(compared).isEqualTo(160);
-                // a multi-version folder's table holds hidden rows too, some at the same since as a visible one, so
-                // COOL's ORDER BY leaves the database's order open: not held, the database answers
-                double heldNow = heldAnswers(held);
-                assertThat(body(held, FRONTIER + "BLOBzip5&p1=" + P1Codec.encode(statement(r, folders.get(2), nextSince))))
-                        .asString(StandardCharsets.ISO_8859_1).contains("error=\"0\"");
-                assertThat(heldAnswers(held)).as("a multi-version folder is not answered from held rows").isEqualTo(heldNow);
                 assertThat(heldAnswers(held) - heldBefore).as("answers from held rows (seed %d)", seed)
                         .isGreaterThan(40);
                 assertThat(heldAnswers(database)).as("the database service never answers from held rows").isZero();
@@ -113,6 +104,226 @@ class HeldFrontierAnswersTest {
                         java.util.regex.Pattern.compile("source=\"database\""))).isPositive();
             }
         }
+    }
+
+    private static final long MV_KEYS = 2_000;
+
+    /**
+     * The services' options. Each takes a table set's Last-Modified when first asked and keeps it for the whole test,
+     * so that both give the same one whatever the timing (a kept time expiring between the two requests would differ).
+     */
+    private static String[] user(Backends backend) {
+        String validate = "--outpost.frontier.contexts.Outpost.settings.ValidateLastModifiedSeconds=3600";
+        return switch (backend) {
+            case SQLITE -> new String[] {validate};
+            case POSTGRESQL -> new String[] {validate, "--outpost.database.user=postgres"};
+            case MARIADB -> new String[] {validate, "--outpost.database.user=root"};
+        };
+    }
+
+    /**
+     * The same for multi-version folders: HEAD writes that hide and split earlier rows (so the table holds hidden rows,
+     * some at the same since as visible ones), user-tag writes (with and without the HEAD), standard tags made from the
+     * HEAD, deleted and made again; statements over the HEAD, user tags and standard tags, and ids that are no tag of
+     * the folder. Each request must be answered from held rows exactly when its layer is one of the folder's and
+     * every column is held (the metric says so, request by request), and always with the database's bytes.
+     */
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void multiVersionLayersAreTheDatabasesBytes(Backends backend) throws Exception {
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        DatabaseConfig cfg = backend.freshConfig("held_frontier_mv");
+        try (IovStore loader = IovStore.open(cfg)) {
+            List<Folder> folders = List.of(
+                    new Folder(loader.createFolder("/HELDMV/a", Versioning.MULTI_VERSION, KeyType.TIME,
+                            PayloadSpec.parse("s:String255,n:Int32,bl:Blob64k"), "", true), List.of("S", "N", "BL")),
+                    new Folder(loader.createFolder("/HELDMV/b", Versioning.MULTI_VERSION, KeyType.RUN_LUMI,
+                            PayloadSpec.parse("x:UInt63,v:Double"), "", true), List.of("X", "V")));
+            for (Folder f : folders) {
+                loader.createChannel(f.node(), CHANNELS + 5, "empty", "a channel without IOVs");
+            }
+            int[] tagged = {0};
+            for (int i = 0; i < 6; i++) {
+                writeMultiVersion(loader, folders, r, tagged);
+            }
+            assertThat(hiddenAtVisibleSince(loader, folders.get(0).node()))
+                    .as("hidden rows at the since of a visible one of the same layer (seed %d)", seed).isPositive();
+            try (RunningService held = RunningService.start(cfg.jdbcUrl(), user(backend));
+                 RunningService database = RunningService.start(cfg.jdbcUrl(),
+                         concat(user(backend), "--outpost.rows.enabled=false"))) {
+                Compare compare = new Compare(held, database, seed, backend);
+                int expectedHeld = 0;
+                for (int i = 0; i < 200; i++) {
+                    if (i % 20 == 19) {
+                        writeMultiVersion(loader, folders, r, tagged); // between requests: both must see it
+                    }
+                    Folder f = folders.get(r.nextInt(folders.size()));
+                    List<Tag> tags = loader.tags(f.node());
+                    Layer layer = layer(r, tags);
+                    String sql = statement(r, f, layer, MV_KEYS);
+                    boolean fromHeldRows = isTagOf(layer, tags) && heldColumns(sql);
+                    compare.same(sql, fromHeldRows);
+                    expectedHeld += fromHeldRows ? 1 : 0;
+                }
+                assertThat(expectedHeld).as("statements answered from held rows (seed %d)", seed).isGreaterThan(60);
+                keptTagIsNeverStale(loader, folders.get(0), compare, r);
+                assertThat(heldAnswers(database)).as("the database service never answers from held rows").isZero();
+            }
+        }
+    }
+
+    /**
+     * A standard tag kept by a tag relation keeps its id when deleted (emptied) and tagged again with other rows: each
+     * state is answered from held rows and is the database's, never the tag's earlier rows.
+     */
+    private static void keptTagIsNeverStale(IovStore loader, Folder f, Compare compare, Random r) throws Exception {
+        Node node = f.node();
+        loader.createTagRelation(node, "HELDMV_PARENT", "HELDMV_KEPT");
+        Tag kept = loader.tag("HELDMV_KEPT");
+        long t = MV_KEYS + 10;
+        // the same statement throughout: at-time at t, every channel, the payload from the objects
+        String sql = atTime(f, Layer.standardTag(kept.id()), t);
+        String empty = compare.same(sql, true);
+        List<NewIov> first = new ArrayList<>();
+        for (int ch = 0; ch < CHANNELS; ch++) {
+            first.add(new NewIov(ch, t - 5, ValidityKey.MAX, "first", (int) ch, null));
+        }
+        loader.store(node, first);
+        loader.tagCurrentHead(node, "HELDMV_KEPT", "kept by a relation");
+        assertThat(loader.tag("HELDMV_KEPT").id()).isEqualTo(kept.id());
+        String tagged = compare.same(sql, true);
+        assertThat(tagged).as("the tag's rows").isNotEqualTo(empty).contains("first");
+        assertThat(loader.deleteTag(node, "HELDMV_KEPT")).as("kept by its relation").isFalse();
+        assertThat(compare.same(sql, true)).as("deleted: empty again").isEqualTo(empty);
+        List<NewIov> second = new ArrayList<>();
+        for (int ch = 0; ch < CHANNELS; ch++) {
+            second.add(new NewIov(ch, t - 2, t + 5, "second", (int) ch, null));
+        }
+        loader.store(node, second);
+        loader.tagCurrentHead(node, "HELDMV_KEPT", "tagged again");
+        assertThat(loader.tag("HELDMV_KEPT").id()).isEqualTo(kept.id());
+        String again = compare.same(sql, true);
+        assertThat(again).as("tagged again: the new rows, not the first").contains("second").doesNotContain("first");
+        // a tag deleted for good: its id is no tag of the folder any more, and the database answers
+        loader.tagCurrentHead(node, "HELDMV_GONE", "");
+        String gone = atTime(f, Layer.standardTag(loader.tag("HELDMV_GONE").id()), t);
+        assertThat(compare.same(gone, true)).contains("second");
+        assertThat(loader.deleteTag(node, "HELDMV_GONE")).isTrue();
+        assertThat(compare.same(gone, false)).isEqualTo(empty);
+    }
+
+    /** COOL's at-time read of {@code layer} over every channel at {@code t}, the payload from the objects for a tag. */
+    private static String atTime(Folder f, Layer layer, long t) {
+        boolean tag = layer.kind() == Layer.Kind.STANDARD_TAG;
+        String m = tag ? "I4" : "I3";
+        String x = tag ? f.node().iov2TagTable() : f.node().iovTable();
+        String filter3 = String.join(" AND ", layerFilter(layer, "I3", false));
+        String filter1 = String.join(" AND ", layerFilter(layer, "I1", false));
+        return "SELECT " + m + ".CHANNEL_ID, " + m + ".IOV_SINCE, " + m + ".IOV_UNTIL, " + m + ".S, " + m + ".N FROM "
+                + f.node().channelTable() + " C2, " + x + " I3" + (tag ? ", " + f.node().iovTable() + " I4" : "")
+                + " WHERE " + filter3 + " AND I3.CHANNEL_ID = C2.CHANNEL_ID AND I3.IOV_SINCE >= COALESCE((SELECT "
+                + "MAX(I1.IOV_SINCE) FROM " + x + " I1 WHERE " + filter1 + " AND I1.CHANNEL_ID = C2.CHANNEL_ID AND "
+                + "I1.IOV_SINCE <= " + t + "), " + t + ") AND I3.IOV_SINCE <= " + t + " AND I3.IOV_UNTIL > " + t
+                + (tag ? " AND I4.OBJECT_ID = I3.OBJECT_ID" : "") + " ORDER BY I3.CHANNEL_ID, I3.IOV_SINCE";
+    }
+
+    /** The same request to both services: the same bytes and caching headers, and held rows used as expected. */
+    private record Compare(RunningService held, RunningService database, long seed, Backends backend) {
+        String same(String sql, boolean fromHeldRows) throws Exception {
+            String path = FRONTIER + "BLOBzip" + (sql.length() % 10) + "&p1=" + P1Codec.encode(sql);
+            HttpResponse<byte[]> fromDatabase = response(database, path);
+            double before = heldAnswers(held);
+            HttpResponse<byte[]> fromHeld = response(held, path);
+            String body = new String(fromHeld.body(), StandardCharsets.ISO_8859_1);
+            assertThat(body).as("seed %d, %s: %s", seed, backend, sql)
+                    .isEqualTo(new String(fromDatabase.body(), StandardCharsets.ISO_8859_1)).contains("error=\"0\"");
+            for (String h : List.of("Last-Modified", "Cache-Control")) {
+                assertThat(fromHeld.headers().firstValue(h)).as("%s of seed %d, %s: %s", h, seed, backend, sql)
+                        .isEqualTo(fromDatabase.headers().firstValue(h));
+            }
+            assertThat(heldAnswers(held) - before).as("answered from held rows? seed %d, %s: %s", seed, backend, sql)
+                    .isEqualTo(fromHeldRows ? 1.0 : 0.0);
+            return decoded(fromHeld.body());
+        }
+    }
+
+    /** A random layer of the folder: the HEAD, one of its tags, or now and then an id that is no tag of it. */
+    private static Layer layer(Random r, List<Tag> tags) {
+        List<Tag> user = tags.stream().filter(t -> t.kind() == TagKind.USER).toList();
+        List<Tag> standard = tags.stream().filter(t -> t.kind() == TagKind.STANDARD).toList();
+        int pick = r.nextInt(10);
+        if (pick < 3 || pick < 6 && user.isEmpty() || pick < 9 && standard.isEmpty() && user.isEmpty()) {
+            return Layer.HEAD;
+        }
+        if (pick == 9) {
+            long other = tags.isEmpty() || r.nextBoolean() ? 9_999 : tags.get(r.nextInt(tags.size())).id();
+            return r.nextBoolean() ? Layer.userTag(other) : Layer.standardTag(other);
+        }
+        if (pick < 6 || standard.isEmpty()) {
+            return Layer.userTag(user.get(r.nextInt(user.size())).id());
+        }
+        return Layer.standardTag(standard.get(r.nextInt(standard.size())).id());
+    }
+
+    /** Rows hidden by a later write that share layer, channel and since with a visible row (a split's left part). */
+    private static long hiddenAtVisibleSince(IovStore store, Node folder) {
+        return store.read(c -> {
+            try (var ps = c.prepareStatement("SELECT COUNT(*) FROM " + folder.iovTable() + " H, " + folder.iovTable()
+                    + " V WHERE H.NEW_HEAD_ID <> 0 AND V.NEW_HEAD_ID = 0 AND H.USER_TAG_ID = V.USER_TAG_ID"
+                    + " AND H.CHANNEL_ID = V.CHANNEL_ID AND H.IOV_SINCE = V.IOV_SINCE"); var rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
+    /** Whether the layer is the HEAD or a tag of the folder of the layer's kind (else the database answers). */
+    private static boolean isTagOf(Layer layer, List<Tag> tags) {
+        if (layer.equals(Layer.HEAD)) {
+            return true;
+        }
+        TagKind kind = layer.kind() == Layer.Kind.USER_TAG ? TagKind.USER : TagKind.STANDARD;
+        return tags.stream().anyMatch(t -> t.id() == layer.id() && t.kind() == kind);
+    }
+
+    /** No column the held rows leave to the database (OBJECT_ID; V, a Double). */
+    private static boolean heldColumns(String sql) {
+        String select = sql.substring(0, sql.indexOf(" FROM "));
+        return !select.contains("OBJECT_ID") && !select.matches("(?s).*\\.\"?V\"?(,.*|$)");
+    }
+
+    /**
+     * Multi-version writes: into the HEAD over earlier IOVs (hiding and splitting them), into a user tag of the folder
+     * as well or alone; now and then the HEAD tagged as a new standard tag, or a tag deleted.
+     */
+    private static void writeMultiVersion(IovStore store, List<Folder> folders, Random r, int[] tagged) {
+        for (Folder f : folders) {
+            for (int k = 0; k < 6; k++) {
+                long ch = r.nextInt(CHANNELS);
+                long since = r.nextLong(MV_KEYS);
+                long until = r.nextInt(4) == 0 ? ValidityKey.MAX : since + 1 + r.nextInt(400);
+                NewIov iov = new NewIov(ch, since, until, values(f, r));
+                if (r.nextInt(3) == 0) {
+                    iov = iov.withUserTag(f.node().name().toUpperCase(Locale.ROOT) + "_USER" + r.nextInt(2),
+                            r.nextBoolean());
+                }
+                store.store(f.node(), List.of(iov));
+            }
+            if (r.nextInt(3) == 0) {
+                store.tagCurrentHead(f.node(), "HELDMV_" + f.node().name().toUpperCase(Locale.ROOT) + "_" + tagged[0]++,
+                        "the HEAD now");
+            }
+            List<Tag> standard = store.tags(f.node()).stream().filter(t -> t.kind() == TagKind.STANDARD).toList();
+            if (standard.size() > 2 && r.nextInt(3) == 0) {
+                store.deleteTag(f.node(), standard.get(r.nextInt(standard.size())).name());
+            }
+        }
+    }
+
+    /** An answer's rows, each its values' text, decoded. */
+    private static String decoded(byte[] body) {
+        return FrontierDecoder.decode(body).only().data().toString();
     }
 
     /** A batch of IOVs in random channels of every folder: open-ended ones, closed ones with gaps, NULLs. */
@@ -150,7 +361,9 @@ class HeldFrontierAnswersTest {
                 r.nextInt(), r.nextBoolean(), r.nextInt(6) == 0 ? null : bytes(r), r.nextLong(), (short) r.nextInt(256),
                 r.nextInt(4) == 0 ? "" : "text " + r.nextInt()};
             case 2 -> new Object[] {r.nextLong(Long.MAX_VALUE), r.nextDouble() * 1e10};
-            default -> new Object[] {"mv" + r.nextInt(100)};
+            case 3 -> new Object[] {r.nextInt(5) == 0 ? null : "mv" + r.nextInt(100), r.nextInt(),
+                r.nextInt(4) == 0 ? null : bytes(r)};
+            default -> throw new IllegalArgumentException(f.payloadColumns().toString());
         };
     }
 
@@ -160,19 +373,45 @@ class HeldFrontierAnswersTest {
         return b;
     }
 
-    /** One of COOL's reads of the folder at a random key, with random columns, channels, quoting and hints. */
-    private static String statement(Random r, Folder f, long[] nextSince) {
+    /**
+     * One of COOL's reads of the folder's {@code layer} at a random key below {@code keys}, with random columns,
+     * channels, quoting and hints: a standard tag's rows from its tag table, mostly with the objects joined for the
+     * payload (COOL selects the interval from either), a user tag's or the HEAD's with the layer filter in the main
+     * block and the probe, sometimes selecting the filters' constant columns or a column no layer holds.
+     */
+    private static String statement(Random r, Folder f, Layer layer, long keys) {
         boolean quoted = r.nextBoolean();
-        String iovs = name(f.node().iovTable(), quoted);
+        boolean tagTable = layer.kind() == Layer.Kind.STANDARD_TAG;
+        boolean objects = tagTable && r.nextInt(5) != 0;
+        String table = name(tagTable ? f.node().iov2TagTable() : f.node().iovTable(), quoted);
         String chans = name(f.node().channelTable(), quoted);
         String i3 = name("I3", quoted);
+        String i4 = name("I4", quoted);
         String c2 = name("C2", quoted);
         String i1 = name("I1", quoted);
-        long t = r.nextInt((int) nextSince[0] + 100);
-        List<String> columns = new ArrayList<>(List.of("CHANNEL_ID", "IOV_SINCE", "IOV_UNTIL"));
-        List<String> payload = new ArrayList<>(f.payloadColumns());
+        long t = r.nextLong(keys);
+        List<String> columns = new ArrayList<>();
+        for (String c : List.of("CHANNEL_ID", "IOV_SINCE", "IOV_UNTIL")) {
+            columns.add((objects && r.nextBoolean() ? i4 : i3) + "." + name(c, quoted));
+        }
+        List<String> payload = new ArrayList<>(tagTable && !objects ? List.of() : f.payloadColumns());
         Collections.shuffle(payload, r);
-        columns.addAll(payload.subList(0, r.nextInt(payload.size() + 1)));
+        for (String c : payload.subList(0, r.nextInt(payload.size() + 1))) {
+            columns.add((objects ? i4 : i3) + "." + name(c, quoted));
+        }
+        List<String> constant = switch (layer.kind()) {
+            case SINGLE_VERSION -> List.of();
+            case USER_TAG -> List.of("USER_TAG_ID", "NEW_HEAD_ID");
+            case STANDARD_TAG -> List.of("TAG_ID");
+        };
+        for (String c : constant) {
+            if (r.nextInt(6) == 0) {
+                columns.add(i3 + "." + name(c, quoted));
+            }
+        }
+        if (layer.kind() != Layer.Kind.SINGLE_VERSION && r.nextInt(12) == 0) {
+            columns.add((objects ? i4 : i3) + "." + name("OBJECT_ID", quoted)); // not held: the database answers
+        }
         if (r.nextInt(4) == 0) {
             Collections.shuffle(columns, r);
         }
@@ -181,21 +420,27 @@ class HeldFrontierAnswersTest {
         if (r.nextBoolean()) {
             sql.append("/*+ QB_NAME(MAIN) INDEX(@MAIN I3@MAIN (CHANNEL_ID IOV_SINCE IOV_UNTIL)) */ ");
         }
-        List<String> items = new ArrayList<>();
-        for (String c : columns) {
-            items.add(i3 + "." + name(c, quoted));
+        sql.append(String.join(", ", columns)).append(" FROM ");
+        sql.append(joinChannels ? chans + " " + c2 + ", " + table + " " + i3 : table + " " + i3);
+        if (objects) {
+            sql.append(", ").append(name(f.node().iovTable(), quoted)).append(' ').append(i4);
         }
-        sql.append(String.join(", ", items)).append(" FROM ");
-        sql.append(joinChannels ? chans + " " + c2 + ", " + iovs + " " + i3 : iovs + " " + i3);
         String outer = joinChannels ? c2 : i3;
         List<String> where = new ArrayList<>();
         if (joinChannels) {
             where.add(i3 + "." + name("CHANNEL_ID", quoted) + " = " + c2 + "." + name("CHANNEL_ID", quoted));
         }
+        if (objects) {
+            where.add(i4 + "." + name("OBJECT_ID", quoted) + " = " + i3 + "." + name("OBJECT_ID", quoted));
+        }
+        where.addAll(layerFilter(layer, i3, quoted));
+        List<String> probe = new ArrayList<>(layerFilter(layer, i1, quoted));
+        probe.add(i1 + "." + name("CHANNEL_ID", quoted) + " = " + outer + "." + name("CHANNEL_ID", quoted));
+        probe.add(i1 + "." + name("IOV_SINCE", quoted) + " <= " + t);
+        Collections.shuffle(probe, r);
         where.add(i3 + "." + name("IOV_SINCE", quoted) + " >= COALESCE((SELECT /*+ QB_NAME(MAX1) */ MAX(" + i1 + "."
-                + name("IOV_SINCE", quoted) + ") FROM " + iovs + " " + i1 + " WHERE " + i1 + "."
-                + name("CHANNEL_ID", quoted) + " = " + outer + "." + name("CHANNEL_ID", quoted) + " AND " + i1 + "."
-                + name("IOV_SINCE", quoted) + " <= " + t + "), " + t + ")");
+                + name("IOV_SINCE", quoted) + ") FROM " + table + " " + i1 + " WHERE " + String.join(" AND ", probe)
+                + "), " + t + ")");
         switch (r.nextInt(3)) {
             case 0, 1 -> { // at-time
                 where.add(i3 + "." + name("IOV_SINCE", quoted) + " <= " + t);
@@ -226,6 +471,16 @@ class HeldFrontierAnswersTest {
         sql.append(" ORDER BY ").append(i3).append('.').append(name("CHANNEL_ID", quoted)).append(", ").append(i3)
                 .append('.').append(name("IOV_SINCE", quoted));
         return sql.toString();
+    }
+
+    /** COOL's layer filter on {@code alias}: none, the user tag's (the HEAD's is user tag 0) or the standard tag's. */
+    private static List<String> layerFilter(Layer layer, String alias, boolean quoted) {
+        return switch (layer.kind()) {
+            case SINGLE_VERSION -> List.of();
+            case USER_TAG -> List.of(alias + "." + name("USER_TAG_ID", quoted) + " = " + layer.id(),
+                    alias + "." + name("NEW_HEAD_ID", quoted) + " = 0");
+            case STANDARD_TAG -> List.of(alias + "." + name("TAG_ID", quoted) + " = " + layer.id());
+        };
     }
 
     private static String name(String id, boolean quoted) {
