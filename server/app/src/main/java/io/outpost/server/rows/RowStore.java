@@ -1,6 +1,7 @@
 package io.outpost.server.rows;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -52,6 +53,10 @@ public class RowStore {
     private record Built(String stamp, HeldRows rows) {
     }
 
+    /** A folder's tag as found at a stamp: every tag change through the store bumps the folder's stamp. */
+    private record TagAt(String stamp, Tag tag) {
+    }
+
     /** A layer found too big: left to the database until {@code retryAt} (System.nanoTime()). */
     private record TooBigVerdict(long retryAt) {
     }
@@ -68,6 +73,9 @@ public class RowStore {
     private final long tooBigRetryNanos;
     private final AsyncCache<Key, Built> cache;
     private final SingleFlight<Key, Built> flights;
+    /** The tags Frontier statements named by id, each at the stamp it was found at (one lookup per tag and stamp). */
+    private final Cache<Key, TagAt> tagsAtStamp =
+            Caffeine.newBuilder().maximumSize(10_000).build();
     /** Layers too big to hold; small (one entry per such folder layer) and never evicted by held rows. */
     private final Map<Key, TooBigVerdict> tooBigLayers = new ConcurrentHashMap<>();
     private final Counter builds;
@@ -246,7 +254,9 @@ public class RowStore {
      * The state of a read of {@code layer} given by its id (as a Frontier statement names it), inside the caller's read
      * transaction, taking {@code stamp} as the folder's stamp: null when the layer is not one the folder has (a
      * single-version layer of a multi-version folder or the other way round, or an id that is not a user tag,
-     * respectively a standard tag, of the folder), which the caller leaves to the database.
+     * respectively a standard tag, of the folder), which the caller leaves to the database. A tag found is
+     * remembered with the stamp: every tag change through the store (tagging, deleting, a relation, a user tag's
+     * first store) bumps the folder's stamp, so at the same stamp it is the same tag.
      */
     public State layerStateIn(Connection c, Node folder, Layer layer, String stamp) throws SQLException {
         if (folder.isMultiVersion() == (layer.kind() == Layer.Kind.SINGLE_VERSION)) {
@@ -255,9 +265,15 @@ public class RowStore {
         if (layer.equals(Layer.SV) || layer.equals(Layer.HEAD)) {
             return new State(stamp, layer, null);
         }
-        Tag tag = meta.findTag(c, folder.id(), layer.id());
+        Key key = new Key(folder.path(), layer);
+        TagAt known = tagsAtStamp.getIfPresent(key);
+        Tag tag = known != null && known.stamp().equals(stamp) ? known.tag() : meta.findTag(c, folder.id(), layer.id());
         TagKind kind = layer.kind() == Layer.Kind.USER_TAG ? TagKind.USER : TagKind.STANDARD;
-        return tag == null || tag.kind() != kind ? null : new State(stamp, layer, tag);
+        if (tag == null || tag.kind() != kind) {
+            return null; // not remembered: a tag made later is found at once
+        }
+        tagsAtStamp.put(key, new TagAt(stamp, tag));
+        return new State(stamp, layer, tag);
     }
 
     /**
@@ -340,5 +356,6 @@ public class RowStore {
     public void clear() {
         cache.synchronous().invalidateAll();
         tooBigLayers.clear();
+        tagsAtStamp.invalidateAll();
     }
 }
