@@ -18,9 +18,9 @@ public final class SqlGuard {
      * {@code dictionary}, the tables are Oracle data-dictionary views and the SQL is SQLite's, to run on
      * {@link DataDictionary}'s snapshot of the catalog. {@code coolRead}: the statement is one of COOL's IOV reads
      * ({@link CoolReads}), which may be answered from rows held in memory; null otherwise ({@link
-     * CoolReads.Template#read} gives its values).
+     * CoolReadTemplate#read} gives its values).
      */
-    public record Checked(String sql, Set<String> tables, boolean dictionary, CoolReads.Template coolRead) {
+    public record Checked(String sql, Set<String> tables, boolean dictionary, CoolReadTemplate coolRead) {
         public Checked(String sql, Set<String> tables, boolean dictionary) {
             this(sql, tables, dictionary, null);
         }
@@ -72,7 +72,7 @@ public final class SqlGuard {
             } else if (translation == null) {
                 checked = new Checked(sql, reads.tables()); // Oracle runs the statement as sent
             } else {
-                CoolReads.Template read = CoolReads.template(select); // before the translation rewrites the tree
+                CoolReadTemplate read = CoolReads.template(select); // before the translation rewrites the tree
                 checked = new Checked(translation.translate(select), reads.tables(), false, read);
             }
             more.check(select);

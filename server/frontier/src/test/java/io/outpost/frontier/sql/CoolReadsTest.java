@@ -59,7 +59,7 @@ class CoolReadsTest {
     void aShapesReadTakesTheStatementsLiterals() throws Exception {
         String sql = atTime("I3.CHANNEL_ID, I3.S", 1234, " AND C2.CHANNEL_ID BETWEEN 3 AND 4");
         IntegerLiterals.Masked m = IntegerLiterals.mask(sql);
-        CoolReads.Template shape = CoolReads.template(PARSER.parseSelect(m.shape()));
+        CoolReadTemplate shape = CoolReads.template(PARSER.parseSelect(m.shape()));
         assertThat(shape.withLiterals(m.literals()).read()).isEqualTo(read(sql)).isNotNull();
         // the same shape whose probe and default keys differ is not COOL's read
         String other = sql.replace("), 1234)", "), 1235)");
@@ -155,7 +155,7 @@ class CoolReadsTest {
     void layerIdsAreTheStatementsLiterals() throws Exception {
         for (String sql : List.of(userTag("I3.S", 5, 1234, ""), standardTag("I4.S", 5, 1234, ""))) {
             IntegerLiterals.Masked m = IntegerLiterals.mask(sql);
-            CoolReads.Template shape = CoolReads.template(PARSER.parseSelect(m.shape()));
+            CoolReadTemplate shape = CoolReads.template(PARSER.parseSelect(m.shape()));
             assertThat(shape.withLiterals(m.literals()).read()).isEqualTo(read(sql)).isNotNull();
             String other = sql.replace(" = 5 AND", " = 6 AND");
             assertThat(IntegerLiterals.mask(other).shape()).isEqualTo(m.shape());
@@ -168,7 +168,7 @@ class CoolReadsTest {
         }
         // hidden rows (NEW_HEAD_ID another than 0), in the main block or the probe
         String head = userTag("I3.S", 0, 1234, "");
-        CoolReads.Template shape = CoolReads.template(PARSER.parseSelect(IntegerLiterals.mask(head).shape()));
+        CoolReadTemplate shape = CoolReads.template(PARSER.parseSelect(IntegerLiterals.mask(head).shape()));
         for (String hidden : List.of(head.replace("I3.NEW_HEAD_ID = 0", "I3.NEW_HEAD_ID = 8"),
                 head.replace("I1.NEW_HEAD_ID = 0", "I1.NEW_HEAD_ID = 8"))) {
             assertThat(shape.withLiterals(IntegerLiterals.mask(hidden).literals()).read()).isNull();
