@@ -190,11 +190,16 @@ class HeldFrontierAnswersTest {
             first.add(new NewIov(ch, t - 5, ValidityKey.MAX, "first", (int) ch, null));
         }
         loader.store(node, first);
+        String stamp = loader.modificationStamp(node);
         loader.tagCurrentHead(node, "HELDMV_KEPT", "kept by a relation");
         assertThat(loader.tag("HELDMV_KEPT").id()).isEqualTo(kept.id());
+        // what keeps held rows fresh: every tag change bumps the folder's stamp, though it writes no IOV row
+        assertThat(loader.modificationStamp(node)).as("tagged").isNotEqualTo(stamp);
+        stamp = loader.modificationStamp(node);
         String tagged = compare.same(sql, true);
         assertThat(tagged).as("the tag's rows").isNotEqualTo(empty).contains("first");
         assertThat(loader.deleteTag(node, "HELDMV_KEPT")).as("kept by its relation").isFalse();
+        assertThat(loader.modificationStamp(node)).as("deleted").isNotEqualTo(stamp);
         assertThat(compare.same(sql, true)).as("deleted: empty again").isEqualTo(empty);
         List<NewIov> second = new ArrayList<>();
         for (int ch = 0; ch < CHANNELS; ch++) {
