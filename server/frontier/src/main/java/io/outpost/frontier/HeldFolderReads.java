@@ -26,7 +26,7 @@ public interface HeldFolderReads {
         void row(int index);
     }
 
-    /** The rows of one read at one stamp of its folder. */
+    /** The rows of one read at one stamp of its folder's layer ({@link CoolRead#layer}). */
     interface Rows {
         /** The folder's stamp the rows are at: {@code CURRENT_VALUE@LASTMOD_DATE} of its {@code _IOVS_SEQ} row. */
         String stamp();
@@ -48,8 +48,8 @@ public interface HeldFolderReads {
      * The rows of {@code read} as the database holds them now: the folder's stamp is read on {@code c} (the request's
      * read-only connection) and the rows are those held at that stamp.
      *
-     * @return null when the folder's rows are not held at that stamp, or the read selects something not held (the
-     *         database answers)
+     * @return null when the folder's rows are not held at that stamp, the read's layer is not one the folder has (a
+     *         tag id that is not one of its tags), or the read selects something not held (the database answers)
      */
     Rows read(Connection c, CoolRead read) throws SQLException;
 }
