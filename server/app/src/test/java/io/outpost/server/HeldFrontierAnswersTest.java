@@ -168,6 +168,11 @@ class HeldFrontierAnswersTest {
                 }
                 assertThat(expectedHeld).as("statements answered from held rows (seed %d)", seed).isGreaterThan(60);
                 keptTagIsNeverStale(loader, folders.get(0), compare, r);
+                // without a layer filter a multi-version table's hidden rows are read too: the database answers
+                double before = heldAnswers(held);
+                assertThat(body(held, FRONTIER + "BLOBzip5&p1=" + P1Codec.encode(statement(r, folders.get(0), Layer.SV,
+                        MV_KEYS)))).asString(StandardCharsets.ISO_8859_1).contains("error=\"0\"");
+                assertThat(heldAnswers(held)).as("no layer filter: not from held rows").isEqualTo(before);
                 assertThat(heldAnswers(database)).as("the database service never answers from held rows").isZero();
             }
         }
