@@ -66,16 +66,6 @@ final class FolderCommands {
                 + " (the channels command lists them)");
     }
 
-    /** T1, T2 of browse and count: default min, max; T1 after T2 is a usage error. */
-    static CliTime.Key[] range(String from, String to) {
-        CliTime.Key t1 = CliTime.key(from);
-        CliTime.Key t2 = CliTime.key(to);
-        if (t1.value() > t2.value()) {
-            throw new IllegalArgumentException("T1 (" + from + ") is after T2 (" + to + ")");
-        }
-        return new CliTime.Key[] {t1, t2};
-    }
-
     @Command(name = "find", description = "The objects valid at TIME in the selected channels.")
     static final class Find implements Callable<Integer> {
         @ParentCommand OutpostCli cli;
@@ -94,8 +84,8 @@ final class FolderCommands {
         }
     }
 
-    @Command(name = "browse", description = "Every IOV with since <= T2 and until > T1 (default min, max), streamed.")
-    static final class Browse implements Callable<Integer> {
+    /** A command over FOLDER between T1 and T2 (default min, max): browse and count. */
+    abstract static class RangeCommand implements Callable<Integer> {
         @ParentCommand OutpostCli cli;
         @Parameters(index = "0", paramLabel = "FOLDER") String folder;
         @Parameters(index = "1", arity = "0..1", paramLabel = "T1") String from = "min";
@@ -104,8 +94,21 @@ final class FolderCommands {
         @Override
         public Integer call() throws OutpostException {
             cli.checkOptions();
-            CliTime.Key[] range = range(from, to);
-            OutpostClient client = cli.client();
+            CliTime.Key t1 = CliTime.key(from);
+            CliTime.Key t2 = CliTime.key(to);
+            if (t1.value() > t2.value()) {
+                throw new IllegalArgumentException("T1 (" + from + ") is after T2 (" + to + ")");
+            }
+            return run(cli.client(), new CliTime.Key[] {t1, t2});
+        }
+
+        abstract int run(OutpostClient client, CliTime.Key[] range) throws OutpostException;
+    }
+
+    @Command(name = "browse", description = "Every IOV with since <= T2 and until > T1 (default min, max), streamed.")
+    static final class Browse extends RangeCommand {
+        @Override
+        int run(OutpostClient client, CliTime.Key[] range) throws OutpostException {
             FolderKeys keys = folderKeys(cli, client, folder, range);
             boolean runLumi = keys.printRunLumi();
             long[] r = keys.keys();
@@ -134,22 +137,13 @@ final class FolderCommands {
     }
 
     @Command(name = "count", description = "How many IOVs browse would print.")
-    static final class Count implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
-        @Parameters(index = "1", arity = "0..1", paramLabel = "T1") String from = "min";
-        @Parameters(index = "2", arity = "0..1", paramLabel = "T2") String to = "max";
-
+    static final class Count extends RangeCommand {
         @Override
-        public Integer call() throws OutpostException {
-            cli.checkOptions();
-            CliTime.Key[] range = range(from, to);
-            OutpostClient client = cli.client();
+        int run(OutpostClient client, CliTime.Key[] range) throws OutpostException {
             long[] r = range[0].fitsEither() && range[1].fitsEither() ? new long[] {range[0].value(), range[1].value()}
                     : folderKeys(cli, client, folder, range).keys();
             checkChannel(cli, client, folder);
             return cli.write(client.fetch(Paths.count(cli.tag, r[0], r[1], cli.selection(), folder)));
         }
     }
-
 }
