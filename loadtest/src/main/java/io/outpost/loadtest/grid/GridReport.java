@@ -343,7 +343,7 @@ final class GridReport {
         }
         long f0 = from - POLL_SECONDS * 1000L;
         long t0 = to;
-        int answers = plan.folders + (int) writes.stream()
+        int answers = plan.model().folders() + (int) writes.stream()
                 .filter(w -> w.committedMillis() >= f0 && w.committedMillis() <= t0).count();
         return new HerdLoads(loads, maxPerOrigin, answers, from, to, perOrigin);
     }
