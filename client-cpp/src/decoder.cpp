@@ -4,6 +4,8 @@
 // codec 2: zstd) into `buf_`, a window of decompressed content that holds at most one chunk plus an unfinished
 // row; whole rows are parsed out of it and handed to the sink. The CRC-32 is computed over the decompressed bytes
 // as they come out of the decompressor.
+// One job, kept in one file: the states, the two decompressors and the row parser share that window and its
+// counts, and the whole-answer decode() is the same decoder fed once.
 #include <zlib.h>
 #include <zstd.h>
 

@@ -1,35 +1,13 @@
 // outpost-cli end to end against the in-process fake service: output formats, time syntax, exit codes.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <vector>
 
+#include "cli_run.h"
 #include "fake_service.h"
 
 using namespace outpost;
 using namespace outpost::testing;
-
-namespace {
-
-struct CliRun {
-    int exitCode;
-    std::string out;
-};
-
-CliRun cli(const std::string& args, const std::string& env = "") {
-    std::string cmd = env + std::string(OUTPOST_CLI) + " " + args + " 2>&1";
-    FILE* p = ::popen(cmd.c_str(), "r");
-    CliRun r{-1, ""};
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    int status = ::pclose(p);
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
-
-}  // namespace
 
 TEST(Cli, PrintsTablesCsvAndJson) {
     FakeServer server([](const Request& r) { return fakeService(r); });

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "fixture_process.h"
 #include "outpost/client.h"
 
 using namespace outpost;
@@ -31,24 +32,8 @@ json vectors() {
 /// The fixture process of one case, driven through its stdin and stdout; it ends with this test.
 class Script {
 public:
-    explicit Script(const std::string& name) {
-        int in[2], out[2];
-        if (::pipe(in) != 0 || ::pipe(out) != 0) throw std::runtime_error("pipe");
-        pid_ = ::fork();
-        if (pid_ == 0) {
-            ::dup2(in[0], 0);
-            ::dup2(out[1], 1);
-            ::close(in[1]);
-            ::close(out[0]);
-            std::string script = kDir + "/failover_server.py";
-            ::execlp("python3", "python3", script.c_str(), "--case", name.c_str(), static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
-        ::close(in[0]);
-        ::close(out[1]);
-        stdin_ = in[1];
-        stdout_ = out[0];
-        std::istringstream words(line());
+    explicit Script(const std::string& name) : process_({kDir + "/failover_server.py", "--case", name}) {
+        std::istringstream words(process_.line());
         std::string word;
         words >> word;
         if (word != "PORTS") throw std::runtime_error("the failover fixture did not start");
@@ -57,29 +42,17 @@ public:
             urls[name] = "http://127.0.0.1:" + port;
         }
     }
-    ~Script() {
-        ::close(stdin_);
-        ::close(stdout_);
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, nullptr, 0);
-    }
     /// Puts the endpoints in the state of request i.
     void request(std::size_t i) {
-        std::string cmd = "request " + std::to_string(i) + "\n";
-        if (::write(stdin_, cmd.data(), cmd.size()) != static_cast<ssize_t>(cmd.size())) throw std::runtime_error("write");
-        if (line() != "ready " + std::to_string(i)) throw std::runtime_error("the failover fixture did not answer");
+        process_.send("request " + std::to_string(i) + "\n");
+        if (process_.line() != "ready " + std::to_string(i)) {
+            throw std::runtime_error("the failover fixture did not answer");
+        }
     }
     std::map<std::string, std::string> urls;  // endpoint name -> URL
 
 private:
-    std::string line() {
-        std::string s;
-        char c;
-        while (::read(stdout_, &c, 1) == 1 && c != '\n') s += c;
-        return s;
-    }
-    pid_t pid_ = -1;
-    int stdin_ = -1, stdout_ = -1;
+    outpost::testing::FixtureProcess process_;
 };
 
 /// An event in the vectors' words (testdata/failover/README.md); "" for events they leave out.

@@ -3,11 +3,11 @@
 // error (library and command line, exit 2) where it is not. run-tests.sh runs this in the normal build and in one
 // with both features OFF.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <fstream>
 
+#include "cli_run.h"
 #include "fake_service.h"
 #include "outpost/client.h"
 #include "outpost/version.h"
@@ -37,23 +37,6 @@ Result<Client> clientFor(const std::string& spec) {
     auto cfg = Config::fromString(spec);
     if (!cfg) return cfg.error();
     return Client::create(std::move(*cfg));
-}
-
-struct CliRun {
-    int exitCode;
-    std::string out;
-};
-
-CliRun cli(const std::string& args) {
-    std::string cmd = std::string(OUTPOST_CLI) + " " + args + " 2>&1";
-    FILE* p = ::popen(cmd.c_str(), "r");
-    CliRun r{-1, ""};
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    int status = ::pclose(p);
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "encoder.h"
+#include "fixture_process.h"
 #include "outpost/client.h"
 #include "outpost/decoder.h"
 
@@ -35,47 +36,27 @@ constexpr long kGiB = 1L << 30;
 
 bool havePython() { return std::system("python3 -c '' >/dev/null 2>&1") == 0; }
 
-/// One fixture process. Its stdin is a pipe held here: it ends when this test process ends, however it ends.
+/// One fixture process; it ends with this test (see FixtureProcess).
 class Hostile {
 public:
-    explicit Hostile(const std::string& kind, const std::string& upstream = "") {
-        int in[2], out[2];
-        if (::pipe(in) != 0 || ::pipe(out) != 0) throw std::runtime_error("pipe");
-        pid_ = ::fork();
-        if (pid_ == 0) {
-            ::dup2(in[0], 0);
-            ::dup2(out[1], 1);
-            ::close(in[1]);
-            ::close(out[0]);
-            std::string script = kTestdata + "/hostile/hostile_server.py";
-            if (upstream.empty()) {
-                ::execlp("python3", "python3", script.c_str(), "--case", kind.c_str(), static_cast<char*>(nullptr));
-            } else {
-                ::execlp("python3", "python3", script.c_str(), "--case", kind.c_str(), "--upstream", upstream.c_str(),
-                         static_cast<char*>(nullptr));
-            }
-            ::_exit(127);
-        }
-        ::close(in[0]);
-        ::close(out[1]);
-        stdin_ = in[1];
-        std::string line;
-        char c;
-        while (::read(out[0], &c, 1) == 1 && c != '\n') line += c;
-        ::close(out[0]);
+    explicit Hostile(const std::string& kind, const std::string& upstream = "")
+        : process_(arguments(kind, upstream)) {
+        std::string line = process_.line();
         if (line.rfind("PORT ", 0) != 0) throw std::runtime_error("the hostile server did not start: " + line);
         url_ = "http://127.0.0.1:" + line.substr(5);
-    }
-    ~Hostile() {
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, nullptr, 0);
-        ::close(stdin_);
     }
     const std::string& url() const { return url_; }
 
 private:
-    pid_t pid_ = -1;
-    int stdin_ = -1;
+    static std::vector<std::string> arguments(const std::string& kind, const std::string& upstream) {
+        std::vector<std::string> args{kTestdata + "/hostile/hostile_server.py", "--case", kind};
+        if (!upstream.empty()) {
+            args.push_back("--upstream");
+            args.push_back(upstream);
+        }
+        return args;
+    }
+    outpost::testing::FixtureProcess process_;
     std::string url_;
 };
 

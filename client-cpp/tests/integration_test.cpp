@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <optional>
 
 #include "outpost/client.h"
 #include "outpost/snapshot.h"
@@ -24,22 +25,33 @@ Result<Config> testConfig(const std::string& url) {
 }
 }  // namespace
 
-TEST(Integration, SignedAnswersVerifyAndAnotherKeyIsRefused) {
-    const char* url = serverUrl();
-    if (!url || !*url || !verifyKey() || !*verifyKey()) {
-        GTEST_SKIP() << "OUTPOST_TEST_SERVER and OUTPOST_TEST_VERIFYKEY are not both set: skipped";
+/// The tests against OUTPOST_TEST_SERVER, skipped without it: `config` and `client` are that service's.
+class Integration : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const char* url = serverUrl();
+        if (!url || !*url) GTEST_SKIP() << "OUTPOST_TEST_SERVER is not set (e.g. http://127.0.0.1:8000): skipped";
+        auto cfg = testConfig(url);
+        ASSERT_TRUE(cfg) << cfg.error().message;
+        config = *cfg;
+        auto created = Client::create(config);
+        ASSERT_TRUE(created) << created.error().message;
+        client.emplace(std::move(*created));
     }
-    auto cfg = testConfig(url);
-    ASSERT_TRUE(cfg) << cfg.error().message;
-    auto client = Client::create(*cfg);
-    ASSERT_TRUE(client) << client.error().message;
+
+    Config config;
+    std::optional<Client> client;
+};
+
+TEST_F(Integration, SignedAnswersVerifyAndAnotherKeyIsRefused) {
+    if (!verifyKey() || !*verifyKey()) GTEST_SKIP() << "OUTPOST_TEST_VERIFYKEY is not set: skipped";
     auto nodes = client->nodes();
     ASSERT_TRUE(nodes) << nodes.error().describe();
     // The same public key under another id: the service's key id is unknown to this client.
     std::string spec = verifyKey();
-    cfg->verifyKeys = {{"not-the-service-key", spec.substr(spec.find(':') + 1)}};
-    cfg->retries = 0;
-    auto other = Client::create(*cfg);
+    config.verifyKeys = {{"not-the-service-key", spec.substr(spec.find(':') + 1)}};
+    config.retries = 0;
+    auto other = Client::create(config);
     ASSERT_TRUE(other) << other.error().message;
     auto refused = other->nodes();
     ASSERT_FALSE(refused);
@@ -47,13 +59,7 @@ TEST(Integration, SignedAnswersVerifyAndAnotherKeyIsRefused) {
     for (const auto& a : refused.error().attempts) EXPECT_EQ(ErrorCode::Untrusted, a.code) << a.message;
 }
 
-TEST(Integration, AgainstTheRunningService) {
-    const char* url = serverUrl();
-    if (!url || !*url) GTEST_SKIP() << "OUTPOST_TEST_SERVER is not set (e.g. http://127.0.0.1:8000): skipped";
-    auto cfg = testConfig(url);
-    ASSERT_TRUE(cfg) << cfg.error().message;
-    auto client = Client::create(*cfg);
-    ASSERT_TRUE(client) << client.error().message;
+TEST_F(Integration, AgainstTheRunningService) {
     auto nodes = client->nodes();
     ASSERT_TRUE(nodes) << nodes.error().describe();
     ASSERT_FALSE(nodes->rows.empty());
@@ -90,13 +96,7 @@ TEST(Integration, AgainstTheRunningService) {
     EXPECT_EQ(ErrorCode::Request, bad.error().code);
 }
 
-TEST(Integration, SnapshotOfTheDemoGlobalTagEqualsPerFolderAnswers) {
-    const char* url = serverUrl();
-    if (!url || !*url) GTEST_SKIP() << "OUTPOST_TEST_SERVER is not set (e.g. http://127.0.0.1:8000): skipped";
-    auto cfg = testConfig(url);
-    ASSERT_TRUE(cfg) << cfg.error().message;
-    auto client = Client::create(*cfg);
-    ASSERT_TRUE(client) << client.error().message;
+TEST_F(Integration, SnapshotOfTheDemoGlobalTagEqualsPerFolderAnswers) {
     SnapshotSession session(*client, "DEMO-GT-2026");
     const Key t = 1767229200000000000;  // 2026-01-01T01:00:00Z
     const Key rl = (Key(302) << 32) | 17;  // run 302, lumi 17: the global tag holds time and run-lumi folders

@@ -18,10 +18,11 @@ from ._version import __version__
 from .cache import AnswerCache
 from .config import Config, log_warnings
 from .errors import ErrorKind, InvalidArgument, OutpostError
+from .exchange import Exchange
 from .query import MAX_KEY, Channels, Order, Window
 from .failover import Event, EventKind, Failover, Stats
 from .stream import StreamDecoder
-from .transport import Exchange, Transport
+from .transport import Transport
 from .wire import Answer, AnswerKind, Value, decode, expect_kind
 
 if TYPE_CHECKING:

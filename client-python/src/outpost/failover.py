@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from .errors import ErrorKind, OutpostError
+from .exchange import Exchange, Outcome
 from .locks import ForkSafeLock
 from .reload import HARD, SOFT
 from .signature import HEADER as SIGNATURE_HEADER
 from .signature import AnswerVerifier, Hop
-from .transport import Exchange, Outcome, Transport
+from .transport import Transport
 
 if TYPE_CHECKING:
     from .config import Config

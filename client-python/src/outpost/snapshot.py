@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .client import Client
-    from .transport import Exchange
+    from .exchange import Exchange
 
 _PARALLEL_FETCHES = 8
 _STATE = re.compile(r"[0-9a-f]{16}")

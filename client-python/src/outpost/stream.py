@@ -10,9 +10,9 @@ import numpy as np
 import zstandard
 
 from ._extras import crc32
+from .envelope import HEADER_SIZE, TRAILER_SIZE, ZLIB_SLICE, ZSTD_MAGIC, check_header, parse_trailer, zstd_slice
 from .errors import CorruptAnswer
-from .wire import (HEADER_SIZE, TRAILER_SIZE, ZLIB_SLICE, ZSTD_MAGIC, Answer, ContentHeader,
-                   Incomplete, Value, check_header, parse_content_header, parse_trailer, walk_row, zstd_slice)
+from .wire import Answer, ContentHeader, Incomplete, Value, parse_content_header, walk_row
 
 
 class StreamDecoder:

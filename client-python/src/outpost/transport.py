@@ -7,19 +7,17 @@ a reset connection, and a pool of keep-alive connections per route that a stale 
 
 from __future__ import annotations
 
-import enum
 import functools
 import hashlib
 import http.client
-import io
 import json
 import socket
-import time
 import urllib.parse
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 from .errors import ErrorKind, OutpostError
+from .exchange import Exchange, Outcome
+from .limits import Limits, bounded_response
 from .locks import ForkSafeLock, renew_in_forked_child
 from .signature import HEADER as SIGNATURE_HEADER
 from .signature import Hop
@@ -27,232 +25,8 @@ from .signature import Hop
 _MAX_ERROR_BODY = 4096
 _MAX_REDIRECT_BODY = 64 * 1024
 _MAX_HOPS = 5  # the first request and at most four redirects
-_CHUNK = 256 * 1024
 
 HopCheck = Callable[[Hop, str], str]  # (hop, signature header) -> why it must not be trusted, "" when it may
-
-
-class Limits:
-    """The bounds of one attempt: an overall deadline (attempttimeout) over connect, send and every byte of the
-    answer, the read timeout between bytes, and the largest body (maxanswerbytes)."""
-
-    def __init__(self, connect_timeout: float, read_timeout: float, write_timeout: float,
-                 attempt_timeout: float | None = None, max_answer_bytes: int | None = None) -> None:
-        self.connect_timeout = connect_timeout
-        self.read_timeout = read_timeout
-        self.write_timeout = write_timeout
-        self.attempt_timeout = attempt_timeout
-        self.max_answer_bytes = max_answer_bytes
-        self.deadline = float("inf") if attempt_timeout is None else time.monotonic() + attempt_timeout
-        self.expired = False  # the deadline, not the read timeout, ended a wait
-
-    def timeout(self, per_wait: float) -> float:
-        """The socket timeout for the next wait: ``per_wait``, shortened to what is left of the attempt."""
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            self.expired = True
-            raise socket.timeout("attempt timeout")
-        if left <= per_wait:
-            self.expired = True  # if this wait times out, the deadline ended it
-            return left
-        self.expired = False
-        return per_wait
-
-    def too_large(self, n: int) -> bool:
-        return self.max_answer_bytes is not None and n > self.max_answer_bytes
-
-    def timeout_message(self, what: str) -> str:
-        if self.expired:
-            return f"transfer failed: the attempt took longer than attempttimeout={self.attempt_timeout:g} s"
-        return f"transfer failed: {what}"
-
-
-class _DeadlineReader(io.RawIOBase):
-    """The response's view of the socket: each read waits at most the read timeout and never past the attempt's
-    deadline, so that an answer dripping a byte at a time still ends (http.client reads status, headers and body
-    through this)."""
-
-    def __init__(self, sock: socket.socket, limits: Limits) -> None:
-        self._sock = sock
-        self._raw = sock.makefile("rb", buffering=0)  # keeps the socket open while the response reads it
-        self._limits = limits
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int | None:
-        self._sock.settimeout(self._limits.timeout(self._limits.read_timeout))
-        return self._raw.readinto(buffer)
-
-    def close(self) -> None:
-        self._raw.close()
-        super().close()
-
-
-class _BoundedSocket:
-    def __init__(self, sock: socket.socket, limits: Limits) -> None:
-        self._sock = sock
-        self._limits = limits
-
-    def makefile(self, mode: str, *args: Any, **kwargs: Any) -> io.BufferedReader:
-        return io.BufferedReader(_DeadlineReader(self._sock, self._limits))
-
-
-def _bounded_response(sock: socket.socket, *args: Any, limits: Limits, **kwargs: Any) -> http.client.HTTPResponse:
-    return http.client.HTTPResponse(_BoundedSocket(sock, limits), *args, **kwargs)  # type: ignore[arg-type]
-
-
-class Outcome(enum.Enum):
-    OK = "ok"
-    CONNECT_FAILED = "connect-failed"
-    SERVER_ERROR = "server-error"
-    TRANSFER_FAILED = "transfer-failed"
-    CORRUPT = "corrupt"
-    STALE = "stale"
-    UNSIGNED = "unsigned"
-    REQUEST_ERROR = "request-error"
-    CANCELLED = "cancelled"
-    PROTOCOL = "protocol"
-
-
-@dataclass
-class Exchange:
-    """A response whose status and headers arrived; for status 200 the body is still to be read (``read``)."""
-
-    outcome: Outcome
-    status: int = 0
-    headers: dict[str, str] = field(default_factory=dict)
-    error: OutpostError | None = None
-    where: str = ""
-    response: http.client.HTTPResponse | None = None
-    release: Callable[[bool], None] | None = None  # give the connection back (True: reusable)
-    bytes_read: int = 0
-    target: str = ""  # the request target in origin form (path and query) of the final URL, after redirects
-    body: bytearray | None = None  # the whole body once ``buffer`` read it
-    limits: Limits | None = None
-    body_sha256: str = ""  # lowercase hex, once ``buffer`` read the body
-
-    def header(self, name: str) -> str:
-        return self.headers.get(name.lower(), "")
-
-    def fresh_for(self) -> int:
-        """Seconds the answer may be kept: max-age minus Age, -1 when it must not be kept."""
-        cc = self.header("cache-control").lower()
-        if any(word in cc for word in ("no-store", "no-cache", "private")):
-            return -1
-        max_age = _directive(cc, "max-age")
-        if max_age is None:
-            return -1
-        return max(0, max_age - self.age())
-
-    def age(self) -> int:
-        try:
-            return int(self.header("age") or 0)
-        except ValueError:
-            return 0
-
-    def is_stale(self) -> bool:
-        """Age over the max-age of its own Cache-Control: a copy older than the server allows."""
-        max_age = _directive(self.header("cache-control").lower(), "max-age")
-        return max_age is not None and self.age() > max_age
-
-    def read_chunks(self) -> "ChunkReader":
-        return ChunkReader(self)
-
-    def read(self) -> bytearray:
-        """The whole body (Content-Length bytes), in one buffer. Raises OutpostError CORRUPT when the connection
-        closed early or the body is over maxanswerbytes, TRANSFER/TIMEOUT when it broke."""
-        if self.body is not None:
-            return self.body
-        body = bytearray()
-        for chunk in self.read_chunks():
-            body += chunk
-        return body
-
-    def buffer(self) -> bytearray:
-        """Reads the whole body now, hashing it as it arrives (to verify it before anything uses it, without a
-        second copy); later reads give it from memory."""
-        if self.body is None:
-            digest = hashlib.sha256()
-            body = bytearray()
-            for chunk in self.read_chunks():
-                digest.update(chunk)
-                body += chunk
-            self.body, self.body_sha256 = body, digest.hexdigest()
-        return self.body
-
-    def close(self, reusable: bool = False) -> None:
-        if self.release is not None:
-            self.release(reusable)
-            self.release = None
-
-
-class ChunkReader:
-    """The body in chunks; the connection goes back to the pool after the last byte."""
-
-    def __init__(self, exchange: Exchange) -> None:
-        self.exchange = exchange
-        self.remaining = int(exchange.header("content-length") or -1)
-
-    def __iter__(self) -> "ChunkReader":
-        return self
-
-    def __next__(self) -> bytes | bytearray:
-        x = self.exchange
-        if x.body is not None:  # buffered: the whole body once
-            body, self.remaining = (x.body if self.remaining else b""), 0
-            if not body:
-                raise StopIteration
-            return body
-        resp = x.response
-        limits = x.limits or Limits(0, 0, 0)
-        if resp is None or self.remaining == 0:
-            if resp is not None:
-                resp.read()  # marks the response finished, so that the connection can send the next request
-            x.close(reusable=self.remaining == 0)
-            raise StopIteration
-        try:
-            chunk = resp.read1(_CHUNK if self.remaining < 0 else min(_CHUNK, self.remaining))
-        except http.client.IncompleteRead as e:
-            chunk = e.partial
-        except (TimeoutError, socket.timeout):
-            x.close()
-            what = limits.timeout_message("no byte for the read timeout")
-            raise OutpostError(ErrorKind.TIMEOUT, f"{what} after {x.bytes_read} bytes ({x.where})",
-                               x.status) from None
-        except http.client.HTTPException as e:  # a broken chunked encoding
-            x.close()
-            raise OutpostError(ErrorKind.CORRUPT, f"corrupt answer: {type(e).__name__} {str(e)[:200]} after "
-                                                  f"{x.bytes_read} bytes ({x.where})", x.status) from None
-        except OSError as e:
-            x.close()
-            raise OutpostError(ErrorKind.TRANSFER, f"transfer failed: {e} after {x.bytes_read} bytes ({x.where})",
-                               x.status) from None
-        if not chunk:
-            x.close()
-            if self.remaining < 0:
-                raise StopIteration
-            raise OutpostError(ErrorKind.CORRUPT, f"truncated answer: connection closed after {x.bytes_read} bytes "
-                                                  f"({x.where})", x.status)
-        x.bytes_read += len(chunk)
-        if limits.too_large(x.bytes_read):
-            x.close()
-            raise OutpostError(ErrorKind.CORRUPT, f"answer too large: over maxanswerbytes={limits.max_answer_bytes} "
-                                                  f"bytes ({x.where})", x.status)
-        if self.remaining > 0:
-            self.remaining -= len(chunk)
-        return chunk
-
-
-def _directive(cache_control: str, name: str) -> int | None:
-    for part in cache_control.split(","):
-        k, _, v = part.strip().partition("=")
-        if k == name:
-            try:
-                return int(v.strip('"'))
-            except ValueError:
-                return None
-    return None
 
 
 def _problem_detail(body: bytes) -> str:
@@ -372,7 +146,7 @@ class Transport:
                 # socket buffers, to a peer that does not read, can wait on it.
                 conn.sock.settimeout(limits.timeout(limits.write_timeout))
                 # status, headers and body are read through the attempt's deadline
-                conn.response_class = functools.partial(_bounded_response, limits=limits)  # type: ignore[assignment]
+                conn.response_class = functools.partial(bounded_response, limits=limits)  # type: ignore[assignment]
                 conn.request("GET", path, headers=headers)
                 sending = False
                 resp = conn.getresponse()

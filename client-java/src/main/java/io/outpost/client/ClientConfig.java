@@ -19,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * configuration string, command line) can be applied in order. The grammar of the strings is {@code FrontierStrings},
  * the meaning of each key {@code ConfigKeys}, the environment {@code ConfigEnvironment}, the rules across values
  * {@code ConfigRules}; the values themselves are held in a {@code ConfigValues}. What is left here is the public
- * surface: an accessor and a builder setter for each option.
+ * surface: an accessor and a builder setter for each option. That surface is the whole of its length, and is kept in
+ * one class so that an application finds every option in one place.
  */
 public final class ClientConfig {
     /** Used when the builder is given no server (a configuration string or environment must name one). */

@@ -5,7 +5,6 @@ import io.outpost.client.internal.FailedRoutes;
 import io.outpost.client.internal.Failover;
 import io.outpost.client.internal.HttpTransport;
 import io.outpost.client.internal.OfflineQueries;
-import io.outpost.client.internal.Response;
 import io.outpost.client.internal.Transport;
 import io.outpost.client.pac.ProxyDiscovery;
 import io.outpost.wire.AnswerDecoder;
@@ -169,8 +168,8 @@ public final class OutpostClient implements AutoCloseable {
         long lo = align.lo(t);
         long hi = align.hiInclusive(t);
         String windowPath = Paths.browse(tag, lo, hi, channels, Order.CHANNEL_SINCE, folder);
-        Answer window = checkKind(fetchChecked(windowPath, a -> checkAsked(a, folder, channels, lo, hi, "GET " + windowPath)),
-                AnswerKind.IOVS, windowPath);
+        Answer window = AnswerChecks.kind(fetchChecked(windowPath, a -> AnswerChecks.asked(config.signedAnswers(), a,
+                folder, channels, lo, hi, "GET " + windowPath)), AnswerKind.IOVS, windowPath);
         long validSince = lo;
         long validUntil = hi == Keys.MAX ? Keys.MAX : hi + 1;
         List<Row> valid = new ArrayList<>();
@@ -199,8 +198,8 @@ public final class OutpostClient implements AutoCloseable {
             return offline.browse(folder, tag, t1, t2, channels, order);
         }
         String path = Paths.browse(tag, t1, t2, channels, order, folder);
-        return checkKind(fetchChecked(path, a -> checkAsked(a, folder, channels, t1, t2, "GET " + path)),
-                AnswerKind.IOVS, path).iovs();
+        return AnswerChecks.kind(fetchChecked(path, a -> AnswerChecks.asked(config.signedAnswers(), a, folder, channels,
+                t1, t2, "GET " + path)), AnswerKind.IOVS, path).iovs();
     }
 
     /** As {@link #browse}, decoded while it arrives; for answers too large to hold. Never cached in process. */
@@ -257,15 +256,15 @@ public final class OutpostClient implements AutoCloseable {
             listener.onEvent(new ClientEvent.CacheHit(apiPath));
             return cached;
         }
-        Fetched f = failover.execute(apiPath, r -> {
-            Fetched read = readWhole(r);
+        WholeAnswers.Fetched f = failover.execute(apiPath, r -> {
+            WholeAnswers.Fetched read = WholeAnswers.read(r, config.maxAnswerBytes());
             if (check != null) {
-                check.check(read.answer);
+                check.check(read.answer());
             }
             return read;
         }, false);
-        cache.put(apiPath, f.answer, failover.reload().capFreshSeconds(f.freshSeconds));
-        return f.answer;
+        cache.put(apiPath, f.answer(), failover.reload().capFreshSeconds(f.freshSeconds()));
+        return f.answer();
     }
 
     /**
@@ -279,7 +278,7 @@ public final class OutpostClient implements AutoCloseable {
     /** One GET through failover, with the named response headers; not kept in the in-process cache. */
     SnapshotSession.Fetched fetchWithHeaders(String apiPath, List<String> headerNames) throws OutpostException {
         return failover.execute(apiPath, r -> {
-            Fetched f = readWhole(r);
+            WholeAnswers.Fetched f = WholeAnswers.read(r, config.maxAnswerBytes());
             Map<String, String> headers = new java.util.HashMap<>();
             for (String n : headerNames) {
                 String v = r.header(n);
@@ -287,21 +286,8 @@ public final class OutpostClient implements AutoCloseable {
                     headers.put(n, v);
                 }
             }
-            return new SnapshotSession.Fetched(f.answer, headers, f.freshSeconds);
+            return new SnapshotSession.Fetched(f.answer(), headers, f.freshSeconds());
         }, false);
-    }
-
-    /** Decodes a whole answer held in memory (a snapshot's inline folder answer). */
-    static Answer decode(byte[] encoded) throws IOException {
-        try (AnswerDecoder d = new AnswerDecoder(new java.io.ByteArrayInputStream(encoded), encoded.length)) {
-            AnswerHeader h = d.readHeader();
-            List<Row> rows = new ArrayList<>();
-            for (Object[] v; (v = d.nextRow()) != null; ) {
-                rows.add(new Row(h.schema(), v));
-            }
-            return new Answer(h.kind(), h.folder(), h.tag(), h.validSince(), h.validUntil(), h.schema(), rows,
-                    h.encodedLength());
-        }
     }
 
     @Override
@@ -315,25 +301,6 @@ public final class OutpostClient implements AutoCloseable {
 
     // ---- internals -------------------------------------------------------------------------------------------
 
-    private record Fetched(Answer answer, long freshSeconds, long validSince, long validUntil) {
-    }
-
-    private Fetched readWhole(Response response) throws IOException {
-        try (AnswerDecoder d = new AnswerDecoder(response.body(), response.contentLength(), config.maxAnswerBytes())) {
-            AnswerHeader h = d.readHeader();
-            List<Row> rows = new ArrayList<>();
-            for (Object[] v; (v = d.nextRow()) != null; ) {
-                rows.add(new Row(h.schema(), v));
-            }
-            Answer a = new Answer(h.kind(), h.folder(), h.tag(), h.validSince(), h.validUntil(), h.schema(), rows,
-                    h.encodedLength());
-            String cc = response.header("Cache-Control");
-            long fresh = cacheable(cc) ? Failover.maxAge(cc) - age(response) : 0;
-            return new Fetched(a, fresh, headerKey(response, "X-Outpost-Valid-Since", h.validSince()),
-                    headerKey(response, "X-Outpost-Valid-Until", h.validUntil()));
-        }
-    }
-
     private Answer atExact(String folder, String tag, ChannelSelection channels, long t) throws OutpostException {
         String subject = tag + "|" + channels.pathSegment() + "|" + folder;
         String path = Paths.at(tag, t, channels, folder);
@@ -341,70 +308,22 @@ public final class OutpostClient implements AutoCloseable {
         if (a != null) {
             listener.onEvent(new ClientEvent.CacheHit(path));
         } else {
-            Fetched f = failover.execute(path, response -> {
-                Fetched read = readWhole(response);
+            WholeAnswers.Fetched f = failover.execute(path, response -> {
+                WholeAnswers.Fetched read = WholeAnswers.read(response, config.maxAnswerBytes());
                 // a signed answer must also be the one asked for: an answer moved here from another key is refused
                 // like a bad signature, on this route (the next one may be honest)
-                checkAsked(read.answer, folder, channels, t, t, "GET " + path);
+                AnswerChecks.asked(config.signedAnswers(), read.answer(), folder, channels, t, t, "GET " + path);
                 return read;
             }, false);
-            a = checkKind(f.answer, AnswerKind.IOVS, path);
-            cache.putValid(subject, f.validSince, f.validUntil, a, failover.reload().capFreshSeconds(f.freshSeconds));
+            a = AnswerChecks.kind(f.answer(), AnswerKind.IOVS, path);
+            cache.putValid(subject, f.validSince(), f.validUntil(), a,
+                    failover.reload().capFreshSeconds(f.freshSeconds()));
         }
         return a;
-    }
-
-    /**
-     * With security=sig: refuses an iovs answer that is not the one asked for, as a bad signature is refused: another
-     * folder, a channel outside the selection, or a row whose validity does not meet the keys {@code lo..hi}
-     * (an at-time read: lo = hi = the key asked; a browse or a cache-aligned window: its range).
-     */
-    private void checkAsked(Answer a, String folder, ChannelSelection channels, long lo, long hi, String what)
-            throws OutpostException {
-        if (!config.signedAnswers() || a.kind() != AnswerKind.IOVS || a.schema().size() < 3) {
-            return;
-        }
-        if (!strip(a.folder()).equals(strip(folder))) {
-            throw new OutpostException(OutpostException.Kind.UNSIGNED, what + ": the answer is about folder '"
-                    + a.folder() + "', not the one asked for");
-        }
-        for (Row r : a.rows()) {
-            long channel = (Long) r.get(0);
-            long since = (Long) r.get(1);
-            long until = (Long) r.get(2);
-            if (!channels.contains(channel) || since > hi || until <= lo) {
-                throw new OutpostException(OutpostException.Kind.UNSIGNED, what + ": the answer holds channel "
-                        + channel + " [" + since + ", " + until + "), not valid at the key"
-                        + (lo == hi ? " " + lo : "s " + lo + ".." + hi) + " and channels asked for");
-            }
-        }
-    }
-
-    private static String strip(String path) {
-        String p = path == null ? "" : path;
-        while (p.startsWith("/")) {
-            p = p.substring(1);
-        }
-        while (p.endsWith("/")) {
-            p = p.substring(0, p.length() - 1);
-        }
-        return p;
     }
 
     private Answer fetch(String path, AnswerKind expected) throws OutpostException {
-        return checkKind(fetch(path), expected, path);
-    }
-
-    private static Answer checkKind(Answer a, AnswerKind expected, String path) throws OutpostException {
-        if (a.kind() != expected) {
-            throw new OutpostException(OutpostException.Kind.PROTOCOL, "GET " + path + " answered a "
-                    + a.kind().jsonName() + " answer, expected " + expected.jsonName());
-        }
-        if (expected == AnswerKind.IOVS && (a.schema().size() < 3 || !a.schema().column(0).name().equals("channel"))) {
-            throw new OutpostException(OutpostException.Kind.PROTOCOL, "GET " + path
-                    + ": iovs answer without channel, since, until columns: " + a.schema());
-        }
-        return a;
+        return AnswerChecks.kind(fetch(path), expected, path);
     }
 
     /** The window of at-time queries on this folder, or null to ask the exact at-time URL. */
@@ -425,32 +344,6 @@ public final class OutpostClient implements AutoCloseable {
             }
         }
         return config.alignFor(folder, runLumi);
-    }
-
-    private static boolean cacheable(String cc) {
-        if (cc == null) {
-            return false;
-        }
-        String l = cc.toLowerCase(java.util.Locale.ROOT);
-        return !l.contains("no-store") && !l.contains("no-cache") && !l.contains("private");
-    }
-
-    private static long age(Response r) {
-        try {
-            String a = r.header("Age");
-            return a == null ? 0 : Long.parseLong(a.strip());
-        } catch (NumberFormatException e) {
-            return 0;
-        }
-    }
-
-    private static long headerKey(Response r, String name, long fallback) {
-        try {
-            String v = r.header(name);
-            return v == null ? fallback : Long.parseLong(v.strip());
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
     }
 
     /** {@code application/version pid user}, sent as X-Outpost-Client and as User-Agent. */

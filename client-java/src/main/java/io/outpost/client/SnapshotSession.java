@@ -189,7 +189,7 @@ public final class SnapshotSession {
                 if (r.get(4) == null) {
                     byte[] inline = (byte[]) r.get(5);
                     try {
-                        part = OutpostClient.decode(inline);
+                        part = WholeAnswers.decode(inline);
                     } catch (java.io.IOException e) {
                         throw new OutpostException(OutpostException.Kind.CORRUPT, "inline answer of " + folder
                                 + " in the snapshot: " + e.getMessage(), 200, e);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.outpost.client.testing.FakeOutpost;
-import io.outpost.client.testing.VectorCheck;
 import io.outpost.client.testing.WireEncoder;
 import io.outpost.wire.AnswerDecoder;
 import io.outpost.wire.AnswerKind;
@@ -31,7 +30,7 @@ class AnswerDecoderTest {
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 2})
     void decodesIovsWithTypedPayload(int codec) throws IOException {
-        Answer a = VectorCheck.decode(sample(codec));
+        Answer a = WholeAnswers.decode(sample(codec));
         assertThat(a.kind()).isEqualTo(AnswerKind.IOVS);
         assertThat(a.rowCount()).isEqualTo(110);
         Iov first = a.iovs().get(0);
@@ -50,7 +49,7 @@ class AnswerDecoderTest {
         for (int codec : new int[] {0, 1, 2}) {
             byte[] bytes = new WireEncoder(AnswerKind.NODES, "", "", 0, 0, cols).codec(codec)
                     .encode(List.<Object[]>of(new Object[] {big, blob}, new Object[] {"small", null}));
-            Answer a = VectorCheck.decode(bytes);
+            Answer a = WholeAnswers.decode(bytes);
             assertThat(a.rows().get(0).getString("s")).isEqualTo(big);
             assertThat(a.rows().get(0).getBytes("b")).isEqualTo(blob);
             assertThat(a.rows().get(1).get("b")).isNull();

@@ -22,16 +22,8 @@ final class SnapshotCommand implements Callable<Integer> {
     int jobs;
     @Option(names = "--stagger-ms", defaultValue = "200", description = "start of one job to the next. Default: ${DEFAULT-VALUE}")
     long staggerMs;
-    @Option(names = "--folders", defaultValue = "20", description = "folders under /SNAP. Default: ${DEFAULT-VALUE}")
-    int folders;
-    @Option(names = "--large-folders", defaultValue = "4", description = "of which large (by URL). Default: ${DEFAULT-VALUE}")
-    int largeFolders;
-    @Option(names = "--large-channels", defaultValue = "100", description = "channels of a large folder. Default: ${DEFAULT-VALUE}")
-    int largeChannels;
-    @Option(names = "--small-channels", defaultValue = "10", description = "channels of a small folder. Default: ${DEFAULT-VALUE}")
-    int smallChannels;
-    @Option(names = "--payload-chars", defaultValue = "1000", description = "random characters per IOV. Default: ${DEFAULT-VALUE}")
-    int payloadChars;
+    @Mixin
+    SnapshotModelOptions model = new SnapshotModelOptions(20, 4, 10, 100, 1000);
     @Option(names = "--write-period-ms", defaultValue = "3000", description = "the writer's period. Default: ${DEFAULT-VALUE}")
     long writePeriodMs;
     @Option(names = "--write-folders", defaultValue = "2", description = "folders appended to per write. Default: ${DEFAULT-VALUE}")
@@ -46,14 +38,15 @@ final class SnapshotCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (jobs < 1 || jobs > 100_000 || staggerMs < 1 || folders < 1 || largeFolders < 0 || largeFolders > folders
-                || largeChannels < 1 || smallChannels < 1 || payloadChars < 1 || payloadChars > 4000 || writePeriodMs < 100
+        SnapshotModel m = model.model();
+        if (jobs < 1 || jobs > 100_000 || staggerMs < 1 || m.folders() < 1 || m.largeFolders() < 0
+                || m.largeFolders() > m.folders() || m.largeChannels() < 1 || m.smallChannels() < 1
+                || m.payloadChars() < 1 || m.payloadChars() > 4000 || writePeriodMs < 100
                 || writeFolders < 0 || timeoutSeconds < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "bad snapshot run parameters: positive counts,"
                     + " --large-folders <= --folders, --payload-chars <= 4000, --write-period-ms >= 100");
         }
-        SnapshotModel model = new SnapshotModel(folders, largeFolders, smallChannels, largeChannels, payloadChars);
-        SnapshotRun.Params p = new SnapshotRun.Params(model, jobs, Duration.ofMillis(staggerMs),
+        SnapshotRun.Params p = new SnapshotRun.Params(m, jobs, Duration.ofMillis(staggerMs),
                 Duration.ofMillis(writePeriodMs), writeFolders, Duration.ofSeconds(warmupSeconds),
                 Duration.ofSeconds(quietSeconds), Duration.ofSeconds(timeoutSeconds));
         try (Environment env = Environment.open(target.options())) {

@@ -4,12 +4,9 @@ import io.outpost.client.Answer;
 import io.outpost.client.ChannelSelection;
 import io.outpost.client.ClientConfig;
 import io.outpost.client.ClientEvent;
-import io.outpost.client.Iov;
-import io.outpost.client.IovStream;
 import io.outpost.client.Order;
 import io.outpost.client.OutpostClient;
 import io.outpost.client.OutpostException;
-import io.outpost.client.Paths;
 import io.outpost.client.Row;
 import java.io.PrintWriter;
 import java.io.OutputStreamWriter;
@@ -22,19 +19,19 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.ScopeType;
 
 /**
  * The {@code outpost-client} command line, the Java form of the one tool docs/cli.md specifies (the C++ form is
- * client-cpp's outpost-cli): same commands, options, time syntax, output and exit codes.
+ * client-cpp's outpost-cli): same commands, options, time syntax, output and exit codes. This class holds what every
+ * command shares (the options, the client they build, the output format, the exit codes); the commands themselves
+ * are in {@link ListingCommands}, {@link FolderCommands} and {@link SnapshotCommand}.
  */
 @Command(name = "outpost-client", mixinStandardHelpOptions = true, versionProvider = OutpostCli.Version.class,
         description = "Queries an Outpost conditions service (docs/api.md) through its servers and proxies.",
-        subcommands = {OutpostCli.Nodes.class, OutpostCli.Channels.class, OutpostCli.Tags.class, OutpostCli.Tag.class,
-            OutpostCli.Find.class, OutpostCli.Browse.class, OutpostCli.Count.class, OutpostCli.SnapshotCommand.class,
-            OutpostCli.GlobalTags.class},
+        subcommands = {ListingCommands.Nodes.class, ListingCommands.Channels.class, ListingCommands.Tags.class,
+            ListingCommands.Tag.class, FolderCommands.Find.class, FolderCommands.Browse.class, FolderCommands.Count.class,
+            SnapshotCommand.class, ListingCommands.GlobalTags.class},
         synopsisSubcommandLabel = "COMMAND",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -300,7 +297,7 @@ public final class OutpostCli implements Callable<Integer> {
         return write(a, false);
     }
 
-    /** Prints an answer; {@code runLumi}: since and until as RUN/LUMI (see {@link #keysAsRunLumi}). */
+    /** Prints an answer; {@code runLumi}: since and until as RUN/LUMI (see {@link FolderCommands#folderKeys}). */
     int write(Answer a, boolean runLumi) {
         RowWriter w = RowWriter.of(format(), out);
         w.begin(a.kind().jsonName(), a.folder(), a.tag(), a.validSince(), a.validUntil(), a.schema());
@@ -312,35 +309,6 @@ public final class OutpostCli implements Callable<Integer> {
         return 0;
     }
 
-    /**
-     * The keys of a folder command, read as FOLDER's key type takes them (docs/cli.md, "Times"), and whether its
-     * rows print since and until as RUN/LUMI (table and csv output of a run-lumi folder; JSON keeps the numbers).
-     * The folder's key type is asked only when a key or the output depends on it; an unknown folder is left to the
-     * query, which gets the server's 404.
-     */
-    record FolderKeys(long[] keys, boolean printRunLumi) {
-    }
-
-    FolderKeys folderKeys(OutpostClient client, String folder, CliTime.Key... keys) throws OutpostException {
-        boolean needed = format() != RowWriter.Format.JSON;
-        for (CliTime.Key k : keys) {
-            needed |= !k.fitsEither();
-        }
-        Boolean runLumi = null;
-        if (needed) {
-            for (io.outpost.client.NodeInfo n : client.nodes()) {
-                if (n.folder() && n.path().equals(folder)) {
-                    runLumi = n.isRunLumi();
-                }
-            }
-        }
-        long[] values = new long[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-            values[i] = runLumi == null ? keys[i].value() : keys[i].in(runLumi);
-        }
-        return new FolderKeys(values, runLumi != null && runLumi && format() != RowWriter.Format.JSON);
-    }
-
     /** An iovs row with since and until (columns 1 and 2) written RUN/LUMI. */
     static Object[] runLumiKeys(Object[] v) {
         for (int i = 1; i <= 2; i++) {
@@ -348,235 +316,6 @@ public final class OutpostCli implements Callable<Integer> {
             v[i] = (key >>> 32) + "/" + (key & 0xFFFF_FFFFL);
         }
         return v;
-    }
-
-    /**
-     * {@code -c N} naming a channel the folder does not have is "not found" (exit 3), as {@code -c name:X} is;
-     * ranges and lists select whatever channels exist.
-     */
-    void checkChannel(OutpostClient client, String folder) throws OutpostException {
-        if (!channels.matches("\\d{1,10}")) {
-            return;
-        }
-        long id = Long.parseLong(channels);
-        for (io.outpost.client.ChannelInfo c : client.channels(folder)) {
-            if (c.channel() == id) {
-                return;
-            }
-        }
-        throw new OutpostException(OutpostException.Kind.NOT_FOUND, "no channel " + id + " in " + folder
-                + " (the channels command lists them)");
-    }
-
-    static CliTime.Key time(String text) {
-        return CliTime.key(text);
-    }
-
-    /** T1, T2 of browse and count: default min, max; T1 after T2 is a usage error. */
-    static CliTime.Key[] range(String from, String to) {
-        CliTime.Key t1 = time(from);
-        CliTime.Key t2 = time(to);
-        if (t1.value() > t2.value()) {
-            throw new IllegalArgumentException("T1 (" + from + ") is after T2 (" + to + ")");
-        }
-        return new CliTime.Key[] {t1, t2};
-    }
-
-    @Command(name = "nodes", aliases = "folders", description = "Every folder and folderset.")
-    static final class Nodes implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-
-        @Override
-        public Integer call() throws OutpostException {
-            cli.checkOptions();
-            return cli.write(cli.client().fetch(Paths.nodes()));
-        }
-    }
-
-    @Command(name = "channels", description = "The channels of a folder.")
-    static final class Channels implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
-
-        @Override
-        public Integer call() throws OutpostException {
-            cli.checkOptions();
-            return cli.write(cli.client().fetch(Paths.channels(folder)));
-        }
-    }
-
-    @Command(name = "tags", description = "The tags of a folder or folderset.")
-    static final class Tags implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-        @Parameters(index = "0", paramLabel = "NODE") String node;
-
-        @Override
-        public Integer call() throws OutpostException {
-            cli.checkOptions();
-            return cli.write(cli.client().fetch(Paths.tags(node)));
-        }
-    }
-
-    @Command(name = "tag", description = "The tag of FOLDER that TAG (its own or a parent's) resolves to.")
-    static final class Tag implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
-        @Parameters(index = "1", paramLabel = "TAG") String tag;
-
-        @Override
-        public Integer call() throws OutpostException {
-            cli.checkOptions();
-            return cli.write(cli.client().fetch(Paths.tag(tag, folder)));
-        }
-    }
-
-    @Command(name = "find", description = "The objects valid at TIME in the selected channels.")
-    static final class Find implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
-        @Parameters(index = "1", paramLabel = "TIME") String time;
-
-        @Override
-        public Integer call() throws OutpostException {
-            cli.checkOptions();
-            CliTime.Key t = time(time);
-            OutpostClient client = cli.client();
-            FolderKeys keys = cli.folderKeys(client, folder, t);
-            cli.checkChannel(client, folder);
-            return cli.write(client.objectsAtAnswer(folder, cli.tag, cli.selection(), keys.keys()[0]),
-                    keys.printRunLumi());
-        }
-    }
-
-    @Command(name = "browse", description = "Every IOV with since <= T2 and until > T1 (default min, max), streamed.")
-    static final class Browse implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
-        @Parameters(index = "1", arity = "0..1", paramLabel = "T1") String from = "min";
-        @Parameters(index = "2", arity = "0..1", paramLabel = "T2") String to = "max";
-
-        @Override
-        public Integer call() throws OutpostException {
-            cli.checkOptions();
-            CliTime.Key[] range = range(from, to);
-            OutpostClient client = cli.client();
-            FolderKeys keys = cli.folderKeys(client, folder, range);
-            boolean runLumi = keys.printRunLumi();
-            long[] r = keys.keys();
-            cli.checkChannel(client, folder);
-            try (IovStream s = client.browseStream(folder, cli.tag, r[0], r[1], cli.selection(), cli.order())) {
-                RowWriter w = RowWriter.of(cli.format(), cli.out);
-                w.begin("iovs", s.folder(), s.tag(), s.validSince(), s.validUntil(), s.schema());
-                for (Iov iov; (iov = s.next()) != null; ) {
-                    w.row(runLumi ? runLumiKeys(iovRow(iov)) : iovRow(iov));
-                }
-                w.end();
-            }
-            return 0;
-        }
-
-        private static Object[] iovRow(Iov iov) {
-            Object[] v = new Object[3 + iov.payload().size()];
-            v[0] = iov.channel();
-            v[1] = iov.since();
-            v[2] = iov.until();
-            for (int i = 0; i < iov.payload().size(); i++) {
-                v[3 + i] = iov.payload().get(i);
-            }
-            return v;
-        }
-    }
-
-    @Command(name = "count", description = "How many IOVs browse would print.")
-    static final class Count implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-        @Parameters(index = "0", paramLabel = "FOLDER") String folder;
-        @Parameters(index = "1", arity = "0..1", paramLabel = "T1") String from = "min";
-        @Parameters(index = "2", arity = "0..1", paramLabel = "T2") String to = "max";
-
-        @Override
-        public Integer call() throws OutpostException {
-            cli.checkOptions();
-            CliTime.Key[] range = range(from, to);
-            OutpostClient client = cli.client();
-            long[] r = range[0].fitsEither() && range[1].fitsEither() ? new long[] {range[0].value(), range[1].value()}
-                    : cli.folderKeys(client, folder, range).keys();
-            cli.checkChannel(client, folder);
-            return cli.write(client.fetch(Paths.count(cli.tag, r[0], r[1], cli.selection(), folder)));
-        }
-    }
-
-    @Command(name = "snapshot", description = {"Every folder of GLOBALTAG (or HEAD) at TIME, all at one state.",
-        "A global tag holding time and run-lumi folders needs both keys: TIME and RUNLUMI (e.g. 305/50)."})
-    static final class SnapshotCommand implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-        @Parameters(index = "0", paramLabel = "GLOBALTAG") String globalTag;
-        @Parameters(index = "1", paramLabel = "TIME") String time;
-        @Parameters(index = "2", arity = "0..1", paramLabel = "RUNLUMI") String runLumi;
-
-        @Override
-        public Integer call() throws OutpostException {
-            cli.checkOptions();
-            CliTime.Key t = time(time);
-            CliTime.Key rl = runLumi == null ? null : time(runLumi);
-            if (rl != null) {   // the pair form: each key in the folders of its type
-                t.in(false);
-                rl.in(true);
-            }
-            Paths.checkTag(globalTag);
-            io.outpost.client.SnapshotSession session = cli.client().snapshotSession(globalTag, null);
-            io.outpost.client.Snapshot snap = rl == null ? session.at(t.value()) : session.at(t.value(), rl.value());
-            if (rl == null) {   // one key, read in every folder: it must fit the folders' key type
-                t.in(snap.runLumi() != null);
-            }
-            RowWriter.Format format = cli.format();
-            if (format == RowWriter.Format.JSON) {
-                cli.out.print("{\"kind\":\"snapshot\",\"globalTag\":" + RowWriter.Json.str(snap.globalTag())
-                        + ",\"state\":" + RowWriter.Json.str(snap.state()) + ",\"validity\":["
-                        + validity("time", snap.time()) + (snap.time() != null && snap.runLumi() != null ? "," : "")
-                        + validity("run-lumi", snap.runLumi()) + "],\n \"folders\":[\n");
-            }
-            boolean first = true;
-            for (io.outpost.client.Snapshot.FolderSnapshot f : snap.folders().values()) {
-                if (!first) {
-                    cli.out.println(format == RowWriter.Format.JSON ? "," : "");
-                }
-                first = false;
-                if (format != RowWriter.Format.JSON) {
-                    cli.out.println("# folder " + f.folder() + " tag " + f.tag());
-                }
-                RowWriter w = RowWriter.of(format, cli.out);
-                Answer a = f.answer();
-                w.begin("iovs", f.folder(), f.tag(), a.validSince(), a.validUntil(), a.schema());
-                boolean keysAsRunLumi = format != RowWriter.Format.JSON && "run-lumi".equals(f.keyType());
-                for (Row r : a.rows()) {
-                    Object[] v = r.values().toArray();
-                    w.row(keysAsRunLumi ? runLumiKeys(v) : v);
-                }
-                w.end();
-            }
-            if (format == RowWriter.Format.JSON) {
-                cli.out.println("]}");
-                cli.out.flush();
-            }
-            return 0;
-        }
-
-        private static String validity(String keyType, io.outpost.client.Snapshot.Validity v) {
-            return v == null ? "" : "{\"keyType\":\"" + keyType + "\",\"validSince\":" + v.since()
-                    + ",\"validUntil\":" + v.until() + "}";
-        }
-    }
-
-    @Command(name = "globaltags", description = "Every global tag: name, lock, description, insertion time.")
-    static final class GlobalTags implements Callable<Integer> {
-        @ParentCommand OutpostCli cli;
-
-        @Override
-        public Integer call() throws OutpostException {
-            cli.checkOptions();
-            return cli.write(cli.client().fetch(Paths.globalTags()));
-        }
     }
 
     static final class Version implements CommandLine.IVersionProvider {

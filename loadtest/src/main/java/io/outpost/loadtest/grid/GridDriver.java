@@ -189,68 +189,11 @@ public final class GridDriver implements Callable<Integer> {
         Files.write(logs.resolve("samples.txt"), originSamples.stream().map(x -> x.origin() + " " + x.millis() + " "
                 + x.requests() + " " + x.loads()).toList());
         GridReport report = new GridReport(plan, phases, jobs, List.copyOf(writes), List.copyOf(originSamples),
-                List.copyOf(faultLog), herdForwards(phases.get(0), jobs), cppNote, clientRefusals());
+                List.copyOf(faultLog), GridLogs.herdForwards(plan.out, phases.get(0), jobs), cppNote,
+                GridLogs.clientRefusals(logs));
         String summary = report.write(plan.out);
         System.out.print(summary);
         return report.passed() ? 0 : 1;
-    }
-
-    /** The Frontier per-client refusals each origin logged ("rejecting: client …", AdmitStep), over the whole run. */
-    private Map<String, Long> clientRefusals() throws IOException {
-        Map<String, Long> out = new java.util.TreeMap<>();
-        for (String origin : List.of("origin1", "origin2")) {
-            Path log = logs.resolve(origin + ".log");
-            long n = 0;
-            if (Files.exists(log)) {
-                try (var lines = Files.lines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
-                    n = lines.filter(l -> l.contains("rejecting: client")).count();
-                }
-            }
-            out.put(origin, n);
-        }
-        return out;
-    }
-
-    /**
-     * The herd seen by the Squids (their access logs): how many of the herd's URLs the regional Squid sent on to an
-     * origin, and the most times one site Squid sent one of them to its parent.
-     */
-    private GridReport.HerdForwards herdForwards(GridReport.Phase herd, List<GridReport.JobLine> jobs)
-            throws IOException {
-        java.util.Set<String> urls = new java.util.HashSet<>();
-        jobs.stream().filter(GridReport.JobLine::herd).forEach(j -> urls.addAll(j.paths()));
-        long toOrigins = forwards(plan.out.resolve("squid-regional/logs/access.log"), herd, urls).values().stream()
-                .mapToLong(Long::longValue).sum();
-        long sitePerUrl = 0;
-        for (String site : List.of("site1", "site2")) {
-            for (long n : forwards(plan.out.resolve("squid-" + site + "/logs/access.log"), herd, urls).values()) {
-                sitePerUrl = Math.max(sitePerUrl, n);
-            }
-        }
-        return new GridReport.HerdForwards(urls.size(), toOrigins, sitePerUrl);
-    }
-
-    /** Per URL path of {@code urls}: the access log's requests that went on upstream (not HIER_NONE). */
-    private static Map<String, Long> forwards(Path accessLog, GridReport.Phase phase, java.util.Set<String> urls)
-            throws IOException {
-        Map<String, Long> out = new java.util.HashMap<>();
-        if (!Files.exists(accessLog)) {
-            return out;
-        }
-        for (String line : Files.readAllLines(accessLog)) {
-            String[] f = line.trim().split("\\s+");
-            if (f.length < 8) {
-                continue;
-            }
-            long millis = (long) (Double.parseDouble(f[0]) * 1000);
-            int path = f[6].indexOf('/', f[6].indexOf("//") + 2);
-            String p = path < 0 ? f[6] : f[6].substring(path);
-            // from the herd on (a line is written when its request ends); only herd jobs ask the herd's URLs
-            if (millis >= phase.startMillis() && urls.contains(p) && !f[7].startsWith("HIER_NONE")) {
-                out.merge(p, 1L, Long::sum);
-            }
-        }
-        return out;
     }
 
     private static void sleepUntil(long epochMillis) throws InterruptedException {

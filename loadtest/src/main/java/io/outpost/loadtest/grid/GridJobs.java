@@ -6,6 +6,7 @@ import io.outpost.client.Iov;
 import io.outpost.client.OutpostClient;
 import io.outpost.client.Snapshot;
 import io.outpost.loadtest.SnapshotModel;
+import io.outpost.loadtest.SnapshotModelOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -52,16 +54,8 @@ public final class GridJobs implements Callable<Integer> {
     long endAt;
     @Option(names = "--timeout-seconds", defaultValue = "10")
     int timeoutSeconds;
-    @Option(names = "--folders", defaultValue = "8")
-    int folders;
-    @Option(names = "--large-folders", defaultValue = "2")
-    int largeFolders;
-    @Option(names = "--small-channels", defaultValue = "5")
-    int smallChannels;
-    @Option(names = "--large-channels", defaultValue = "50")
-    int largeChannels;
-    @Option(names = "--payload-chars", defaultValue = "100")
-    int payloadChars;
+    @Mixin
+    SnapshotModelOptions model = new SnapshotModelOptions(8, 2, 5, 50, 100);
     @Option(names = "--cool-every", defaultValue = "2", description = "every n-th job after the herd reads as COOL; 0: none")
     int coolEvery;
     @Option(names = "--cpp-cli", description = "the C++ client's outpost-cli: this host's Java snapshot jobs after the "
@@ -70,7 +64,7 @@ public final class GridJobs implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        SnapshotModel m = new SnapshotModel(folders, largeFolders, smallChannels, largeChannels, payloadChars);
+        SnapshotModel m = model.model();
         ClientConfig cfg = ClientConfig.parse(config).toBuilder().readTimeout(Duration.ofSeconds(timeoutSeconds))
                 .build();
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();

@@ -1,9 +1,11 @@
 package io.outpost.loadtest.grid;
 
 import io.outpost.loadtest.SnapshotModel;
+import io.outpost.loadtest.SnapshotModelOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The grid run's size and timing, shared by the command that builds the network and the driver inside it. */
@@ -31,16 +33,8 @@ public final class GridPlan {
     int quietSeconds;
     @Option(names = "--write-period-ms", defaultValue = "2000", description = "the writer's period. Default: ${DEFAULT-VALUE}")
     long writePeriodMs;
-    @Option(names = "--folders", defaultValue = "8", description = "folders under /SNAP. Default: ${DEFAULT-VALUE}")
-    int folders;
-    @Option(names = "--large-folders", defaultValue = "2", description = "of which large. Default: ${DEFAULT-VALUE}")
-    int largeFolders;
-    @Option(names = "--small-channels", defaultValue = "5", description = "channels of a small folder. Default: ${DEFAULT-VALUE}")
-    int smallChannels;
-    @Option(names = "--large-channels", defaultValue = "50", description = "channels of a large folder. Default: ${DEFAULT-VALUE}")
-    int largeChannels;
-    @Option(names = "--payload-chars", defaultValue = "100", description = "characters per IOV. Default: ${DEFAULT-VALUE}")
-    int payloadChars;
+    @Mixin
+    SnapshotModelOptions model = new SnapshotModelOptions(8, 2, 5, 50, 100);
     @Option(names = "--faults", split = ",", defaultValue = "origin,replica,site-squid,partition,site-link,restart",
             description = "the faults, in this order of phases: origin (kill origin1), replica (pause its replay, then "
                     + "kill it), site-squid (kill site1), partition (regional Squid from the origins), site-link "
@@ -58,13 +52,11 @@ public final class GridPlan {
     int stateMaxAgeSeconds;
 
     SnapshotModel model() {
-        return new SnapshotModel(folders, largeFolders, smallChannels, largeChannels, payloadChars);
+        return model.model();
     }
 
     List<String> modelArgs() {
-        return List.of("--folders", Integer.toString(folders), "--large-folders", Integer.toString(largeFolders),
-                "--small-channels", Integer.toString(smallChannels), "--large-channels", Integer.toString(largeChannels),
-                "--payload-chars", Integer.toString(payloadChars));
+        return model.args();
     }
 
     /** The same plan as arguments, for the driver's command line. */

@@ -2,19 +2,17 @@ package io.outpost.loadtest.grid;
 
 import io.outpost.server.pin.GenerationToken;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
  * What the grid run measured, per phase (one fault each): jobs started and failed, extra job time against the
  * baseline, requests that reached the origins, staleness of the writes committed (how long after a write's commit
  * a job could still be given a state without it, see {@link #stateLag}) and rows that differ from the data at the
- * generation each job read. Written as summary.txt, summary.json and report.html (with a chart of every job's time).
+ * generation each job read, and the verdict on each target. {@link GridReportWriter} writes it out.
  */
 final class GridReport {
     enum Fault { NONE, KILL_ORIGIN, REPLICA, KILL_SITE_SQUID, PARTITION, DEGRADE_SITE_LINK, RESTART_ALL }
@@ -92,17 +90,17 @@ final class GridReport {
     /** The service's poll interval (its default): with the state max-age, the staleness bound. */
     static final int POLL_SECONDS = 5;
 
-    private final GridPlan plan;
-    private final List<Phase> phases;
-    private final List<JobLine> jobs;
-    private final List<Write> writes;
+    final GridPlan plan;
+    final List<Phase> phases;
+    final List<JobLine> jobs;
+    final List<Write> writes;
     private final List<Sample> samples;
-    private final List<String> faultLog;
-    private final List<PhaseResult> results = new ArrayList<>();
-    private final HerdForwards herd;
-    private final String cppNote;
+    final List<String> faultLog;
+    final List<PhaseResult> results = new ArrayList<>();
+    final HerdForwards herd;
+    final String cppNote;
     /** Frontier per-client refusals (503) in each origin's log: the origins trust the Squids, so none is expected. */
-    private final Map<String, Long> clientRefusals;
+    final Map<String, Long> clientRefusals;
 
     GridReport(GridPlan plan, List<Phase> phases, List<JobLine> jobs, List<Write> writes, List<Sample> samples,
                List<String> faultLog, HerdForwards herd, String cppNote, Map<String, Long> clientRefusals) {
@@ -345,7 +343,7 @@ final class GridReport {
         }
         long f0 = from - POLL_SECONDS * 1000L;
         long t0 = to;
-        int answers = plan.folders + (int) writes.stream()
+        int answers = plan.model().folders() + (int) writes.stream()
                 .filter(w -> w.committedMillis() >= f0 && w.committedMillis() <= t0).count();
         return new HerdLoads(loads, maxPerOrigin, answers, from, to, perOrigin);
     }
@@ -414,141 +412,9 @@ final class GridReport {
                 && phasesMissingAHost().isEmpty();
     }
 
-    /** Writes summary.txt and report.html to {@code out}; returns the summary. */
+    /** Writes summary.txt, summary.json and report.html to {@code out}; returns the summary. */
     String write(Path out) throws IOException {
-        Files.createDirectories(out);
-        double baseline = results.get(1).meanMillis();
-        StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT, "grid run: %d jobs on %d client hosts, %d writes; %d failed jobs, "
-                + "%d mismatching folders%n", jobs.size(), plan.clientHosts, writes.size(), failedJobs(), mismatches()));
-        s.append(String.format(Locale.ROOT, "COOL at-time jobs (through Frontier): %d, %d failed; their folders are "
-                + "counted in the mismatches%n", jobs.stream().filter(JobLine::cool).count(),
-                jobs.stream().filter(j -> j.cool() && j.failed()).count()));
-        s.append(cppNote).append(String.format(Locale.ROOT, ": %d jobs, %d failed%n",
-                jobs.stream().filter(JobLine::cpp).count(), jobs.stream().filter(j -> j.cpp() && j.failed()).count()));
-        for (String kind : List.of(JAVA, COOL, CPP)) {
-            jobs.stream().filter(j -> j.kind().equals(kind) && j.failed()).findFirst().ifPresent(j ->
-                    s.append("first failure of a ").append(kind).append(" job: ").append(j.error()).append('\n'));
-        }
-        s.append(String.format(Locale.ROOT, "%-46s %6s %6s %9s %9s %9s %9s %9s %8s %9s %10s%n", "phase", "jobs",
-                "failed", "cool/fail", "c++/fail", "mean ms", "extra ms", "origin rq", "writes", "stale max", "mismatches"));
-        for (PhaseResult r : results) {
-            s.append(String.format(Locale.ROOT, "%-46s %6d %6d %5d/%-3d %5d/%-3d %9.0f %9.0f %9d %4d/%-3d %8.1fs %10d%n",
-                    r.phase().name(), r.jobs(), r.failed(), r.coolJobs(), r.coolFailed(), r.cppJobs(), r.cppFailed(),
-                    r.meanMillis(), r.meanMillis() - baseline,
-                    r.originRequests(), r.writesSeen(), r.writes(),
-                    Math.max(r.maxStalenessSeconds(), r.replicaWaitSeconds()), r.mismatches()));
-        }
-        int bound = stalenessBoundSeconds();
-        double maxStale = maxStalenessSeconds();
-        double firstJobEnd = results.stream().mapToDouble(PhaseResult::maxFirstJobEndSeconds).max().orElse(0);
-        double replicaStale = results.stream().mapToDouble(PhaseResult::replicaWaitSeconds).max().orElse(-1);
-        s.append(String.format(Locale.ROOT, "herd: %d jobs in one second, %d distinct URLs; the regional Squid sent "
-                        + "%d of them to the origins (target <= distinct URLs x 1 regional Squid), a site Squid at most "
-                        + "%d per URL to its parent (target 1) -> %s%n",
-                jobs.stream().filter(JobLine::herd).count(), herd.distinctUrls(), herd.toOrigins(),
-                herd.maxPerUrlFromASite(), herdWithinBound() ? "PASS" : "FAIL"));
-        HerdLoads hl = herdLoads();
-        s.append(String.format(Locale.ROOT, "herd database loads: %d in %.1f s around the herd, at most %d by one "
-                        + "origin %s, for %d answers that could be asked then (target <= one per answer per origin) -> %s%n",
-                hl.loads(), (hl.toMillis() - hl.fromMillis()) / 1000.0, hl.maxPerOrigin(), hl.perOrigin(), hl.answers(),
-                hl.withinBound() ? "PASS" : "FAIL"));
-        s.append(String.format(Locale.ROOT, "per-client refusals: %d %s (target 0: the origins trust the Squids) -> %s%n",
-                clientRefusals(), clientRefusals, clientRefusals() == 0 ? "PASS" : "FAIL"));
-        s.append(String.format(Locale.ROOT, "staleness: max %.1f s from a commit to the last state a job was given "
-                        + "without it (bound state max-age + poll = %d s) -> %s%s; commit to the end of the first job "
-                        + "that read it, with the job's own time: max %.1f s%n",
-                maxStale, bound, stalenessWithinBound() ? "PASS" : "FAIL", replicaStale < 0 ? ""
-                        : String.format(Locale.ROOT, "; writes committed while the replica did not replay (or a "
-                                + "poll interval before it was killed): given without them for at most %.1f s (until "
-                                + "it replays again)", replicaStale),
-                firstJobEnd));
-        s.append(String.format(Locale.ROOT, "client hosts: jobs from all %d in every phase%s -> %s%n", plan.clientHosts,
-                phasesMissingAHost().isEmpty() ? "" : "; not in " + phasesMissingAHost(),
-                phasesMissingAHost().isEmpty() ? "PASS" : "FAIL"));
-        s.append(String.format(Locale.ROOT, "target 0 failed jobs, 0 mismatches: %d, %d -> %s%n", failedJobs(),
-                mismatches(), failedJobs() == 0 && mismatches() == 0 ? "PASS" : "FAIL"));
-        for (String f : faultLog) {
-            s.append("fault ").append(f).append('\n');
-        }
-        Files.writeString(out.resolve("summary.txt"), s);
-        Files.writeString(out.resolve("summary.json"), json(hl, maxStale, bound, firstJobEnd));
-        Files.writeString(out.resolve("report.html"), html(s.toString()));
-        return s.toString();
-    }
-
-    /** The summary's figures for machines: the targets, each with its value and verdict, and the phases. */
-    private String json(HerdLoads hl, double maxStale, int staleBound, double firstJobEnd) {
-        var root = new java.util.LinkedHashMap<String, Object>();
-        root.put("passed", passed());
-        root.put("jobs", jobs.size());
-        root.put("failedJobs", failedJobs());
-        root.put("mismatches", mismatches());
-        root.put("writes", writes.size());
-        root.put("coolJobs", jobs.stream().filter(JobLine::cool).count());
-        root.put("cppJobs", jobs.stream().filter(JobLine::cpp).count());
-        root.put("perClientRefusals", clientRefusals());
-        root.put("phasesMissingAClientHost", phasesMissingAHost());
-        root.put("perClientRefusalsByOrigin", clientRefusals);
-        root.put("herd", Map.of("jobs", jobs.stream().filter(JobLine::herd).count(), "distinctUrls",
-                herd.distinctUrls(), "toOrigins", herd.toOrigins(), "maxPerUrlFromASite", herd.maxPerUrlFromASite(),
-                "passed", herdWithinBound()));
-        root.put("herdDatabaseLoads", Map.of("loads", hl.loads(), "maxPerOrigin", hl.maxPerOrigin(),
-                "perOrigin", hl.perOrigin(), "answers", hl.answers(), "windowMillis", hl.toMillis() - hl.fromMillis(),
-                "passed", hl.withinBound()));
-        root.put("staleness", Map.of("maxSeconds", maxStale, "boundSeconds", staleBound, "passed",
-                stalenessWithinBound(), "maxToFirstJobEndSeconds", firstJobEnd, "replicaWaitSeconds",
-                results.stream().mapToDouble(PhaseResult::replicaWaitSeconds).max().orElse(-1)));
-        List<Map<String, Object>> ph = new ArrayList<>();
-        for (PhaseResult r : results) {
-            var m = new java.util.LinkedHashMap<String, Object>();
-            m.put("phase", r.phase().name());
-            m.put("jobs", r.jobs());
-            m.put("failed", r.failed());
-            m.put("meanMillis", r.meanMillis());
-            m.put("originRequests", r.originRequests());
-            m.put("writes", r.writes());
-            m.put("writesSeen", r.writesSeen());
-            m.put("maxStalenessSeconds", r.maxStalenessSeconds());
-            m.put("replicaWaitSeconds", r.replicaWaitSeconds());
-            m.put("maxToFirstJobEndSeconds", r.maxFirstJobEndSeconds());
-            m.put("mismatches", r.mismatches());
-            ph.add(m);
-        }
-        root.put("phases", ph);
-        root.put("faults", faultLog);
-        return tools.jackson.databind.json.JsonMapper.builder().build().writerWithDefaultPrettyPrinter()
-                .writeValueAsString(root) + "\n";
-    }
-
-    /** The summary and one dot per job (start time → job time; failed jobs red), phases shaded. */
-    private String html(String summary) {
-        long t0 = phases.get(0).startMillis();
-        long t1 = phases.get(phases.size() - 1).endMillis();
-        double maxMs = Math.max(1, jobs.stream().mapToLong(j -> j.end() - j.start()).max().orElse(1));
-        int w = 900;
-        int h = 300;
-        StringBuilder svg = new StringBuilder("<svg xmlns='http://www.w3.org/2000/svg' width='" + w + "' height='"
-                + (h + 40) + "'>");
-        for (int i = 0; i < phases.size(); i++) {
-            Phase p = phases.get(i);
-            double x0 = w * (p.startMillis() - t0) / (double) (t1 - t0);
-            double x1 = w * (p.endMillis() - t0) / (double) (t1 - t0);
-            svg.append(String.format(Locale.ROOT, "<rect x='%.1f' y='0' width='%.1f' height='%d' fill='%s'/>"
-                    + "<text x='%.1f' y='%d' font-size='9'>%d</text>", x0, x1 - x0, h, i % 2 == 0 ? "#f4f4f4" : "#e8eef8",
-                    x0 + 2, h + 12, i));
-        }
-        for (JobLine j : jobs) {
-            double x = w * (j.start() - t0) / (double) (t1 - t0);
-            double y = h - h * Math.log1p(j.end() - j.start()) / Math.log1p(maxMs);
-            svg.append(String.format(Locale.ROOT, "<circle cx='%.1f' cy='%.1f' r='1.5' fill='%s'/>", x, y,
-                    j.failed() ? "red" : "#2060c0"));
-        }
-        svg.append(String.format(Locale.ROOT, "<text x='0' y='%d' font-size='10'>job time (log scale, max %.0f ms) "
-                + "by start time; shaded bands: phases 0-%d in the table</text></svg>", h + 30, maxMs, phases.size() - 1));
-        return "<!doctype html><html><head><meta charset='utf-8'><title>Outpost grid run</title></head><body>"
-                + "<h1>Outpost grid run</h1><pre>" + summary.replace("&", "&amp;").replace("<", "&lt;") + "</pre>"
-                + svg + "</body></html>\n";
+        return new GridReportWriter(this).write(out);
     }
 
     /** Sum of every sample of {@code metric} in a Prometheus text exposition, or -1 when absent. */

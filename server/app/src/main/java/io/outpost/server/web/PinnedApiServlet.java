@@ -25,13 +25,10 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Global tags, states, snapshots and pinned reads (docs/api.md): the state is the only short-lived answer; every
@@ -40,7 +37,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public class PinnedApiServlet extends HttpServlet {
     private static final Logger log = LoggerFactory.getLogger(PinnedApiServlet.class);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final List<Column> GLOBALTAG_COLUMNS = List.of(new Column("name", ColumnType.STRING255),
             new Column("lock", ColumnType.STRING255), new Column("description", ColumnType.STRING4K),
             new Column("insertionTime", ColumnType.STRING255));
@@ -266,24 +262,6 @@ public class PinnedApiServlet extends HttpServlet {
             case 503 -> "Service Unavailable";
             default -> "Error";
         };
-        ObjectNode body = JSON.createObjectNode();
-        body.put("type", "about:blank");
-        body.put("title", title);
-        body.put("status", status);
-        body.put("detail", EchoedInput.cap(detail));
-        body.put("instance", instance.length() > 512 ? instance.substring(0, 512) + "…" : instance);
-        if (member != null) {
-            body.put(member, value);
-        }
-        byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
-        resp.setStatus(status);
-        resp.setContentType("application/problem+json");
-        resp.setHeader("Cache-Control", cacheControl);
-        resp.setHeader("Last-Modified", Problems.EPOCH);
-        if (status == 503) {
-            resp.setHeader("Retry-After", "1");
-        }
-        resp.setContentLength(bytes.length);
-        resp.getOutputStream().write(bytes);
+        Problems.write(resp, status, title, detail, instance, cacheControl, member, value);
     }
 }

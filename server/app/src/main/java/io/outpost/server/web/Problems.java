@@ -19,12 +19,21 @@ final class Problems {
 
     static void write(HttpServletResponse resp, int status, String title, String detail, String instance,
                       String cacheControl) throws IOException {
+        write(resp, status, title, detail, instance, cacheControl, null, null);
+    }
+
+    /** As {@link #write(HttpServletResponse, int, String, String, String, String)}, with one more member if named. */
+    static void write(HttpServletResponse resp, int status, String title, String detail, String instance,
+                      String cacheControl, String member, String value) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         body.put("type", "about:blank");
         body.put("title", title);
         body.put("status", status);
         body.put("detail", EchoedInput.cap(detail));
         body.put("instance", instance.length() > 512 ? instance.substring(0, 512) + "…" : instance);
+        if (member != null) {
+            body.put(member, value);
+        }
         byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
         resp.setStatus(status);
         resp.setContentType("application/problem+json");

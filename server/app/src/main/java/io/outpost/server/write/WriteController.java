@@ -119,12 +119,9 @@ public class WriteController {
     public ResponseEntity<String> createFolderSet(@AuthenticationPrincipal Jwt jwt, HttpServletRequest req,
                                                   @RequestBody(required = false) FolderSetBody body,
                                                   @RequestHeader(value = "Idempotency-Key", required = false) String key) {
-        String path = nodePath(req, "/foldersets");
         FolderSetBody b = body == null ? new FolderSetBody(null, null) : body;
-        Caller caller = Caller.of(jwt);
-        WriteOperation op = new WriteOperation("create-folderset", path, null, null, hash("create-folderset", path, b));
-        return run(caller, req, key, op, 201, () -> caller.require(Permission.WRITE, path),
-                () -> store.createFolderSet(path, text(b.description()), Boolean.TRUE.equals(b.parents())),
+        return runOnNode(jwt, req, key, "create-folderset", "/foldersets", null, b, 201,
+                path -> store.createFolderSet(path, text(b.description()), Boolean.TRUE.equals(b.parents())),
                 r -> Map.of("created", "folderset"));
     }
 
@@ -132,10 +129,7 @@ public class WriteController {
     public ResponseEntity<String> createFolder(@AuthenticationPrincipal Jwt jwt, HttpServletRequest req,
                                                @RequestBody FolderBody b,
                                                @RequestHeader(value = "Idempotency-Key", required = false) String key) {
-        String path = nodePath(req, "/folders");
-        Caller caller = Caller.of(jwt);
-        WriteOperation op = new WriteOperation("create-folder", path, null, null, hash("create-folder", path, b));
-        return run(caller, req, key, op, 201, () -> caller.require(Permission.WRITE, path), () -> {
+        return runOnNode(jwt, req, key, "create-folder", "/folders", null, b, 201, path -> {
             if (b.payload() == null) {
                 throw new IllegalArgumentException("\"payload\" is required, e.g. \"mean:Float,label:String255\"");
             }
@@ -153,10 +147,7 @@ public class WriteController {
     public ResponseEntity<String> createChannel(@AuthenticationPrincipal Jwt jwt, HttpServletRequest req,
                                                 @RequestBody ChannelBody b,
                                                 @RequestHeader(value = "Idempotency-Key", required = false) String key) {
-        String path = nodePath(req, "/channels");
-        Caller caller = Caller.of(jwt);
-        WriteOperation op = new WriteOperation("create-channel", path, null, null, hash("create-channel", path, b));
-        return run(caller, req, key, op, 201, () -> caller.require(Permission.WRITE, path), () -> {
+        return runOnNode(jwt, req, key, "create-channel", "/channels", null, b, 201, path -> {
             if (b.id() == null) {
                 throw new IllegalArgumentException("\"id\" (the channel number) is required");
             }
@@ -324,10 +315,7 @@ public class WriteController {
     public ResponseEntity<String> deleteTag(@AuthenticationPrincipal Jwt jwt, HttpServletRequest req,
                                             @RequestBody TagDeletionBody b,
                                             @RequestHeader(value = "Idempotency-Key", required = false) String key) {
-        String path = nodePath(req, "/tag-deletions");
-        Caller caller = Caller.of(jwt);
-        WriteOperation op = new WriteOperation("delete-tag", path, b.tag(), null, hash("delete-tag", path, b));
-        return run(caller, req, key, op, 200, () -> caller.require(Permission.WRITE, path), () -> {
+        return runOnNode(jwt, req, key, "delete-tag", "/tag-deletions", b.tag(), b, 200, path -> {
             if (b.tag() == null) {
                 throw new IllegalArgumentException("\"tag\" is required");
             }
@@ -340,10 +328,7 @@ public class WriteController {
     public ResponseEntity<String> truncate(@AuthenticationPrincipal Jwt jwt, HttpServletRequest req,
                                            @RequestBody TruncationBody b,
                                            @RequestHeader(value = "Idempotency-Key", required = false) String key) {
-        String path = nodePath(req, "/truncations");
-        Caller caller = Caller.of(jwt);
-        WriteOperation op = new WriteOperation("truncate", path, null, null, hash("truncate", path, b));
-        return run(caller, req, key, op, 200, () -> caller.require(Permission.WRITE, path), () -> {
+        return runOnNode(jwt, req, key, "truncate", "/truncations", null, b, 200, path -> {
             if (b.until() == null) {
                 throw new IllegalArgumentException("\"until\" is required");
             }
@@ -374,6 +359,21 @@ public class WriteController {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /**
+     * A write to the node whose path ends the URL after {@code /write/v1<operation>}, which the caller must be
+     * allowed to write: the common form of the folder, channel, tag-deletion and truncation writes.
+     */
+    private ResponseEntity<String> runOnNode(Jwt jwt, HttpServletRequest req, String key, String name,
+                                             String operation, String tag, Object request, int status,
+                                             Function<String, Object> call,
+                                             Function<Object, Map<String, Object>> body) {
+        String path = nodePath(req, operation);
+        Caller caller = Caller.of(jwt);
+        WriteOperation op = new WriteOperation(name, path, tag, null, hash(name, path, request));
+        return run(caller, req, key, op, status, () -> caller.require(Permission.WRITE, path), () -> call.apply(path),
+                body);
+    }
 
     private ResponseEntity<String> run(Caller caller, HttpServletRequest req, String key, WriteOperation op, int status,
                                        Runnable authorize, Supplier<Object> call,

@@ -92,12 +92,6 @@ public final class LoaderCli {
         return rest.isEmpty() || rest.startsWith(":") || rest.startsWith("file:") ? null : Path.of(rest);
     }
 
-    /** {@code --create}, for the commands that may make a new SQLite database file. */
-    static final class Create {
-        @Option(names = "--create", description = "create the SQLite database file if it does not exist")
-        boolean create;
-    }
-
     abstract static class Base implements Callable<Integer> {
         @Mixin
         Db db;
@@ -118,16 +112,25 @@ public final class LoaderCli {
         abstract void run(ConditionsWriter store) throws Exception;
     }
 
-    @Command(name = "create-folderset", description = "Create a folderset (a node holding folders).")
-    static final class CreateFolderSet extends Base {
-        @Mixin
-        Create create;
+    /** A command that may make a new SQLite database file, with {@code --create}. */
+    abstract static class CreatingCommand extends Base {
+        @Option(names = "--create", description = "create the SQLite database file if it does not exist")
+        boolean create;
 
         @Override
         boolean creates() {
-            return create.create;
+            return create;
         }
+    }
 
+    /** A command on one folder, named first. */
+    abstract static class FolderCommand extends Base {
+        @Parameters(index = "0")
+        String folder;
+    }
+
+    @Command(name = "create-folderset", description = "Create a folderset (a node holding folders).")
+    static final class CreateFolderSet extends CreatingCommand {
         @Parameters(index = "0", description = "path, e.g. /DET/Calo")
         String path;
         @Option(names = "--description", defaultValue = "")
@@ -143,15 +146,7 @@ public final class LoaderCli {
     }
 
     @Command(name = "create-folder", description = "Create a folder and its tables.")
-    static final class CreateFolder extends Base {
-        @Mixin
-        Create create;
-
-        @Override
-        boolean creates() {
-            return create.create;
-        }
-
+    static final class CreateFolder extends CreatingCommand {
         @Parameters(index = "0", description = "path, e.g. /DET/Calo/Pedestals")
         String path;
         @Option(names = "--versioning", defaultValue = "SV", description = "SV (single version) or MV (multi"
@@ -175,9 +170,7 @@ public final class LoaderCli {
     }
 
     @Command(name = "create-channel", description = "Create a channel (channels are also created on first store).")
-    static final class CreateChannel extends Base {
-        @Parameters(index = "0")
-        String folder;
+    static final class CreateChannel extends FolderCommand {
         @Parameters(index = "1")
         long id;
         @Option(names = "--name")
@@ -193,9 +186,7 @@ public final class LoaderCli {
     }
 
     @Command(name = "load", description = "Store IOVs from a CSV (channel,since,until,field…) or JSON file.")
-    static final class Load extends Base {
-        @Parameters(index = "0")
-        String folder;
+    static final class Load extends FolderCommand {
         @Parameters(index = "1", description = "file ending in .csv or .json")
         Path file;
         @Option(names = "--user-tag", description = "store into this user tag (MV folders)")
@@ -265,15 +256,7 @@ public final class LoaderCli {
             "channel (\\d+)\\D{0,3}\\[([^,\\]]+), ([^)\\]]+)\\)");
 
     @Command(name = "generate", description = "Generate a reference workload with random payloads.")
-    static final class Generate extends Base {
-        @Mixin
-        Create create;
-
-        @Override
-        boolean creates() {
-            return create.create;
-        }
-
+    static final class Generate extends CreatingCommand {
         @Parameters(index = "0", description = "likeLuis1iov, likeLuis1channel, smallQueries, atlasPrompt, "
                 + "atlasPromptControl, coolBrowse, coolFlat, or manyFolders (100 small mixed folders and a global tag"
                 + " per unit of --scale; on a database only)")
@@ -308,9 +291,7 @@ public final class LoaderCli {
     }
 
     @Command(name = "tag", description = "Tag the HEAD of an MV folder (now, or as of a date).")
-    static final class TagHead extends Base {
-        @Parameters(index = "0")
-        String folder;
+    static final class TagHead extends FolderCommand {
         @Parameters(index = "1")
         String tag;
         @Option(names = "--as-of", description = "ISO instant, e.g. 2026-01-01T00:00:00Z")
@@ -368,9 +349,7 @@ public final class LoaderCli {
 
     @Command(name = "delete-tag", description = "Delete a tag of an MV folder and its IOVs (refused if locked);"
             + " a tag still used by a relation stays, empty.")
-    static final class DeleteTag extends Base {
-        @Parameters(index = "0")
-        String folder;
+    static final class DeleteTag extends FolderCommand {
         @Parameters(index = "1")
         String tag;
 
@@ -382,9 +361,7 @@ public final class LoaderCli {
     }
 
     @Command(name = "truncate", description = "End the open-ended IOVs valid at KEY in an SV folder at KEY.")
-    static final class Truncate extends Base {
-        @Parameters(index = "0")
-        String folder;
+    static final class Truncate extends FolderCommand {
         @Parameters(index = "1", description = "the new until, as the folder's keys are written: RUN/LUMI (or raw:N)"
                 + " in run-lumi folders, ns since 1970 or an ISO date/time in time folders")
         String until;

@@ -36,13 +36,31 @@ final class IovRows {
         }
     }
 
+    /** The columns of every IOV row before its payload's, in the order {@link #bindIovColumns} binds them. */
+    static final String IOV_COLUMNS = "OBJECT_ID, CHANNEL_ID, IOV_SINCE, IOV_UNTIL, USER_TAG_ID, SYS_INSTIME, "
+            + "LASTMOD_DATE, ORIGINAL_ID, NEW_HEAD_ID";
+    /** One parameter for each of {@link #IOV_COLUMNS}. */
+    static final String IOV_PARAMETERS = "?, ?, ?, ?, ?, ?, ?, ?, ?";
+
     private IovRows() {
     }
 
+    /** Binds parameters 1 to 9 to the row's {@link #IOV_COLUMNS}, {@code now} its insertion and modification time. */
+    static void bindIovColumns(PreparedStatement ps, Row r, String now) throws SQLException {
+        ps.setLong(1, r.objectId);
+        ps.setLong(2, r.channelId);
+        ps.setLong(3, r.since);
+        ps.setLong(4, r.until);
+        ps.setLong(5, r.userTagId);
+        ps.setString(6, now);
+        ps.setString(7, now);
+        ps.setLong(8, r.originalId);
+        ps.setLong(9, r.newHeadId);
+    }
+
     static String insertSql(Node folder) {
-        StringBuilder cols = new StringBuilder("OBJECT_ID, CHANNEL_ID, IOV_SINCE, IOV_UNTIL, USER_TAG_ID, SYS_INSTIME, "
-                + "LASTMOD_DATE, ORIGINAL_ID, NEW_HEAD_ID");
-        StringBuilder qs = new StringBuilder("?, ?, ?, ?, ?, ?, ?, ?, ?");
+        StringBuilder cols = new StringBuilder(IOV_COLUMNS);
+        StringBuilder qs = new StringBuilder(IOV_PARAMETERS);
         for (PayloadField f : folder.payloadSpec().fields()) {
             cols.append(", ").append(f.column());
             qs.append(", ?");
@@ -58,15 +76,7 @@ final class IovRows {
         try (PreparedStatement ps = c.prepareStatement(insertSql(folder))) {
             int inBatch = 0;
             for (Row r : rows) {
-                ps.setLong(1, r.objectId);
-                ps.setLong(2, r.channelId);
-                ps.setLong(3, r.since);
-                ps.setLong(4, r.until);
-                ps.setLong(5, r.userTagId);
-                ps.setString(6, now);
-                ps.setString(7, now);
-                ps.setLong(8, r.originalId);
-                ps.setLong(9, r.newHeadId);
+                bindIovColumns(ps, r, now);
                 for (int i = 0; i < fields.size(); i++) {
                     Payloads.bind(ps, 10 + i, fields.get(i).type(), r.payload[i]);
                 }

@@ -177,20 +177,11 @@ final class MvWriter {
         for (var f : folder.payloadSpec().fields()) {
             payloadCols.append(", ").append(f.column());
         }
-        String sql = "INSERT INTO " + folder.iovTable() + " (OBJECT_ID, CHANNEL_ID, IOV_SINCE, IOV_UNTIL, USER_TAG_ID, "
-                + "SYS_INSTIME, LASTMOD_DATE, ORIGINAL_ID, NEW_HEAD_ID" + payloadCols + ") SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
-                + payloadCols + " FROM " + folder.iovTable() + " WHERE OBJECT_ID = ?";
+        String sql = "INSERT INTO " + folder.iovTable() + " (" + IovRows.IOV_COLUMNS + payloadCols + ") SELECT "
+                + IovRows.IOV_PARAMETERS + payloadCols + " FROM " + folder.iovTable() + " WHERE OBJECT_ID = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (IovRows.Row cp : copies) {
-                ps.setLong(1, cp.objectId);
-                ps.setLong(2, cp.channelId);
-                ps.setLong(3, cp.since);
-                ps.setLong(4, cp.until);
-                ps.setLong(5, cp.userTagId);
-                ps.setString(6, now);
-                ps.setString(7, now);
-                ps.setLong(8, cp.originalId);
-                ps.setLong(9, cp.newHeadId);
+                IovRows.bindIovColumns(ps, cp, now);
                 ps.setLong(10, cp.copyFrom);
                 if (dialect.batchesInsertSelect()) {
                     ps.addBatch();
