@@ -130,7 +130,7 @@ public final class HeldFrontierReads implements HeldFolderReads {
                     case "OBJECT_ID" -> OBJECT_ID;
                     default -> NOT_HELD;
                 };
-                constants[i] = Long.valueOf(layer.id());
+                constants[i] = out[i] == CONSTANT ? Long.valueOf(layer.id()) : null;
             } else {
                 out[i] = switch (column.name()) {
                     case "CHANNEL_ID" -> CHANNEL;
