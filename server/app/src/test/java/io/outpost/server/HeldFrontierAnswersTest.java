@@ -9,6 +9,7 @@ import io.outpost.testkit.FrontierDecoder;
 import io.outpost.store.StoreException;
 import io.outpost.store.db.DatabaseConfig;
 import io.outpost.store.db.Layer;
+import io.outpost.store.model.ChannelSelection;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
@@ -32,11 +33,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * COOL's IOV reads through Frontier answered from held rows are byte-identical to the database's answers: two
  * services on one database, one answering from held rows (the default) and one from the database
  * ({@code outpost.rows.enabled=false}), are sent the same random COOL statements (at-time reads with and without the
- * channel table, browses from a key, channel selections, column choices, quoted and unquoted names, hints, zip
- * levels) over random single-version histories, and over multi-version ones read in the HEAD, user tags and standard
- * tags, with writes between requests; every response body must be the same bytes with the same Last-Modified and
- * Cache-Control, and a difference names the statement (with the seed). Columns whose text each database writes its
- * own way (Double) go to the database on both services, and are compared all the same.
+ * channel table, browses from a key, channel selections, column choices: COOL's own whole IOV row and payload, subsets
+ * and other orders; quoted and unquoted names, hints, zip levels) over random single-version histories whose open
+ * IOVs later writes and truncations close in place, and over multi-version ones read in the HEAD, user tags and
+ * standard tags (hidden and split rows; tagged objects hidden since), with writes between requests; every response
+ * body must be the same bytes with the same Last-Modified and Cache-Control, each request answered from held rows
+ * exactly when it should be, and a difference names the statement (with the seed). Columns whose text each database
+ * writes its own way (Double) go to the database on both services, and are compared all the same.
  */
 class HeldFrontierAnswersTest {
     private static final String FRONTIER = "/Outpost/Frontier/type=frontier_request:1:DEFAULT&encoding=";
@@ -68,6 +71,9 @@ class HeldFrontierAnswersTest {
             for (int i = 0; i < 4; i++) {
                 write(loader, folders, r, nextSince);
             }
+            assertThat(count(loader, "SELECT COUNT(*) FROM " + folders.get(0).node().iovTable()
+                    + " WHERE LASTMOD_DATE <> SYS_INSTIME"))
+                    .as("open IOVs closed in place by later writes (seed %d)", seed).isPositive();
             try (RunningService held = RunningService.start(cfg.jdbcUrl(), user);
                  RunningService database = RunningService.start(cfg.jdbcUrl(), concat(user, "--outpost.rows.enabled=false"))) {
                 double heldBefore = heldAnswers(held);
@@ -75,13 +81,20 @@ class HeldFrontierAnswersTest {
                 for (int i = 0; i < 160; i++) {
                     if (i % 16 == 15) {
                         write(loader, folders, r, nextSince); // a write between requests: both must see it
+                    } else if (i % 16 == 7) {
+                        truncate(loader, folders.get(r.nextInt(folders.size())), r, nextSince);
                     }
                     Folder f = folders.get(r.nextInt(folders.size()));
                     String sql = statement(r, f, Layer.SV, nextSince[0] + 100);
                     String path = FRONTIER + (r.nextInt(4) == 0 ? "BLOB" : "BLOBzip" + r.nextInt(10)) + "&p1="
                             + P1Codec.encode(sql);
                     HttpResponse<byte[]> fromDatabase = response(database, path);
+                    double before = heldAnswers(held);
                     HttpResponse<byte[]> fromHeld = response(held, path);
+                    assertThat(heldAnswers(held) - before).as("answered from held rows? seed %d, %s: %s", seed,
+                            backend, sql).isEqualTo(heldColumns(sql, Layer.SV) ? 1.0 : 0.0);
+                    assertThat(decoded(fromHeld.body())).as("rows of seed %d, %s: %s", seed, backend, sql)
+                            .isEqualTo(decoded(fromDatabase.body()));
                     assertThat(new String(fromHeld.body(), StandardCharsets.ISO_8859_1))
                             .as("seed %d, %s: %s", seed, backend, sql)
                             .isEqualTo(new String(fromDatabase.body(), StandardCharsets.ISO_8859_1))
@@ -150,6 +163,15 @@ class HeldFrontierAnswersTest {
             }
             assertThat(hiddenAtVisibleSince(loader, folders.get(0).node()))
                     .as("hidden rows at the since of a visible one of the same layer (seed %d)", seed).isPositive();
+            // a standard tag whose objects a later HEAD write hides: their rows' NEW_HEAD_ID and LASTMOD_DATE change
+            Node a = folders.get(0).node();
+            loader.tagCurrentHead(a, "HELDMV_BEFORE_HIDING", "the HEAD before a write over it");
+            for (int ch = 0; ch < 4; ch++) {
+                loader.store(a, List.of(new NewIov(ch, 0, MV_KEYS, values(folders.get(0), r))));
+            }
+            assertThat(count(loader, "SELECT COUNT(*) FROM " + a.iov2TagTable() + " T, " + a.iovTable()
+                    + " O WHERE O.OBJECT_ID = T.OBJECT_ID AND O.NEW_HEAD_ID <> 0"))
+                    .as("tagged objects hidden in the HEAD since (seed %d)", seed).isPositive();
             try (RunningService held = RunningService.start(cfg.jdbcUrl(), user(backend));
                  RunningService database = RunningService.start(cfg.jdbcUrl(),
                          concat(user(backend), "--outpost.rows.enabled=false"))) {
@@ -163,7 +185,7 @@ class HeldFrontierAnswersTest {
                     List<Tag> tags = loader.tags(f.node());
                     Layer layer = layer(r, tags);
                     String sql = statement(r, f, layer, MV_KEYS);
-                    boolean fromHeldRows = isTagOf(layer, tags) && heldColumns(sql);
+                    boolean fromHeldRows = isTagOf(layer, tags) && heldColumns(sql, layer);
                     compare.same(sql, fromHeldRows);
                     expectedHeld += fromHeldRows ? 1 : 0;
                 }
@@ -246,6 +268,8 @@ class HeldFrontierAnswersTest {
             HttpResponse<byte[]> fromDatabase = response(database, path);
             double before = heldAnswers(held);
             HttpResponse<byte[]> fromHeld = response(held, path);
+            assertThat(decoded(fromHeld.body())).as("rows of seed %d, %s: %s", seed, backend, sql)
+                    .isEqualTo(decoded(fromDatabase.body()));
             String body = new String(fromHeld.body(), StandardCharsets.ISO_8859_1);
             assertThat(body).as("seed %d, %s: %s", seed, backend, sql)
                     .isEqualTo(new String(fromDatabase.body(), StandardCharsets.ISO_8859_1)).contains("error=\"0\"");
@@ -277,6 +301,28 @@ class HeldFrontierAnswersTest {
         return Layer.standardTag(standard.get(r.nextInt(standard.size())).id());
     }
 
+    private static long count(IovStore store, String sql) {
+        return store.read(c -> {
+            try (var ps = c.prepareStatement(sql); var rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
+    /**
+     * COOL's truncateObjectValidity in one random channel, a little before the next batch: the open IOV there ends
+     * (its row changed in place, with no new object); refused when the IOV there is closed.
+     */
+    private static void truncate(IovStore store, Folder f, Random r, long[] nextSince) {
+        int ch = r.nextInt(CHANNELS);
+        try {
+            store.truncateValidity(f.node(), nextSince[ch] - 1 - r.nextInt(10), ChannelSelection.channel(ch));
+        } catch (StoreException e) {
+            // the IOV valid there is closed (or none is): nothing changed
+        }
+    }
+
     /** Rows hidden by a later write that share layer, channel and since with a visible row (a split's left part). */
     private static long hiddenAtVisibleSince(IovStore store, Node folder) {
         return store.read(c -> {
@@ -298,10 +344,11 @@ class HeldFrontierAnswersTest {
         return tags.stream().anyMatch(t -> t.id() == layer.id() && t.kind() == kind);
     }
 
-    /** No column the held rows leave to the database (OBJECT_ID; V, a Double). */
-    private static boolean heldColumns(String sql) {
+    /** No column the held rows leave to the database: V, a Double; a standard tag's own SYS_INSTIME (on I3). */
+    private static boolean heldColumns(String sql, Layer layer) {
         String select = sql.substring(0, sql.indexOf(" FROM "));
-        return !select.contains("OBJECT_ID") && !select.matches("(?s).*\\.\"?V\"?(,.*|$)");
+        return !select.matches("(?s).*\\.\"?V\"?(,.*|$)") && !(layer.kind() == Layer.Kind.STANDARD_TAG
+                && select.matches("(?s).*\"?I3\"?\\.\"?SYS_INSTIME.*"));
     }
 
     /**
@@ -401,28 +448,7 @@ class HeldFrontierAnswersTest {
         String c2 = name("C2", quoted);
         String i1 = name("I1", quoted);
         long t = r.nextLong(keys);
-        List<String> columns = new ArrayList<>();
-        for (String c : List.of("CHANNEL_ID", "IOV_SINCE", "IOV_UNTIL")) {
-            columns.add((objects && r.nextBoolean() ? i4 : i3) + "." + name(c, quoted));
-        }
-        List<String> payload = new ArrayList<>(tagTable && !objects ? List.of() : f.payloadColumns());
-        Collections.shuffle(payload, r);
-        for (String c : payload.subList(0, r.nextInt(payload.size() + 1))) {
-            columns.add((objects ? i4 : i3) + "." + name(c, quoted));
-        }
-        List<String> constant = switch (layer.kind()) {
-            case SINGLE_VERSION -> List.of();
-            case USER_TAG -> List.of("USER_TAG_ID", "NEW_HEAD_ID");
-            case STANDARD_TAG -> List.of("TAG_ID");
-        };
-        for (String c : constant) {
-            if (r.nextInt(6) == 0) {
-                columns.add(i3 + "." + name(c, quoted));
-            }
-        }
-        if (layer.kind() != Layer.Kind.SINGLE_VERSION && r.nextInt(12) == 0) {
-            columns.add((objects ? i4 : i3) + "." + name("OBJECT_ID", quoted)); // not held: the database answers
-        }
+        List<String> columns = columns(r, f, layer, objects, quoted);
         if (r.nextInt(4) == 0) {
             Collections.shuffle(columns, r);
         }
@@ -482,6 +508,51 @@ class HeldFrontierAnswersTest {
         sql.append(" ORDER BY ").append(i3).append('.').append(name("CHANNEL_ID", quoted)).append(", ").append(i3)
                 .append('.').append(name("IOV_SINCE", quoted));
         return sql.toString();
+    }
+
+    /** COOL's IOV row, in COOL's order (RelationalObjectTable's select list before the payload). */
+    private static final List<String> IOV_ROW = List.of("OBJECT_ID", "CHANNEL_ID", "IOV_SINCE", "IOV_UNTIL",
+            "USER_TAG_ID", "SYS_INSTIME", "LASTMOD_DATE", "ORIGINAL_ID", "NEW_HEAD_ID");
+    /** The columns of a standard tag's tag table. */
+    private static final List<String> TAG_ROW = List.of("TAG_ID", "OBJECT_ID", "CHANNEL_ID", "IOV_SINCE",
+            "IOV_UNTIL", "SYS_INSTIME");
+
+    /**
+     * The selected columns: often COOL's own list (the whole IOV row, then every payload column, from the objects for
+     * a standard tag), else a random choice of the row's and the payload's columns; a standard tag's interval, id and
+     * object id now and then from its tag table.
+     */
+    private static List<String> columns(Random r, Folder f, Layer layer, boolean objects, boolean quoted) {
+        boolean tagTable = layer.kind() == Layer.Kind.STANDARD_TAG;
+        String i3 = name("I3", quoted);
+        String m = name(objects ? "I4" : "I3", quoted);
+        List<String> row = tagTable && !objects ? TAG_ROW : IOV_ROW;
+        List<String> payload = tagTable && !objects ? List.of() : f.payloadColumns();
+        List<String> columns = new ArrayList<>();
+        if (r.nextInt(3) == 0) {
+            for (String c : row) {
+                columns.add(m + "." + name(c, quoted));
+            }
+            for (String c : payload) {
+                columns.add(m + "." + name(c, quoted));
+            }
+            return columns;
+        }
+        for (String c : row) {
+            if (r.nextInt(3) != 0 || c.equals("CHANNEL_ID")) {
+                boolean fromTag = tagTable && objects && TAG_ROW.contains(c) && r.nextInt(3) == 0;
+                columns.add((fromTag ? i3 : m) + "." + name(c, quoted));
+            }
+        }
+        if (tagTable && objects && r.nextInt(6) == 0) {
+            columns.add(i3 + "." + name("TAG_ID", quoted));
+        }
+        List<String> chosen = new ArrayList<>(payload);
+        Collections.shuffle(chosen, r);
+        for (String c : chosen.subList(0, r.nextInt(chosen.size() + 1))) {
+            columns.add(m + "." + name(c, quoted));
+        }
+        return columns;
     }
 
     /** COOL's layer filter on {@code alias}: none, the user tag's (the HEAD's is user tag 0) or the standard tag's. */

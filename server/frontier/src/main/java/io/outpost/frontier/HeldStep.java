@@ -126,7 +126,9 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
             ends.answeredFrom(FrontierMetrics.HELD);
             return ends.sent(w, kept.rows(), kept.md5(), kept.fullSize(), null);
         }
-        BlobEncoder enc = new BlobEncoder(w.out(), w.level(), answers.byContent());
+        // the text is kept also when the records are too many to compress in one call (COOL's whole IOV row of 10,000
+        // channels): another key inside the same IOVs is sent the same text again, not compressed again
+        BlobEncoder enc = new BlobEncoder(w.out(), w.level(), answers.byContent(), true);
         try {
             for (String h : header) {
                 enc.writeString(h);
@@ -145,7 +147,7 @@ final class HeldStep implements StepChain.Step<PayloadWork, PayloadOutcome> {
             }
             throw e;
         }
-        if (enc.encodedText() != null) {
+        if (enc.encodedText() != null && enc.encodedText().length <= records.bytes.length) { // the layer's weight
             records.finished = new Finished(w.level(), s, enc.encodedText(), enc.md5Hex(), enc.fullSize(), n);
         }
         ends.answeredFrom(FrontierMetrics.HELD);

@@ -23,16 +23,24 @@ import java.util.Map;
  * COOL's IOV reads through Frontier answered from the same held rows as the native API ({@link RowStore}): the
  * folder's stamp is read on the Frontier request's own connection, and the layer held at exactly that stamp gives
  * the rows. The layer is the statement's: a single-version folder's rows, a multi-version folder's HEAD or user tag,
- * or one of its standard tags (an id that is not a tag of the folder is left to the database). Only columns the layer
- * holds whose database text is the value's own (integers, booleans, strings, BLOBs: not Float or Double, whose text
- * each database writes its own way); anything else is left to the database.
+ * or one of its standard tags (an id that is not a tag of the folder is left to the database). Every column of COOL's
+ * IOV row (a standard tag's from its objects' rows, as the held rows keep them) and of its tag row except the tag's
+ * own SYS_INSTIME, and payload columns whose database text is the value's own (integers, booleans, strings, BLOBs:
+ * not Float or Double, whose text each database writes its own way); anything else is left to the database.
  */
 public final class HeldFrontierReads implements HeldFolderReads {
     private static final int CHANNEL = -1;
     private static final int SINCE = -2;
     private static final int UNTIL = -3;
-    /** A column whose value is the same in every row of the layer (its id, NEW_HEAD_ID's 0). */
+    /** A column whose value is the same in every row of the layer (a standard tag's TAG_ID). */
     private static final int CONSTANT = -4;
+    private static final int OBJECT_ID = -5;
+    private static final int USER_TAG_ID = -6;
+    private static final int SYS_INSTIME = -7;
+    private static final int LASTMOD_DATE = -8;
+    private static final int ORIGINAL_ID = -9;
+    private static final int NEW_HEAD_ID = -10;
+    private static final int NOT_HELD = Integer.MIN_VALUE;
     /** A statement naming a table not known yet re-reads the folder list at most this often. */
     private static final long RELOAD_NANOS = 1_000_000_000L;
 
@@ -103,51 +111,55 @@ public final class HeldFrontierReads implements HeldFolderReads {
     }
 
     /**
-     * Where each selected column's value is: CHANNEL, SINCE, UNTIL, CONSTANT (its value put in {@code constants}) or
-     * a payload index; null if one is not held. A standard tag's tag table holds the interval of each of its objects
-     * (copied when tagged: a multi-version row's interval never changes) and no payload, which comes from the objects.
+     * Where each selected column's value is: one of the IOV row's columns, CONSTANT (its value put in
+     * {@code constants}) or a payload index; null if one is not held. A standard tag's tag table holds the interval
+     * of each of its objects (copied when tagged: a multi-version row's interval never changes), its object's id, the
+     * tag's id and the tagging time (not held); the rest of the row and the payload come from the objects.
      */
     private static int[] columns(Node folder, Layer layer, List<CoolRead.Selected> names, Object[] constants) {
         List<PayloadField> fields = folder.payloadSpec().fields();
         int[] out = new int[names.size()];
         for (int i = 0; i < out.length; i++) {
             CoolRead.Selected column = names.get(i);
-            Object constant = constant(layer, column);
-            constants[i] = constant;
-            out[i] = constant != null ? CONSTANT : switch (column.name()) {
-                case "CHANNEL_ID" -> CHANNEL;
-                case "IOV_SINCE" -> SINCE;
-                case "IOV_UNTIL" -> UNTIL;
-                default -> column.ofTagTable() ? Integer.MIN_VALUE : payloadIndex(fields, column.name());
-            };
-            if (out[i] == Integer.MIN_VALUE) {
+            if (column.ofTagTable()) {
+                out[i] = switch (column.name()) {
+                    case "TAG_ID" -> CONSTANT;
+                    case "CHANNEL_ID" -> CHANNEL;
+                    case "IOV_SINCE" -> SINCE;
+                    case "IOV_UNTIL" -> UNTIL;
+                    case "OBJECT_ID" -> OBJECT_ID;
+                    default -> NOT_HELD;
+                };
+                constants[i] = out[i] == CONSTANT ? Long.valueOf(layer.id()) : null;
+            } else {
+                out[i] = switch (column.name()) {
+                    case "CHANNEL_ID" -> CHANNEL;
+                    case "IOV_SINCE" -> SINCE;
+                    case "IOV_UNTIL" -> UNTIL;
+                    case "OBJECT_ID" -> OBJECT_ID;
+                    case "USER_TAG_ID" -> USER_TAG_ID;
+                    case "SYS_INSTIME" -> SYS_INSTIME;
+                    case "LASTMOD_DATE" -> LASTMOD_DATE;
+                    case "ORIGINAL_ID" -> ORIGINAL_ID;
+                    case "NEW_HEAD_ID" -> NEW_HEAD_ID;
+                    default -> payloadIndex(fields, column.name());
+                };
+            }
+            if (out[i] == NOT_HELD) {
                 return null;
             }
         }
         return out;
     }
 
-    /** The value of a layer filter's column of the layer's own table (the same in every row), or null. */
-    private static Long constant(Layer layer, CoolRead.Selected column) {
-        if (column.ofTagTable() != (layer.kind() == Layer.Kind.STANDARD_TAG)) {
-            return null; // a standard tag's objects: their USER_TAG_ID and NEW_HEAD_ID are not the layer's
-        }
-        return switch (layer.kind()) {
-            case USER_TAG -> column.name().equals("USER_TAG_ID") ? Long.valueOf(layer.id())
-                    : column.name().equals("NEW_HEAD_ID") ? Long.valueOf(0) : null;
-            case STANDARD_TAG -> column.name().equals("TAG_ID") ? Long.valueOf(layer.id()) : null;
-            case SINGLE_VERSION -> null;
-        };
-    }
-
     private static int payloadIndex(List<PayloadField> fields, String name) {
         for (int k = 0; k < fields.size(); k++) {
             PayloadField f = fields.get(k);
             if (f.column().equals(name)) {
-                return f.type() == StorageType.FLOAT || f.type() == StorageType.DOUBLE ? Integer.MIN_VALUE : k;
+                return f.type() == StorageType.FLOAT || f.type() == StorageType.DOUBLE ? NOT_HELD : k;
             }
         }
-        return Integer.MIN_VALUE;
+        return NOT_HELD;
     }
 
     private Node folder(String iovTable) {
@@ -240,6 +252,12 @@ public final class HeldFrontierReads implements HeldFolderReads {
                 case SINCE -> held.since(r);
                 case UNTIL -> held.until(r);
                 case CONSTANT -> constants[i];
+                case OBJECT_ID -> held.objectId(r);
+                case USER_TAG_ID -> held.userTagId(r);
+                case SYS_INSTIME -> held.insertionTime(r);
+                case LASTMOD_DATE -> held.lastModDate(r);
+                case ORIGINAL_ID -> held.originalId(r);
+                case NEW_HEAD_ID -> held.newHeadId(r);
                 default -> payload[columns[i]];
             };
         }

@@ -15,7 +15,8 @@ import java.util.Map;
  * Every IOV of one folder layer (SV rows, a user tag's visible rows, or a standard tag's snapshot) at one folder
  * generation, in columns sorted by channel then since. Within a layer a channel's intervals never overlap, so
  * both since and until ascend inside a channel and every read is two binary searches per channel. Immutable once
- * built; answers the same rows, in the same order, as the store's browse query on the same layer.
+ * built; answers the same rows, in the same order, as the store's browse query on the same layer. Besides the
+ * interval and payload each row keeps the rest of COOL's IOV row ({@link RowColumns}), which Frontier clients select.
  */
 public final class HeldRows {
     /** Receives the index of each row a read selects, in the read's order. */
@@ -31,6 +32,7 @@ public final class HeldRows {
     private final long[] since;
     private final long[] until;
     private final Object[][] payload;
+    private final RowColumns rowColumns;
     private final long[] channelBytes;
     private final long[] knownChannels;
     private final Map<String, long[]> channelsByName;
@@ -52,11 +54,21 @@ public final class HeldRows {
     public record Finished(Object key, byte[] body, long rows) {
     }
 
+    /**
+     * Per row the IOV row's other columns as the database holds them (a standard tag's from its object's row):
+     * OBJECT_ID, USER_TAG_ID, SYS_INSTIME, LASTMOD_DATE (null when NULL), ORIGINAL_ID, NEW_HEAD_ID. The two time
+     * strings are shared by every row of the layer with the same text (rows of one write have the same).
+     */
+    record RowColumns(long[] objectId, long[] userTagId, String[] insertionTime, String[] lastModDate,
+                      long[] originalId, long[] newHeadId) {
+    }
+
     /** The latest finished answer kept; null when none is or answers are not kept. */
     private volatile Finished finished;
 
     HeldRows(String generation, Layer layer, long[] channelIds, int[] firstRow, long[] since, long[] until,
-             Object[][] payload, long[] channelBytes, List<Channel> channels, long bytes, Encoded encoded) {
+             Object[][] payload, RowColumns rowColumns, long[] channelBytes, List<Channel> channels, long bytes,
+             Encoded encoded) {
         this.encoded = encoded;
         this.generation = generation;
         this.layer = layer;
@@ -65,6 +77,7 @@ public final class HeldRows {
         this.since = since;
         this.until = until;
         this.payload = payload;
+        this.rowColumns = rowColumns;
         this.channelBytes = channelBytes;
         this.knownChannels = channels.stream().mapToLong(Channel::id).sorted().toArray();
         Map<String, List<Long>> names = new HashMap<>();
@@ -106,6 +119,32 @@ public final class HeldRows {
 
     public Object[] payload(int row) {
         return payload[row];
+    }
+
+    public long objectId(int row) {
+        return rowColumns.objectId()[row];
+    }
+
+    public long userTagId(int row) {
+        return rowColumns.userTagId()[row];
+    }
+
+    /** SYS_INSTIME. */
+    public String insertionTime(int row) {
+        return rowColumns.insertionTime()[row];
+    }
+
+    /** LASTMOD_DATE, or null. */
+    public String lastModDate(int row) {
+        return rowColumns.lastModDate()[row];
+    }
+
+    public long originalId(int row) {
+        return rowColumns.originalId()[row];
+    }
+
+    public long newHeadId(int row) {
+        return rowColumns.newHeadId()[row];
     }
 
     /** The columns the rows are held encoded for, or null when they are not held encoded. */
@@ -170,10 +209,18 @@ public final class HeldRows {
         return channelBytes[ci];
     }
 
-    void copyRows(int from, int count, long[] sinceTo, long[] untilTo, Object[][] payloadTo, int to) {
+    void copyRows(int from, int count, long[] sinceTo, long[] untilTo, Object[][] payloadTo, RowColumns rowsTo,
+                  int to) {
         System.arraycopy(since, from, sinceTo, to, count);
         System.arraycopy(until, from, untilTo, to, count);
         System.arraycopy(payload, from, payloadTo, to, count);
+        RowColumns r = rowColumns;
+        System.arraycopy(r.objectId(), from, rowsTo.objectId(), to, count);
+        System.arraycopy(r.userTagId(), from, rowsTo.userTagId(), to, count);
+        System.arraycopy(r.insertionTime(), from, rowsTo.insertionTime(), to, count);
+        System.arraycopy(r.lastModDate(), from, rowsTo.lastModDate(), to, count);
+        System.arraycopy(r.originalId(), from, rowsTo.originalId(), to, count);
+        System.arraycopy(r.newHeadId(), from, rowsTo.newHeadId(), to, count);
     }
 
     /** Whether the folder has a channel of this name (the store's CHANNEL_NOT_FOUND check). */

@@ -20,10 +20,12 @@ import java.util.Objects;
  * Brings a single-version layer held at an older stamp up to date by reading again only the channels that have rows
  * written since. In a single-version folder a write only inserts rows, with object ids above the sequence value of
  * the older stamp ({@code CURRENT_VALUE} of {@code _IOVS_SEQ}, the first part of the stamp), and closes the open
- * IOV of the same channels in the same transaction; so every changed row is in one of those channels. Their rows
- * are read with the store's own browse query, the other channels' rows are kept. Gives up (null: build it whole)
- * for other layers, a sequence that went backwards, or changes spread over more channel ranges than one browse
- * takes.
+ * IOV of the same channels in the same transaction; a truncation ends open IOVs in place, with no new object. Both
+ * set the rows' LASTMOD_DATE to the time they also write into the stamp (its second part), so every changed row has
+ * an object id above the older stamp's or a LASTMOD_DATE after its time (COOL's fixed-width times: string order is
+ * time order; a change at the very same time would leave the stamp itself unchanged). Those channels' rows are read with the store's own browse query, the other channels' rows are
+ * kept. Gives up (null: build it whole) for other layers, a sequence that went backwards, or changes spread over
+ * more channel ranges than one browse takes.
  */
 final class IncrementalRefresh {
     private IncrementalRefresh() {
@@ -41,7 +43,11 @@ final class IncrementalRefresh {
         if (oldLast < 0 || newLast < oldLast) {
             return null;
         }
-        long[] touched = touchedChannels(c, folder, oldLast);
+        String oldTime = lastModified(old.generation());
+        if (oldTime.isEmpty() || !Character.isDigit(oldTime.charAt(0))) {
+            return null; // no time to compare rows' LASTMOD_DATE with
+        }
+        long[] touched = touchedChannels(c, folder, oldLast, oldTime);
         List<ChannelSelection.Range> ranges = ranges(touched);
         if (ranges.size() > ChannelSelection.MAX_RANGES) {
             return null;
@@ -49,7 +55,8 @@ final class IncrementalRefresh {
         HeldRows fresh = null;
         if (touched.length > 0) {
             RowsBuilder b = new RowsBuilder(limit, columns, keepsAnswers);
-            reader.browse(c, IovReader.spec(folder, Layer.SV, 0, ValidityKey.MAX, ChannelSelection.ranges(ranges)), b::add);
+            reader.browseRows(c, IovReader.spec(folder, Layer.SV, 0, ValidityKey.MAX, ChannelSelection.ranges(ranges)),
+                    b::add);
             fresh = b.build(stamp, Layer.SV, channels);
         }
         RowsBuilder out = new RowsBuilder(limit, columns, keepsAnswers);
@@ -85,11 +92,19 @@ final class IncrementalRefresh {
         }
     }
 
-    private static long[] touchedChannels(Connection c, Node folder, long afterObjectId) throws SQLException {
+    /** The time in a stamp {@code "<CURRENT_VALUE>@<LASTMOD_DATE>"}. */
+    private static String lastModified(String stamp) {
+        return stamp.substring(stamp.indexOf('@') + 1);
+    }
+
+    /** The channels with an object after {@code afterObjectId} or a row changed after {@code since}. */
+    private static long[] touchedChannels(Connection c, Node folder, long afterObjectId, String since)
+            throws SQLException {
         List<Long> ids = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT CHANNEL_ID FROM " + folder.iovTable()
-                + " WHERE OBJECT_ID > ? ORDER BY CHANNEL_ID")) {
+                + " WHERE OBJECT_ID > ? OR LASTMOD_DATE > ? ORDER BY CHANNEL_ID")) {
             ps.setLong(1, afterObjectId);
+            ps.setString(2, since);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     ids.add(rs.getLong(1));

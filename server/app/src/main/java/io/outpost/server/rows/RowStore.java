@@ -203,7 +203,7 @@ public class RowStore {
     private HeldRows buildAll(Connection c, Node folder, Layer layer, String stamp, List<Channel> channels)
             throws SQLException, RowsBuilder.TooBig {
         RowsBuilder all = new RowsBuilder(folderLimit, encodedColumns(folder), keepAnswers);
-        reader.browse(c, IovReader.spec(folder, layer, 0, ValidityKey.MAX, ChannelSelection.all()), all::add);
+        reader.browseRows(c, IovReader.spec(folder, layer, 0, ValidityKey.MAX, ChannelSelection.all()), all::add);
         return all.build(stamp, layer, channels);
     }
 

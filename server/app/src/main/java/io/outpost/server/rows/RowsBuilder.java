@@ -3,15 +3,19 @@ package io.outpost.server.rows;
 import io.outpost.store.db.Layer;
 import io.outpost.store.model.Channel;
 import io.outpost.store.model.Iov;
+import io.outpost.store.read.IovRowColumns;
 import io.outpost.wire.Column;
 import io.outpost.wire.EncodedRows;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Collects the rows of one full-layer browse (ordered by channel, then since) into {@link HeldRows}, giving up
  * with {@link TooBig} as soon as the estimated heap size passes the limit. Given the answer columns, it also
- * encodes every row once in the binary wire form, which binary answers then copy instead of encoding.
+ * encodes every row once in the binary wire form, which binary answers then copy instead of encoding. The rows'
+ * time strings (SYS_INSTIME, LASTMOD_DATE) are shared per layer: one copy of each distinct text, counted once.
  */
 final class RowsBuilder {
     /** The folder layer does not fit the per-folder budget: it is read from the database instead. */
@@ -21,8 +25,12 @@ final class RowsBuilder {
         }
     }
 
-    /** Per-row cost besides the payload values: since, until, the payload array and its header. */
-    private static final int ROW_BYTES = 8 + 8 + 8 + 16;
+    /** The rest of the IOV row: four ids and references to the two (shared) time strings. */
+    private static final int ROW_COLUMN_BYTES = 4 * 8 + 2 * 8;
+    /** Per-row cost besides the payload values: since, until, the payload array and its header, the row's columns. */
+    private static final int ROW_BYTES = 8 + 8 + 8 + 16 + ROW_COLUMN_BYTES;
+    /** One distinct time string: the String and its byte array (Latin-1) beside its characters. */
+    private static final int STRING_BYTES = 56;
     /** The least one row costs: its own fields and an empty payload array. */
     static final int MIN_ROW_BYTES = ROW_BYTES + 16;
 
@@ -34,6 +42,9 @@ final class RowsBuilder {
     private long[] since = new long[1024];
     private long[] until = new long[1024];
     private Object[][] payload = new Object[1024][];
+    private HeldRows.RowColumns rowColumns = rowColumns(1024);
+    /** Each distinct time string of the layer once. */
+    private final Map<String, String> strings = new HashMap<>();
     private int rows;
     private long bytes;
     private final List<Column> columns;
@@ -55,8 +66,47 @@ final class RowsBuilder {
         this.encodedStart = columns == null ? null : new int[1024];
     }
 
-    void add(Iov iov) {
+    /** Adds the next row of a browse ordered by channel, then since. */
+    void add(Iov iov, IovRowColumns row) {
+        int r = rows;
         add(iov.channelId(), iov.since(), iov.until(), iov.payload());
+        HeldRows.RowColumns c = rowColumns;
+        c.objectId()[r] = iov.objectId();
+        c.userTagId()[r] = row.userTagId();
+        c.insertionTime()[r] = shared(iov.insertionTime());
+        c.lastModDate()[r] = shared(row.lastModDate());
+        c.originalId()[r] = row.originalId();
+        c.newHeadId()[r] = row.newHeadId();
+        checkLimit();
+    }
+
+    /** The layer's one copy of {@code s}, counted in its bytes the first time. */
+    private String shared(String s) {
+        if (s == null) {
+            return null;
+        }
+        String known = strings.putIfAbsent(s, s);
+        if (known != null) {
+            return known;
+        }
+        bytes += STRING_BYTES + s.length() * (s.chars().allMatch(ch -> ch < 256) ? 1L : 2L);
+        return s;
+    }
+
+    private static HeldRows.RowColumns rowColumns(int n) {
+        return new HeldRows.RowColumns(new long[n], new long[n], new String[n], new String[n], new long[n], new long[n]);
+    }
+
+    private static HeldRows.RowColumns copyOf(HeldRows.RowColumns c, int n) {
+        return new HeldRows.RowColumns(Arrays.copyOf(c.objectId(), n), Arrays.copyOf(c.userTagId(), n),
+                Arrays.copyOf(c.insertionTime(), n), Arrays.copyOf(c.lastModDate(), n),
+                Arrays.copyOf(c.originalId(), n), Arrays.copyOf(c.newHeadId(), n));
+    }
+
+    private void checkLimit() {
+        if (bytes > limit) {
+            throw new TooBig(limit);
+        }
     }
 
     /** Copies every row of held channel index ci in bulk (an incremental refresh keeps unchanged channels so). */
@@ -65,7 +115,12 @@ final class RowsBuilder {
         int count = held.endRowOf(ci) - from;
         startChannel(held.channelIdAt(ci));
         ensureRows(rows + count);
-        held.copyRows(from, count, since, until, payload, rows);
+        held.copyRows(from, count, since, until, payload, rowColumns, rows);
+        HeldRows.RowColumns c = rowColumns;
+        for (int r = rows; r < rows + count; r++) {
+            c.insertionTime()[r] = shared(c.insertionTime()[r]);
+            c.lastModDate()[r] = shared(c.lastModDate()[r]);
+        }
         if (encoded != null) {
             if (held.encodedColumns() == null || !held.encodedColumns().equals(columns)
                     || held.keepsAnswers() != keepsAnswers) {
@@ -83,9 +138,7 @@ final class RowsBuilder {
         long b = held.channelBytesAt(ci);
         channelBytes[channels - 1] += b;
         bytes += b;
-        if (bytes > limit) {
-            throw new TooBig(limit);
-        }
+        checkLimit();
     }
 
     private void startChannel(long channel) {
@@ -109,6 +162,7 @@ final class RowsBuilder {
             since = Arrays.copyOf(since, size);
             until = Arrays.copyOf(until, size);
             payload = Arrays.copyOf(payload, size);
+            rowColumns = copyOf(rowColumns, size);
             if (encodedStart != null) {
                 encodedStart = Arrays.copyOf(encodedStart, size + 1);
             }
@@ -140,11 +194,8 @@ final class RowsBuilder {
             b += (keepsAnswers ? 2L * n : n) + 4L;
         }
         rows++;
-        channelBytes[channels - 1] += b;
+        channelBytes[channels - 1] += b; // the time strings are counted once per layer, not per channel
         bytes += b;
-        if (bytes > limit) {
-            throw new TooBig(limit);
-        }
     }
 
     HeldRows build(String generation, Layer layer, List<Channel> known) {
@@ -157,8 +208,8 @@ final class RowsBuilder {
             wire = new HeldRows.Encoded(columns, encoded.toArray(), starts, keepsAnswers);
         }
         return new HeldRows(generation, layer, Arrays.copyOf(channelIds, channels), first, Arrays.copyOf(since, rows),
-                Arrays.copyOf(until, rows), Arrays.copyOf(payload, rows), Arrays.copyOf(channelBytes, channels), known,
-                bytes, wire);
+                Arrays.copyOf(until, rows), Arrays.copyOf(payload, rows), copyOf(rowColumns, rows),
+                Arrays.copyOf(channelBytes, channels), known, bytes, wire);
     }
 
     /** A rough heap estimate of one row's payload values (compact strings, boxed numbers). */

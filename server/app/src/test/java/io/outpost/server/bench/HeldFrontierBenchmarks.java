@@ -49,7 +49,26 @@ class HeldFrontierBenchmarks {
 
     @Test
     void frontierFromHeldRowsAgainstNativeAndDatabasePostgres() throws Exception {
-        String url = PostgresServer.shared().createDatabase("bench_frontier_held");
+        singleVersion("bench_frontier_held", HeldFrontierBenchmarks::statement, GRID_COLUMNS,
+                "Frontier at-time likeLuis1iov (10k rows, PostgreSQL)");
+    }
+
+    /** The same with COOL's own select list: the whole IOV row, then the payload (RelationalObjectTable's). */
+    @Test
+    void frontierWholeCoolRowFromHeldRowsAgainstNativeAndDatabasePostgres() throws Exception {
+        singleVersion("bench_frontier_held_row", HeldFrontierBenchmarks::coolRowStatement, COOL_ROW_COLUMNS,
+                "Frontier at-time likeLuis1iov, COOL's whole IOV row and payload (10k rows, PostgreSQL)");
+    }
+
+    /** GridCoolJob's columns, and COOL's own select list of a folder with payload S. */
+    private static final List<String> GRID_COLUMNS = List.of("CHANNEL_ID", "IOV_SINCE", "IOV_UNTIL", "S");
+    private static final List<String> COOL_ROW_COLUMNS = List.of("OBJECT_ID", "CHANNEL_ID", "IOV_SINCE", "IOV_UNTIL",
+            "USER_TAG_ID", "SYS_INSTIME", "LASTMOD_DATE", "ORIGINAL_ID", "NEW_HEAD_ID", "S");
+
+    /** likeLuis1iov read at one key per request with {@code statement}, selecting {@code columns}. */
+    private static void singleVersion(String database, java.util.function.BiFunction<Node, Long, String> statement,
+                                      List<String> columns, String what) throws Exception {
+        String url = PostgresServer.shared().createDatabase(database);
         try (IovStore loader = IovStore.open(io.outpost.store.db.DatabaseConfig.of(url, "postgres", ""))) {
             BenchData.load(loader, false);
         }
@@ -59,14 +78,16 @@ class HeldFrontierBenchmarks {
         String[] common = {"--outpost.database.user=postgres", "--outpost.demo-data=false",
             "--logging.level.outpost.access=warn"};
         try (RunningService held = RunningService.start(url, common);
-             RunningService database = RunningService.start(url, concat(common, "--outpost.rows.enabled=false"))) {
+             RunningService fromDatabase = RunningService.start(url, concat(common, "--outpost.rows.enabled=false"))) {
             Node luis = held.bean(IovStore.class).folder(BenchData.LUIS);
-            LongFunction<String> frontier = t -> FRONTIER + P1Codec.encode(statement(luis, t));
+            LongFunction<String> frontier = t -> FRONTIER + P1Codec.encode(statement.apply(luis, t));
             LongFunction<String> nativeAt = t -> "/v1/bin/at/HEAD/" + t + "/all" + BenchData.LUIS;
             List<Path> paths = List.of(
                     new Path("native held", held, nativeAt, checkedNative(held, nativeAt)),
-                    new Path("Frontier held", held, frontier, checkedFrontier(held, frontier)),
-                    new Path("Frontier database", database, frontier, checkedFrontier(database, frontier)));
+                    new Path("Frontier held", held, frontier, checkedFrontier(held, frontier, BenchData.LUIS, null,
+                            columns)),
+                    new Path("Frontier database", fromDatabase, frontier, checkedFrontier(fromDatabase, frontier,
+                            BenchData.LUIS, null, columns)));
             assertThat(paths.get(2).expected()).as("the same bytes from the database").isEqualTo(paths.get(1).expected());
             double heldBefore = held.metric("outpost_frontier_answers_total",
                     java.util.regex.Pattern.compile("source=\"held\""));
@@ -82,11 +103,11 @@ class HeldFrontierBenchmarks {
                         rec.start();
                         run(p, 1, 5);
                         rec.stop();
-                        rec.dump(java.nio.file.Path.of(jfr, p.name().replace(' ', '-') + ".jfr"));
+                        rec.dump(java.nio.file.Path.of(jfr, database + "-" + p.name().replace(' ', '-') + ".jfr"));
                     }
                 }
             }
-            compare(paths, "Frontier at-time likeLuis1iov (10k rows, PostgreSQL)");
+            compare(paths, what);
         }
     }
 
@@ -193,6 +214,18 @@ class HeldFrontierBenchmarks {
                 + " AND I3.IOV_UNTIL > " + t + " ORDER BY I3.CHANNEL_ID, I3.IOV_SINCE";
     }
 
+    /** COOL's own at-time read of a single-version folder at key t: the whole IOV row, then the payload. */
+    static String coolRowStatement(Node folder, long t) {
+        String iovs = folder.iovTable().toUpperCase(Locale.ROOT);
+        String channels = folder.channelTable().toUpperCase(Locale.ROOT);
+        return "SELECT /*+ QB_NAME(MAIN) */ I3.OBJECT_ID, I3.CHANNEL_ID, I3.IOV_SINCE, I3.IOV_UNTIL, I3.USER_TAG_ID,"
+                + " I3.SYS_INSTIME, I3.LASTMOD_DATE, I3.ORIGINAL_ID, I3.NEW_HEAD_ID, I3.S FROM " + channels + " C2, "
+                + iovs + " I3 WHERE I3.CHANNEL_ID = C2.CHANNEL_ID AND I3.IOV_SINCE >= COALESCE(("
+                + "SELECT /*+ QB_NAME(MAX1) */ MAX(I1.IOV_SINCE) FROM " + iovs + " I1 WHERE I1.CHANNEL_ID = "
+                + "C2.CHANNEL_ID AND I1.IOV_SINCE <= " + t + "), " + t + ") AND I3.IOV_SINCE <= " + t
+                + " AND I3.IOV_UNTIL > " + t + " ORDER BY I3.CHANNEL_ID, I3.IOV_SINCE";
+    }
+
     /** The store's own rows at key t of a folder layer (tag null: the HEAD), each as text. */
     private static List<List<String>> storeRows(RunningService svc, String folder, String tag, long t) {
         IovStore store = svc.bean(IovStore.class);
@@ -212,19 +245,35 @@ class HeldFrontierBenchmarks {
         return out;
     }
 
-    /** The probe answer of a Frontier path, after checking its 10,000 rows against the store's. */
-    private static byte[] checkedFrontier(RunningService svc, LongFunction<String> url) throws Exception {
-        return checkedFrontier(svc, url, BenchData.LUIS, null);
-    }
-
     private static byte[] checkedFrontier(RunningService svc, LongFunction<String> url, String folder, String tag)
             throws Exception {
+        return checkedFrontier(svc, url, folder, tag, GRID_COLUMNS);
+    }
+
+    /**
+     * The probe answer of a Frontier path, after checking its 10,000 rows' channel, interval and payload against the
+     * store's (and with the whole row, each row's object id and insertion time).
+     */
+    private static byte[] checkedFrontier(RunningService svc, LongFunction<String> url, String folder, String tag,
+                                          List<String> columns) throws Exception {
         long t = nextKey();
         byte[] body = fetch(svc, url.apply(t));
         FrontierDecoder.Payload p = FrontierDecoder.decode(body).only();
         assertThat(p.error()).as(p.message()).isFalse();
-        assertThat(p.columns()).containsExactly("CHANNEL_ID", "IOV_SINCE", "IOV_UNTIL", "S");
-        assertThat(p.data()).isEqualTo(storeRows(svc, folder, tag, t));
+        assertThat(p.columns()).containsExactlyElementsOf(columns);
+        int[] at = GRID_COLUMNS.stream().mapToInt(columns::indexOf).toArray();
+        assertThat(p.data().stream().map(r -> Arrays.stream(at).mapToObj(r::get).toList()).toList())
+                .isEqualTo(storeRows(svc, folder, tag, t));
+        if (columns.contains("OBJECT_ID")) {
+            IovStore store = svc.bean(IovStore.class);
+            Node f = store.folder(folder);
+            List<List<String>> ids = new ArrayList<>();
+            store.browse(IovReader.spec(f, store.layer(f, tag), t, t, ChannelSelection.all()),
+                    iov -> ids.add(List.of(String.valueOf(iov.objectId()), iov.insertionTime())));
+            int id = columns.indexOf("OBJECT_ID");
+            int time = columns.indexOf("SYS_INSTIME");
+            assertThat(p.data().stream().map(r -> List.of(r.get(id), r.get(time))).toList()).isEqualTo(ids);
+        }
         return body;
     }
 

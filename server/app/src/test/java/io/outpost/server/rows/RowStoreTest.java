@@ -142,6 +142,99 @@ class RowStoreTest {
         return e.toArray();
     }
 
+    /**
+     * Each held row keeps the rest of COOL's IOV row as the database has it: a single-version folder's open IOVs closed
+     * in place by later writes and by truncations (seen by the incremental refresh too: no new object), and the
+     * HEAD, a user tag and a standard tag of a multi-version folder whose tagged objects a later HEAD write hides
+     * (the tag's rows carry its objects' changed NEW_HEAD_ID and LASTMOD_DATE). Rows of one write share their time
+     * strings.
+     */
+    @ParameterizedTest
+    @EnumSource(Backends.class)
+    void heldRowsKeepTheWholeIovRowAsTheDatabaseHasIt(Backends backend) {
+        try (IovStore store = backend.freshStore("rows_cols")) {
+            Node sv = store.createFolder("/C/sv", Versioning.SINGLE_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),
+                    "", true);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, "64MB", registry);
+            int value = 0;
+            for (int step = 0; step < 12; step++) {
+                if (step % 4 == 3) {
+                    assertThat(store.truncateValidity(sv, 10L * step + 5, ChannelSelection.channel(step % 3)))
+                            .as("truncated at step %d", step).isEqualTo(1);
+                } else {
+                    List<NewIov> batch = new ArrayList<>();
+                    for (long ch = 0; ch < 3; ch++) {
+                        batch.add(new NewIov(ch, 10L * step + ch, MAXK, value++));
+                    }
+                    store.store(sv, batch); // closes each channel's open IOV in place
+                }
+                HeldRows held = rows.rows(sv, rows.state(sv, "HEAD"));
+                assertThat(wholeRows(held)).as("step %d", step).isEqualTo(databaseRows(store, sv, "1 = 1", null));
+            }
+            assertThat(registry.counter("outpost.rows.refreshes").count()).as("refreshed, not built").isEqualTo(11);
+            // at 105, the three rows of step 10's write (channels 0 and 1 kept by the last refresh, 2 read again)
+            HeldRows last = rows.rows(sv, rows.state(sv, "HEAD"));
+            List<Integer> written = new ArrayList<>();
+            last.browse(105, 105, ChannelSelection.all(), (ch, r) -> written.add(r));
+            assertThat(written).hasSize(3);
+            assertThat(last.insertionTime(written.get(0))).as("one write, one string")
+                    .isSameAs(last.insertionTime(written.get(1))).isSameAs(last.insertionTime(written.get(2)))
+                    .isSameAs(last.lastModDate(written.get(0)));
+
+            Node mv = store.createFolder("/C/mv", Versioning.MULTI_VERSION, KeyType.TIME, PayloadSpec.parse("v:Int32"),
+                    "", true);
+            for (int step = 0; step < 10; step++) {
+                NewIov o = new NewIov(step % 3, 7L * step, step % 4 == 0 ? MAXK : 7L * step + 20, value++);
+                store.store(mv, List.of(step % 3 == 0 ? o.withUserTag("UT", true) : o));
+            }
+            store.tagCurrentHead(mv, "STD", "");
+            store.store(mv, List.of(new NewIov(0, 0, MAXK, value++), new NewIov(1, 15, 40, value++)));
+            long tag = store.tag("STD").id();
+            assertThat(databaseRows(store, mv, "O.NEW_HEAD_ID <> 0 AND T.TAG_ID = " + tag, tag))
+                    .as("tagged objects hidden since").isNotEmpty();
+            long userTag = store.tag("UT").id();
+            assertThat(wholeRows(rows.rows(mv, rows.state(mv, "HEAD"))))
+                    .isEqualTo(databaseRows(store, mv, "O.USER_TAG_ID = 0 AND O.NEW_HEAD_ID = 0", null));
+            assertThat(wholeRows(rows.rows(mv, rows.state(mv, "UT"))))
+                    .isEqualTo(databaseRows(store, mv, "O.USER_TAG_ID = " + userTag + " AND O.NEW_HEAD_ID = 0", null));
+            assertThat(wholeRows(rows.rows(mv, rows.state(mv, "STD"))))
+                    .isEqualTo(databaseRows(store, mv, "T.TAG_ID = " + tag, tag));
+        }
+    }
+
+    /** Every held row: channel, interval, then the row's other columns, as text. */
+    private static List<String> wholeRows(HeldRows held) {
+        List<String> out = new ArrayList<>();
+        held.browse(0, MAXK, ChannelSelection.all(), (ch, r) -> out.add(String.join("|", List.of(
+                Long.toString(ch), Long.toString(held.since(r)), Long.toString(held.until(r)),
+                Long.toString(held.objectId(r)), Long.toString(held.userTagId(r)), held.insertionTime(r),
+                String.valueOf(held.lastModDate(r)), Long.toString(held.originalId(r)),
+                Long.toString(held.newHeadId(r))))));
+        return out;
+    }
+
+    /** The same from the folder's IOV table O (joined to its tag table T for {@code tag}), rows filtered by SQL. */
+    private static List<String> databaseRows(IovStore store, Node f, String where, Long tag) {
+        String from = tag == null ? f.iovTable() + " O" : f.iov2TagTable() + " T JOIN " + f.iovTable()
+                + " O ON O.OBJECT_ID = T.OBJECT_ID";
+        return store.read(c -> {
+            List<String> out = new ArrayList<>();
+            try (var ps = c.prepareStatement("SELECT O.CHANNEL_ID, O.IOV_SINCE, O.IOV_UNTIL, O.OBJECT_ID, O.USER_TAG_ID,"
+                    + " O.SYS_INSTIME, O.LASTMOD_DATE, O.ORIGINAL_ID, O.NEW_HEAD_ID FROM " + from + " WHERE " + where
+                    + " ORDER BY O.CHANNEL_ID, O.IOV_SINCE"); var rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    List<String> v = new ArrayList<>();
+                    for (int i = 1; i <= 9; i++) {
+                        v.add(String.valueOf(rs.getString(i)));
+                    }
+                    out.add(String.join("|", v));
+                }
+            }
+            return out;
+        });
+    }
+
     @ParameterizedTest
     @EnumSource(Backends.class)
     void incrementalRefreshesEqualTheDatabaseAfterEveryWrite(Backends backend) {

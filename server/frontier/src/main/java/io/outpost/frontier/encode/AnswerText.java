@@ -14,7 +14,8 @@ import java.util.List;
  * <p>With a holding limit, the whole text is held instead and its pieces are passed on at close by reference
  * ({@link SharedWrites}): the response then goes out with its length on a connection that stays open, as an answer
  * compressed whole does. A text that outgrows the limit is passed on as it comes from then on (the response then
- * streams and closes its connection), so memory stays bounded.
+ * streams and closes its connection), so memory stays bounded. Asked to, it joins a text held whole into one array
+ * at close and keeps it ({@link #wholeText}), for an answer sent again as it is.
  */
 final class AnswerText extends OutputStream {
     private static final int PIECE = 32 * 1024;
@@ -26,15 +27,32 @@ final class AnswerText extends OutputStream {
     /** Full pieces held before {@link #buf}, and their length. */
     private final List<byte[]> held = new ArrayList<>();
     private int heldBytes;
+    /** Whether a text held whole is joined into one array and kept. */
+    private final boolean joined;
+    private byte[] wholeText;
 
     AnswerText(OutputStream sink) {
-        this(sink, 0);
+        this(sink, 0, false);
     }
 
     /** @param holdUpTo the longest text held whole; 0: pass it on in 32 KB writes */
     AnswerText(OutputStream sink, int holdUpTo) {
+        this(sink, holdUpTo, false);
+    }
+
+    /**
+     * @param holdUpTo the longest text held whole; 0: pass it on in 32 KB writes
+     * @param joined   a text held whole is passed on as one array, kept for {@link #wholeText}
+     */
+    AnswerText(OutputStream sink, int holdUpTo, boolean joined) {
         this.sink = sink;
         this.holdUpTo = holdUpTo;
+        this.joined = joined;
+    }
+
+    /** After close: the whole text, when it was held whole and joined; else null. */
+    byte[] wholeText() {
+        return wholeText;
     }
 
     @Override
@@ -86,6 +104,22 @@ final class AnswerText extends OutputStream {
 
     @Override
     public void close() throws IOException {
+        if (holdUpTo > 0 && heldBytes + pos > 0 && joined) {
+            byte[] text = new byte[heldBytes + pos];
+            int at = 0;
+            for (byte[] piece : held) {
+                System.arraycopy(piece, 0, text, at, piece.length);
+                at += piece.length;
+            }
+            System.arraycopy(buf, 0, text, at, pos);
+            SharedWrites.write(sink, text);
+            wholeText = text;
+            held.clear();
+            heldBytes = 0;
+            pos = 0;
+            buf = null;
+            return;
+        }
         if (holdUpTo > 0 && heldBytes + pos > 0) {
             for (byte[] piece : held) {
                 SharedWrites.write(sink, piece);

@@ -65,6 +65,9 @@ public final class BlobEncoder implements AutoCloseable {
     private String reusedMd5;
     /** Everything this encoder wrote, when it was reused from or kept in {@link #memo}. */
     private byte[] encodedText;
+    /** A streamed answer's text is kept too, when it is held whole (within {@link #TEXT_HOLD_LIMIT}). */
+    private final boolean keepText;
+    private AnswerText answerText;
 
     /**
      * @param zipLevel -1 for {@code BLOB}, else the zlib level 0-9
@@ -75,6 +78,15 @@ public final class BlobEncoder implements AutoCloseable {
 
     /** @param memo compressed answers reused and kept by record content; null: none */
     public BlobEncoder(OutputStream sink, int zipLevel, EncodedRecords memo) {
+        this(sink, zipLevel, memo, false);
+    }
+
+    /**
+     * @param keepText also a streamed answer's text is kept for {@link #encodedText} when it is sent whole (not longer
+     *                 than {@link #TEXT_HOLD_LIMIT}): for a caller that sends the same answer again
+     */
+    public BlobEncoder(OutputStream sink, int zipLevel, EncodedRecords memo, boolean keepText) {
+        this.keepText = keepText;
         this.sink = sink;
         this.zipLevel = zipLevel;
         this.memo = zipLevel >= 0 ? memo : null;
@@ -240,7 +252,8 @@ public final class BlobEncoder implements AutoCloseable {
 
     /** The streamed answer's way out: records, then java.util.zip if compressed, then the MD5, then base64. */
     private void startStream() {
-        base64 = new MimeLines(new AnswerText(sink, TEXT_HOLD_LIMIT));
+        answerText = new AnswerText(sink, TEXT_HOLD_LIMIT, keepText);
+        base64 = new MimeLines(answerText);
         OutputStream digested = new DigestOutputStream(base64, md5);
         if (zipLevel < 0) {
             records = digested;
@@ -272,6 +285,9 @@ public final class BlobEncoder implements AutoCloseable {
                 z.finish();
             }
             base64.close();
+            if (keepText) {
+                encodedText = answerText.wholeText();
+            }
         } finally {
             if (deflater != null) {
                 deflater.end();
@@ -312,7 +328,8 @@ public final class BlobEncoder implements AutoCloseable {
 
     /**
      * Everything this encoder wrote to its sink, shared with {@link EncodedRecords} (not to be changed), when the
-     * answer was reused from or kept there; otherwise null. Call after {@link #close}.
+     * answer was reused from or kept there, or (asked to keep it) a streamed answer's text sent whole; otherwise null.
+     * Call after {@link #close}.
      */
     public byte[] encodedText() {
         return encodedText;

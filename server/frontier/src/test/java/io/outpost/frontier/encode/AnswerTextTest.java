@@ -71,4 +71,30 @@ class AnswerTextTest {
         text.close();
         assertThat(sink.shared).isEmpty();
     }
+
+    @Test
+    void joinedTextHeldWholeGoesOnAsOneArrayAndIsKept() throws Exception {
+        Sink sink = new Sink();
+        AnswerText text = new AnswerText(sink, 100 << 10, true);
+        text.write(bytes(40 << 10, 0));
+        text.write('x');
+        text.write(bytes(50 << 10, 1));
+        text.close();
+        assertThat(sink.shared).as("one array, by reference").hasSize(1);
+        assertThat(text.wholeText()).isSameAs(sink.shared.get(0)).isEqualTo(sink.toByteArray())
+                .hasSize((90 << 10) + 1);
+        assertThat(text.wholeText()[40 << 10]).isEqualTo((byte) 'x');
+    }
+
+    @Test
+    void joinedTextPastTheLimitIsNotKept() throws Exception {
+        Sink sink = new Sink();
+        AnswerText text = new AnswerText(sink, 64 << 10, true);
+        text.write(bytes(40 << 10, 0));
+        text.write(bytes(40 << 10, 1));
+        text.close();
+        assertThat(text.wholeText()).isNull();
+        assertThat(sink.shared).isEmpty();
+        assertThat(sink.size()).isEqualTo(80 << 10);
+    }
 }

@@ -7,10 +7,24 @@ import io.outpost.store.model.Node;
 /**
  * Everything the generic browse query needs: folder, layer, closed key range [t1, t2] (every IOV with
  * since ≤ t2 and until &gt; t1), channel selection and order. {@code onlyNewData} restricts to channels flagged
- * HAS_NEW_DATA (used by writers).
+ * HAS_NEW_DATA (used by writers). {@code withRowColumns} also selects, after the payload, the rest of COOL's IOV row
+ * ({@link #ROW_COLUMNS}, a standard tag's from its objects) for those who serve whole rows (held rows for Frontier).
  */
 public record BrowseSpec(Node folder, Layer layer, long t1, long t2, ChannelSelection channels, boolean onlyNewData,
-                         boolean withPayload) {
+                         boolean withPayload, boolean withRowColumns) {
+    /** The IOV row's columns the browse selects only {@code withRowColumns}, in this order. */
+    public static final java.util.List<String> ROW_COLUMNS =
+            java.util.List.of("USER_TAG_ID", "LASTMOD_DATE", "ORIGINAL_ID", "NEW_HEAD_ID");
+
+    public BrowseSpec(Node folder, Layer layer, long t1, long t2, ChannelSelection channels, boolean onlyNewData,
+                      boolean withPayload) {
+        this(folder, layer, t1, t2, channels, onlyNewData, withPayload, false);
+    }
+
+    /** The same browse, selecting the whole IOV row too. */
+    public BrowseSpec wholeRows() {
+        return new BrowseSpec(folder, layer, t1, t2, channels, onlyNewData, withPayload, true);
+    }
 
     public ChannelOrder order() {
         return channels.order();
@@ -25,13 +39,21 @@ public record BrowseSpec(Node folder, Layer layer, long t1, long t2, ChannelSele
         return layer.kind() == Layer.Kind.STANDARD_TAG;
     }
 
-    /** The select list: IOV columns from I3, insertion time and payload (as {@code dialect} reads it exactly). */
+    /**
+     * The select list: IOV columns from I3, insertion time and payload (as {@code dialect} reads it exactly), then
+     * with {@code withRowColumns} the other columns of the row holding the payload.
+     */
     void appendColumns(Sql sql, Dialect dialect) {
         String obj = joinsPayloadRow() ? "I4" : "I3";
         sql.append("I3.OBJECT_ID, I3.CHANNEL_ID, I3.IOV_SINCE, I3.IOV_UNTIL, ").append(obj).append(".SYS_INSTIME");
         if (withPayload) {
             for (var f : folder.payloadSpec().fields()) {
                 sql.append(", ").append(dialect.selectPayload(obj + "." + f.column(), f.column(), f.type()));
+            }
+        }
+        if (withRowColumns) {
+            for (String c : ROW_COLUMNS) {
+                sql.append(", ").append(obj).append(".").append(c);
             }
         }
     }

@@ -30,6 +30,12 @@ public final class IovReader {
         void accept(Iov iov) throws Exception;
     }
 
+    /** Receives rows one at a time with the rest of their IOV row ({@link BrowseSpec#wholeRows}). */
+    @FunctionalInterface
+    public interface IovRowConsumer {
+        void accept(Iov iov, IovRowColumns row) throws Exception;
+    }
+
     private final Dialect dialect;
     private final int timeoutSeconds;
 
@@ -50,8 +56,21 @@ public final class IovReader {
 
     /** Streams every IOV of the spec; returns the number of rows. */
     public long browse(Connection c, BrowseSpec spec, IovConsumer consumer) throws SQLException {
+        return read(c, spec, (iov, row) -> consumer.accept(iov));
+    }
+
+    /**
+     * Streams every IOV of the spec with the rest of its row (USER_TAG_ID, LASTMOD_DATE, ORIGINAL_ID, NEW_HEAD_ID;
+     * for a standard tag its object's); returns the number of rows.
+     */
+    public long browseRows(Connection c, BrowseSpec spec, IovRowConsumer consumer) throws SQLException {
+        return read(c, spec.wholeRows(), consumer);
+    }
+
+    private long read(Connection c, BrowseSpec spec, IovRowConsumer consumer) throws SQLException {
         Sql sql = dialect.browse(spec, false);
         PayloadSpec payload = spec.folder().payloadSpec();
+        int rest = 6 + (spec.withPayload() ? payload.size() : 0);
         long n = 0;
         try (PreparedStatement ps = c.prepareStatement(sql.text(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
             ps.setFetchSize(FETCH_SIZE);
@@ -61,8 +80,10 @@ public final class IovReader {
                 while (rs.next()) {
                     Object[] values = spec.withPayload() ? Payloads.readAll(rs, 6, payload) : null;
                     Iov iov = new Iov(rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(1), rs.getString(5), values);
+                    IovRowColumns row = spec.withRowColumns() ? new IovRowColumns(rs.getLong(rest),
+                            rs.getString(rest + 1), rs.getLong(rest + 2), rs.getLong(rest + 3)) : null;
                     try {
-                        consumer.accept(iov);
+                        consumer.accept(iov, row);
                     } catch (RuntimeException e) {
                         throw e;
                     } catch (Exception e) {
