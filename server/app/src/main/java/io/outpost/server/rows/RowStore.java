@@ -3,6 +3,7 @@ package io.outpost.server.rows;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -76,11 +77,21 @@ public class RowStore {
     /** The tags Frontier statements named by id, each at the stamp it was found at (one lookup per tag and stamp). */
     private final Cache<Key, TagAt> tagsAtStamp =
             Caffeine.newBuilder().maximumSize(10_000).build();
+    /**
+     * Layers pushed out for room, with when (System.nanoTime()): until {@link #EVICTED_REST_NANOS} later they are not
+     * built again, so that a budget too small for the folders in use keeps the layers it holds and answers the others
+     * from the database, instead of reading whole layers that are pushed out again before they answer enough to pay
+     * for their build. Small: one entry per folder layer.
+     */
+    private final Map<Key, Long> evictedAt = new ConcurrentHashMap<>();
+    /** How long a layer pushed out for room is left to the database before it may be built again. */
+    static final long EVICTED_REST_NANOS = 30_000_000_000L;
     /** Layers too big to hold; small (one entry per such folder layer) and never evicted by held rows. */
     private final Map<Key, TooBigVerdict> tooBigLayers = new ConcurrentHashMap<>();
     private final Counter builds;
     private final Counter tooBig;
     private final Counter refreshes;
+    private final Counter resting;
     private final Counter answers;
     private final Counter frontierAnswers;
     /** Runs between a build's read of the rows and its second stamp read (tests: a write landing mid-build). */
@@ -103,6 +114,12 @@ public class RowStore {
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(budget)
                 .weigher((Key k, Built b) -> (int) Math.min(Integer.MAX_VALUE, 256 + (b.rows == null ? 0 : b.rows.bytes())))
+                .executor(Runnable::run) // evictions noted before the write that caused them returns
+                .evictionListener((Key k, Built b, RemovalCause cause) -> {
+                    if (k != null && cause == RemovalCause.SIZE) {
+                        evictedAt.put(k, System.nanoTime());
+                    }
+                })
                 .buildAsync();
         this.flights = new SingleFlight<>(cache.asMap());
         Gauge.builder("outpost.rows.bytes", cache, c -> c.synchronous().policy().eviction()
@@ -111,6 +128,9 @@ public class RowStore {
                 .description("folder layer builds (whole reads and refreshes)").register(registry);
         this.tooBig = Counter.builder("outpost.rows.too.big")
                 .description("folder layer builds given up because the layer exceeds the per-folder budget").register(registry);
+        this.resting = Counter.builder("outpost.rows.resting")
+                .description("reads of a folder layer pushed out for room shortly before, left to the database")
+                .register(registry);
         this.refreshes = Counter.builder("outpost.rows.refreshes")
                 .description("folder layer builds that re-read only the channels written since the last build")
                 .register(registry);
@@ -146,7 +166,7 @@ public class RowStore {
 
     private HeldRows rows(Node folder, State state, Counter counted) {
         Key key = new Key(folder.path(), state.layer());
-        if (knownTooBig(key, folder, state)) {
+        if (knownTooBig(key, folder, state) || resting(key)) {
             return null;
         }
         Built previous = null;
@@ -187,6 +207,23 @@ public class RowStore {
             return true;
         }
         return false;
+    }
+
+    /** Whether the layer, not held, was pushed out for room less than {@link #EVICTED_REST_NANOS} ago. */
+    private boolean resting(Key key) {
+        Long at = evictedAt.get(key);
+        if (at == null) {
+            return false;
+        }
+        if (System.nanoTime() - at >= EVICTED_REST_NANOS) {
+            evictedAt.remove(key, at);
+            return false;
+        }
+        if (cache.getIfPresent(key) != null) {
+            return false;
+        }
+        resting.increment();
+        return true;
     }
 
     private void markTooBig(Key key) {
@@ -283,7 +320,7 @@ public class RowStore {
      */
     public HeldRows rowsIn(Connection c, Node folder, State state, List<Runnable> keepAfterCheck) throws SQLException {
         Key key = new Key(folder.path(), state.layer());
-        if (knownTooBig(key, folder, state)) {
+        if (knownTooBig(key, folder, state) || resting(key)) {
             return null;
         }
         CompletableFuture<Built> held = cache.getIfPresent(key);
@@ -356,6 +393,7 @@ public class RowStore {
     public void clear() {
         cache.synchronous().invalidateAll();
         tooBigLayers.clear();
+        evictedAt.clear();
         tagsAtStamp.invalidateAll();
     }
 }

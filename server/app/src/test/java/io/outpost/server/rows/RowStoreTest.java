@@ -389,6 +389,44 @@ class RowStoreTest {
     }
 
     @Test
+    void aLayerPushedOutForRoomIsLeftToTheDatabaseInsteadOfBuiltAgainAndAgain() {
+        try (IovStore store = Backends.SQLITE.freshStore("rows_room")) {
+            List<Node> folders = new ArrayList<>();
+            for (int f = 0; f < 3; f++) {
+                Node n = store.createFolder("/ROOM/f" + f, Versioning.SINGLE_VERSION, KeyType.TIME,
+                        PayloadSpec.parse("s:String255"), "", true);
+                List<NewIov> batch = new ArrayList<>();
+                for (int ch = 0; ch < 200; ch++) {
+                    batch.add(new NewIov(ch, 0, MAXK, "x".repeat(100) + ch));
+                }
+                store.store(n, batch);
+                folders.add(n);
+            }
+            SimpleMeterRegistry sizing = new SimpleMeterRegistry();
+            RowStore measure = rowStore(store, "64MB", sizing);
+            assertThat(measure.rows(folders.get(0), measure.state(folders.get(0), "HEAD"))).isNotNull();
+            long layer = (long) sizing.get("outpost.rows.bytes").gauge().value();
+            assertThat(layer).isPositive();
+
+            // room for two of the three layers: reading them in turn pushes one out every time
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            RowStore rows = rowStore(store, (layer * 5 / 2) + "B", registry);
+            int held = 0;
+            for (int round = 0; round < 6; round++) {
+                for (Node f : folders) {
+                    if (rows.rows(f, rows.state(f, "HEAD")) != null) {
+                        held++;
+                    }
+                }
+            }
+            assertThat(registry.counter("outpost.rows.builds").count())
+                    .as("each layer read once, not once per turn").isEqualTo(3);
+            assertThat(registry.counter("outpost.rows.resting").count()).as("reads left to the database").isPositive();
+            assertThat(held).as("the layers that fit keep answering").isGreaterThanOrEqualTo(2 * 6);
+        }
+    }
+
+    @Test
     void aLayerFoundTooBigIsNotReadAgainAfterWrites() {
         try (IovStore store = Backends.SQLITE.freshStore("rows_big_writes")) {
             Node f = bigMultiVersionFolder(store);
