@@ -1,12 +1,15 @@
 package io.outpost.server.bench;
 
 import io.outpost.store.IovStore;
+import io.outpost.store.model.ChannelSelection;
+import io.outpost.store.model.Iov;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
 import io.outpost.store.model.PayloadSpec;
 import io.outpost.store.model.ValidityKey;
 import io.outpost.store.model.Versioning;
+import io.outpost.store.read.IovReader;
 import io.outpost.store.workload.Workload;
 import io.outpost.store.workload.WorkloadGenerator;
 import java.util.ArrayList;
@@ -34,5 +37,22 @@ final class BenchData {
         if (withCoolBrowse) {
             gen.populate(Workload.COOL_BROWSE, 1.0, n -> { });
         }
+    }
+
+    /** The store's own rows of a folder layer (tag null: the HEAD) at key t, each as text: what an answer is checked against. */
+    static List<List<String>> rowsAt(IovStore store, String folder, String tag, long t) {
+        Node f = store.folder(folder);
+        List<List<String>> rows = new ArrayList<>();
+        store.browse(IovReader.spec(f, store.layer(f, tag), t, t, ChannelSelection.all()), iov -> rows.add(strings(iov)));
+        return rows;
+    }
+
+    private static List<String> strings(Iov iov) {
+        List<String> out = new ArrayList<>(List.of(String.valueOf(iov.channelId()), String.valueOf(iov.since()),
+                String.valueOf(iov.until())));
+        for (Object v : iov.payload()) {
+            out.add(String.valueOf(v));
+        }
+        return out;
     }
 }

@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.outpost.server.support.RunningService;
 import io.outpost.server.support.WireDecoder;
 import io.outpost.store.IovStore;
-import io.outpost.store.model.ChannelSelection;
-import io.outpost.store.model.Iov;
-import io.outpost.store.model.Node;
-import io.outpost.store.read.IovReader;
 import io.outpost.store.workload.Workload;
 import io.outpost.testkit.PostgresServer;
 import java.io.IOException;
@@ -145,23 +141,11 @@ class HeldAnswerBenchmarks {
         byte[] body = fetch(svc, path);
         WireDecoder.Table t = WireDecoder.decode(body);
         IovStore store = svc.bean(IovStore.class);
-        Node f = store.folder(BenchData.LUIS);
         long key = Long.parseLong(path.substring("/v1/bin/at/HEAD/".length(), path.indexOf("/all")));
-        List<List<String>> fromDb = new ArrayList<>();
-        store.browse(IovReader.spec(f, store.layer(f, null), key, key, ChannelSelection.all()),
-                iov -> fromDb.add(strings(iov)));
+        List<List<String>> fromDb = BenchData.rowsAt(store, BenchData.LUIS, null, key);
         assertThat(fromDb).hasSize(10_000);
         assertThat(t.rows().stream().map(r -> r.stream().map(String::valueOf).toList()).toList()).isEqualTo(fromDb);
         return body;
-    }
-
-    private static List<String> strings(Iov iov) {
-        List<String> out = new ArrayList<>(List.of(String.valueOf(iov.channelId()), String.valueOf(iov.since()),
-                String.valueOf(iov.until())));
-        for (Object v : iov.payload()) {
-            out.add(String.valueOf(v));
-        }
-        return out;
     }
 
     private static String nextPath(String selection) {

@@ -6,7 +6,6 @@ import io.outpost.frontier.protocol.P1Codec;
 import io.outpost.server.support.RunningService;
 import io.outpost.store.IovStore;
 import io.outpost.store.model.ChannelSelection;
-import io.outpost.store.model.Iov;
 import io.outpost.store.model.KeyType;
 import io.outpost.store.model.NewIov;
 import io.outpost.store.model.Node;
@@ -228,21 +227,9 @@ class HeldFrontierBenchmarks {
 
     /** The store's own rows at key t of a folder layer (tag null: the HEAD), each as text. */
     private static List<List<String>> storeRows(RunningService svc, String folder, String tag, long t) {
-        IovStore store = svc.bean(IovStore.class);
-        Node f = store.folder(folder);
-        List<List<String>> rows = new ArrayList<>();
-        store.browse(IovReader.spec(f, store.layer(f, tag), t, t, ChannelSelection.all()), iov -> rows.add(strings(iov)));
+        List<List<String>> rows = BenchData.rowsAt(svc.bean(IovStore.class), folder, tag, t);
         assertThat(rows).hasSize(10_000);
         return rows;
-    }
-
-    private static List<String> strings(Iov iov) {
-        List<String> out = new ArrayList<>(List.of(String.valueOf(iov.channelId()), String.valueOf(iov.since()),
-                String.valueOf(iov.until())));
-        for (Object v : iov.payload()) {
-            out.add(String.valueOf(v));
-        }
-        return out;
     }
 
     private static byte[] checkedFrontier(RunningService svc, LongFunction<String> url, String folder, String tag)
