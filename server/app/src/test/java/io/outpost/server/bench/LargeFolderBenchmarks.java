@@ -43,10 +43,12 @@ import tools.jackson.databind.json.JsonMapper;
 class LargeFolderBenchmarks {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /**
-     * Rounds over every position, each position's fastest kept. At 1.5–2 ms an answer over HTTP, the fastest of five
-     * still carried the moment's noise: the two halves of ten rounds correlated at r = 0.24 position by position.
+     * Rounds over every position, each position's fastest kept. At 1–2 ms an answer over HTTP, the fastest of five
+     * still carried the moment's noise (the two halves of ten rounds correlated at r = 0.24 position by position), and
+     * the fastest of ten still left some positions a third above the rest in one quiet run of two while the halves
+     * correlated at r = 0.13: the spread was the moment's. A round costs well under a second; the folder's load, minutes.
      */
-    private static final int ROUNDS = 10;
+    private static final int ROUNDS = 30;
 
     @Test
     void atTimeOverTenMillionIovsAndReadsAfterWrites() throws Exception {
