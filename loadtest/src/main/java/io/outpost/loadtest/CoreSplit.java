@@ -10,18 +10,49 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Gives the database server its own CPUs (the first half of those this process may use) and this process (the
- * generator, the in-process service, and the Squid it starts) the others, with {@code taskset}. In a deployment
- * the database is a separate server; on one small machine, without the split, the service's CPU would be taken
- * from the database's, which no deployment does, and the proxied-versus-direct comparison would measure that
- * instead of whether the service keeps the database busy.
+ * Splits the CPUs between the servers a mode reads from and the rest, with {@code taskset}: the database server (and
+ * later the Squid, {@link Split#giveServer}) on the first half of those this process may use, this process (the
+ * generator and the in-process service) on the others. In a deployment the database and the site's Squid are
+ * servers of their own; on one small machine, without the split, the service's CPU would be taken from the
+ * database's, which no deployment does, and the proxied-versus-direct comparison would measure that instead of whether
+ * the service keeps the database busy. Squid shares the database's half because the two are never busy together:
+ * cached mode reads hits (the database idle), the other modes do not go through Squid. With Squid on the generator's
+ * half instead, cached mode had one CPU where direct mode had two (the database's and the generator's), and the
+ * generator's own decoding took most of it.
  */
 final class CoreSplit {
     private CoreSplit() {
     }
 
+    /** The split made: the servers' CPUs and the generator's, as taskset lists. */
+    record Split(String servers, String generator) {
+        String describe() {
+            return "database server and Squid on CPUs " + servers + "; generator and service on CPUs " + generator;
+        }
+
+        /**
+         * Moves a server started after the split (Squid: its daemon and the processes it forks) to the servers' CPUs;
+         * returns false when it could not be moved (the server then shares the generator's CPUs).
+         */
+        boolean giveServer(long pid) {
+            List<Long> pids = new ArrayList<>();
+            pids.add(pid);
+            ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));
+            try {
+                for (long each : pids) {
+                    taskset(servers, each);
+                }
+                return true;
+            } catch (IllegalStateException e) {
+                System.err.println("outpost-loadtest: server " + pid + " not moved to CPUs " + servers + " ("
+                        + e.getMessage() + ")");
+                return false;
+            }
+        }
+    }
+
     /** Splits the CPUs; returns what was done, or empty with nothing changed when it is not possible. */
-    static Optional<String> apply(long databasePid) {
+    static Optional<Split> apply(long databasePid) {
         List<Integer> cpus = allowedCpus();
         if (cpus.size() < 2 || !tasksetAvailable()) {
             return Optional.empty();
@@ -44,7 +75,7 @@ final class CoreSplit {
             System.err.println("outpost-loadtest: CPUs not split (" + e.getMessage() + "); all roles share them");
             return Optional.empty();
         }
-        return Optional.of("database server on CPUs " + list(db) + "; generator, service and Squid on CPUs " + list(rest));
+        return Optional.of(new Split(list(db), list(rest)));
     }
 
     /** The CPUs this process may run on, from /proc/self/status (Cpus_allowed_list: 0-3,6). */

@@ -48,6 +48,8 @@ public final class Environment implements AutoCloseable {
     private String outpostUrl;
     private ServiceMetrics metrics;
     private SquidProcess squid;
+    /** The CPUs split between the servers and the generator, if they are. */
+    private Optional<CoreSplit.Split> split = Optional.empty();
 
     private Environment(Options o, String jdbcUrl, String user, String password) {
         this.options = o;
@@ -73,9 +75,10 @@ public final class Environment implements AutoCloseable {
             String url = PostgresServer.shared().createDatabase("loadtest");
             env = new Environment(o, url, "postgres", "");
             env.description.put("database", "PostgreSQL (embedded binaries, started for this run) " + url);
-            Optional<String> split = o.splitCores() ? CoreSplit.apply(PostgresServer.shared().pid()) : Optional.empty();
-            env.description.put("cpu split", split.orElse("shared by the database, the generator, the service and Squid ("
-                    + (o.splitCores() ? "fewer than 2 CPUs or no taskset" : "split disabled") + ")"));
+            env.split = o.splitCores() ? CoreSplit.apply(PostgresServer.shared().pid()) : Optional.empty();
+            env.description.put("cpu split", env.split.map(CoreSplit.Split::describe).orElse("shared by the database, "
+                    + "the generator, the service and Squid (" + (o.splitCores() ? "fewer than 2 CPUs or no taskset"
+                    : "split disabled") + ")"));
         } else if ("sqlite".equalsIgnoreCase(o.db())) {
             Path file = o.workDir().resolve("loadtest.db").toAbsolutePath();
             for (String suffix : List.of("", "-wal", "-shm")) {
@@ -188,6 +191,10 @@ public final class Environment implements AutoCloseable {
                             "--cache-mem", "256", "--cache-disk", "1000", "--timeout", "60"))
                     .orElseGet(() -> SquidProcess.startStandalone(dir, "outpost-loadtest", 256));
             description.put("squid", squid.describe());
+            if (split.isPresent() && !split.get().giveServer(squid.pid())) {
+                description.put("cpu split", "database server on CPUs " + split.get().servers()
+                        + "; generator, service and Squid on CPUs " + split.get().generator());
+            }
         }
         return squid;
     }

@@ -177,6 +177,15 @@ public final class SquidProcess implements AutoCloseable {
         }
     }
 
+    /** The Squid daemon's process id, from its pid file (the processes it forks are its descendants). */
+    public long pid() {
+        try {
+            return Long.parseLong(Files.readString(dir.resolve("squid.pid")).trim());
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalStateException("no pid in " + dir.resolve("squid.pid") + ": " + e.getMessage(), e);
+        }
+    }
+
     public int port() {
         return port;
     }
