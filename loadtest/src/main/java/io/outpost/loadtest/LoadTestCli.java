@@ -57,8 +57,9 @@ public final class LoadTestCli implements Callable<Integer> {
         @Option(names = "--read-pool", defaultValue = "16", description = "JDBC read pool of the service and of the direct mode")
         int readPool;
         @Option(names = "--split-cores", negatable = true, defaultValue = "true", fallbackValue = "true",
-                description = "give the PostgreSQL started for the run half of the CPUs and the generator, service and "
-                        + "Squid the other half, as separate machines would (--no-split-cores: all share them). "
+                description = "give the PostgreSQL started for the run and Squid (never busy together) half of the CPUs "
+                        + "and the generator and service the other half, as separate machines would (--no-split-cores: "
+                        + "all share them). "
                         + "Default: ${DEFAULT-VALUE}")
         boolean splitCores;
         @Option(names = "--quiet", description = "no progress display")
