@@ -18,21 +18,16 @@ class EncodedRecordsTest {
 
     private static byte[] records(int rows, int seed) {
         Random r = new Random(seed);
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        RecordBytes b = new RecordBytes(rows * 46);
         for (int i = 0; i < rows; i++) {
             byte[] v = new byte[40];
             for (int k = 0; k < v.length; k++) {
                 v[k] = (byte) ('!' + r.nextInt(94));
             }
-            b.write(BlobEncoder.ARRAY_BYTE);
-            b.write(0);
-            b.write(0);
-            b.write(0);
-            b.write(v.length);
-            b.writeBytes(v);
-            b.write(BlobEncoder.EOR);
+            b.bytes(v);
+            b.endOfRecord();
         }
-        return b.toByteArray();
+        return b.toArray();
     }
 
     /** The encoded text of {@code records} at {@code level}, with the encoder's MD5 appended after a space. */

@@ -13,18 +13,12 @@ class StreamedTextKeptTest {
 
     /** {@code rows} records of one 60-character value, compressible as COOL's rows of one write are. */
     private static byte[] records(int rows) {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        RecordBytes b = new RecordBytes(rows * 66);
         for (int i = 0; i < rows; i++) {
-            byte[] v = String.format("%060d", i % 1000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            b.write(BlobEncoder.ARRAY_BYTE);
-            b.write(0);
-            b.write(0);
-            b.write(0);
-            b.write(v.length);
-            b.writeBytes(v);
-            b.write(BlobEncoder.EOR);
+            b.string(String.format("%060d", i % 1000));
+            b.endOfRecord();
         }
-        return b.toByteArray();
+        return b.toArray();
     }
 
     private record Encoded(byte[] written, byte[] kept, String md5) {
